@@ -1,0 +1,126 @@
+package io.verglas.arrow;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.arrow.vector.types.DateUnit;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.TimeUnit;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+
+/**
+ * The mapping between Iceberg primitive types and Arrow types that clients send.
+ *
+ * <p>{@link #toArrow} gives the canonical Arrow type of each column (what {@code GetSchema}
+ * returns). {@link #incompatibility} decides which Arrow types a column accepts: the canonical
+ * one, safe widenings (int→long, float→double, any smaller integer, any decimal that fits), any
+ * timestamp unit with the right zone-ness, and large variants of strings and binaries.
+ */
+public final class ArrowSchemas {
+  public static final String OP_COLUMN = "_op";
+  private static final String UTC = "UTC";
+
+  private ArrowSchemas() {}
+
+  public static org.apache.arrow.vector.types.pojo.Schema toArrow(Schema schema) {
+    List<Field> fields = new ArrayList<>();
+    for (Types.NestedField column : schema.columns()) {
+      fields.add(new Field(column.name(),
+          new FieldType(column.isOptional(), toArrow(column.type()), null), null));
+    }
+    return new org.apache.arrow.vector.types.pojo.Schema(fields);
+  }
+
+  public static ArrowType toArrow(Type type) {
+    switch (type.typeId()) {
+      case BOOLEAN: return ArrowType.Bool.INSTANCE;
+      case INTEGER: return new ArrowType.Int(32, true);
+      case LONG: return new ArrowType.Int(64, true);
+      case FLOAT: return new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
+      case DOUBLE: return new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
+      case DATE: return new ArrowType.Date(DateUnit.DAY);
+      case TIME: return new ArrowType.Time(TimeUnit.MICROSECOND, 64);
+      case TIMESTAMP:
+        boolean zoned = ((Types.TimestampType) type).shouldAdjustToUTC();
+        return new ArrowType.Timestamp(TimeUnit.MICROSECOND, zoned ? UTC : null);
+      case STRING: return ArrowType.Utf8.INSTANCE;
+      case UUID: return new ArrowType.FixedSizeBinary(16);
+      case FIXED: return new ArrowType.FixedSizeBinary(((Types.FixedType) type).length());
+      case BINARY: return ArrowType.Binary.INSTANCE;
+      case DECIMAL:
+        Types.DecimalType decimal = (Types.DecimalType) type;
+        return new ArrowType.Decimal(decimal.precision(), decimal.scale(), 128);
+      default:
+        throw new UnsupportedTypeException(type);
+    }
+  }
+
+  /** Throws {@link UnsupportedTypeException} when a schema has a column type Verglas cannot ingest yet. */
+  public static void checkSupported(Schema schema) {
+    for (Types.NestedField column : schema.columns()) {
+      toArrow(column.type());
+    }
+  }
+
+  /** Why an Arrow column of type {@code arrow} cannot feed an Iceberg column of type {@code type}. */
+  public static Optional<String> incompatibility(ArrowType arrow, Type type) {
+    boolean ok;
+    switch (type.typeId()) {
+      case BOOLEAN: ok = arrow instanceof ArrowType.Bool; break;
+      case INTEGER: ok = isSignedInt(arrow, 32); break;
+      case LONG: ok = isSignedInt(arrow, 64); break;
+      case FLOAT: ok = isFloat(arrow, FloatingPointPrecision.SINGLE); break;
+      case DOUBLE: ok = isFloat(arrow, FloatingPointPrecision.SINGLE)
+          || isFloat(arrow, FloatingPointPrecision.DOUBLE); break;
+      case DATE: ok = arrow instanceof ArrowType.Date; break;
+      case TIME: ok = arrow instanceof ArrowType.Time; break;
+      case TIMESTAMP: return timestampIncompatibility(arrow, (Types.TimestampType) type);
+      case STRING: ok = arrow instanceof ArrowType.Utf8 || arrow instanceof ArrowType.LargeUtf8; break;
+      case BINARY: ok = arrow instanceof ArrowType.Binary || arrow instanceof ArrowType.LargeBinary
+          || arrow instanceof ArrowType.FixedSizeBinary; break;
+      case UUID: ok = arrow instanceof ArrowType.FixedSizeBinary fixed && fixed.getByteWidth() == 16; break;
+      case FIXED: ok = arrow instanceof ArrowType.FixedSizeBinary fixed
+          && fixed.getByteWidth() == ((Types.FixedType) type).length(); break;
+      case DECIMAL: return decimalIncompatibility(arrow, (Types.DecimalType) type);
+      default: return Optional.of("column type " + type + " is not supported for ingest yet");
+    }
+    return ok ? Optional.empty() : Optional.of("expected " + type + " but got Arrow " + arrow);
+  }
+
+  private static Optional<String> timestampIncompatibility(ArrowType arrow, Types.TimestampType type) {
+    if (!(arrow instanceof ArrowType.Timestamp ts)) {
+      return Optional.of("expected " + type + " but got Arrow " + arrow);
+    }
+    boolean zoned = ts.getTimezone() != null;
+    if (zoned != type.shouldAdjustToUTC()) {
+      return Optional.of("expected " + type + (type.shouldAdjustToUTC()
+          ? " (a timestamp with a time zone)" : " (a timestamp without a time zone)")
+          + " but got Arrow " + arrow);
+    }
+    return Optional.empty();
+  }
+
+  private static Optional<String> decimalIncompatibility(ArrowType arrow, Types.DecimalType type) {
+    if (!(arrow instanceof ArrowType.Decimal d)) {
+      return Optional.of("expected " + type + " but got Arrow " + arrow);
+    }
+    if (d.getScale() != type.scale() || d.getPrecision() > type.precision()) {
+      return Optional.of("expected " + type + " but got decimal(" + d.getPrecision() + ", "
+          + d.getScale() + "): scale must match and precision must not grow");
+    }
+    return Optional.empty();
+  }
+
+  private static boolean isSignedInt(ArrowType arrow, int maxWidth) {
+    return arrow instanceof ArrowType.Int i && i.getIsSigned() && i.getBitWidth() <= maxWidth;
+  }
+
+  private static boolean isFloat(ArrowType arrow, FloatingPointPrecision precision) {
+    return arrow instanceof ArrowType.FloatingPoint f && f.getPrecision() == precision;
+  }
+}

@@ -1,0 +1,172 @@
+package io.verglas.row;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.UUID;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+
+/**
+ * A compact binary form of one row of Iceberg generic values, keyed by field id.
+ *
+ * <p>Design: rows travel between Flink operators and sit in keyed state as bytes, so they must
+ * not depend on Kryo or on the schema they were written with. Each non-null value is written as
+ * {@code field id, value}; decoding against a later schema (a nullable column added) leaves the
+ * new column null and skips ids the schema no longer has. Version 1 of the format; the first
+ * byte is the version.
+ */
+public final class RowCodec {
+  static final int VERSION = 1;
+  private static final LocalDateTime EPOCH = LocalDateTime.of(1970, 1, 1, 0, 0);
+
+  private RowCodec() {}
+
+  public static byte[] encode(Record record, Schema schema) {
+    try {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream(128);
+      DataOutputStream out = new DataOutputStream(bytes);
+      out.writeByte(VERSION);
+      List<Types.NestedField> columns = schema.columns();
+      for (int i = 0; i < columns.size(); i++) {
+        Object value = record.get(i);
+        if (value != null) {
+          out.writeInt(columns.get(i).fieldId());
+          writeValue(out, columns.get(i).type(), value);
+        }
+      }
+      out.flush();
+      return bytes.toByteArray();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  public static GenericRecord decode(byte[] bytes, Schema schema) {
+    try {
+      DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
+      int version = in.readUnsignedByte();
+      if (version != VERSION) {
+        throw new IllegalArgumentException("Cannot decode row: unknown version " + version);
+      }
+      GenericRecord record = GenericRecord.create(schema);
+      while (in.available() > 0) {
+        int fieldId = in.readInt();
+        Types.NestedField field = schema.findField(fieldId);
+        if (field == null) {
+          throw new IllegalArgumentException("Cannot decode row: field id " + fieldId
+              + " is not in schema " + schema.schemaId()
+              + " (dropping columns is not supported)");
+        }
+        record.setField(field.name(), readValue(in, field.type()));
+      }
+      return record;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The primary key of a row as bytes: equal keys give equal bytes. Key values must not be null. */
+  public static byte[] encodeKey(Record record, Schema schema, List<Integer> keyFieldIds) {
+    try {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream(32);
+      DataOutputStream out = new DataOutputStream(bytes);
+      for (int fieldId : keyFieldIds) {
+        Types.NestedField field = schema.findField(fieldId);
+        Object value = record.getField(field.name());
+        if (value == null) {
+          throw new IllegalArgumentException("Invalid primary key: " + field.name() + " is null");
+        }
+        writeValue(out, field.type(), value);
+      }
+      out.flush();
+      return bytes.toByteArray();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void writeValue(DataOutputStream out, Type type, Object value) throws IOException {
+    switch (type.typeId()) {
+      case BOOLEAN: out.writeBoolean((Boolean) value); break;
+      case INTEGER: out.writeInt((Integer) value); break;
+      case LONG: out.writeLong((Long) value); break;
+      case FLOAT: out.writeFloat((Float) value); break;
+      case DOUBLE: out.writeDouble((Double) value); break;
+      case DATE: out.writeInt((int) ((LocalDate) value).toEpochDay()); break;
+      case TIME: out.writeLong(((LocalTime) value).toNanoOfDay() / 1_000L); break;
+      case TIMESTAMP: out.writeLong(micros(value)); break;
+      case STRING: writeBytes(out, value.toString().getBytes(StandardCharsets.UTF_8)); break;
+      case UUID:
+        UUID uuid = (UUID) value;
+        out.writeLong(uuid.getMostSignificantBits());
+        out.writeLong(uuid.getLeastSignificantBits());
+        break;
+      case FIXED: writeBytes(out, (byte[]) value); break;
+      case BINARY: writeBytes(out, bytes((ByteBuffer) value)); break;
+      case DECIMAL: writeBytes(out, ((BigDecimal) value).unscaledValue().toByteArray()); break;
+      default: throw new IllegalArgumentException("Cannot encode value of type " + type);
+    }
+  }
+
+  private static Object readValue(DataInputStream in, Type type) throws IOException {
+    switch (type.typeId()) {
+      case BOOLEAN: return in.readBoolean();
+      case INTEGER: return in.readInt();
+      case LONG: return in.readLong();
+      case FLOAT: return in.readFloat();
+      case DOUBLE: return in.readDouble();
+      case DATE: return LocalDate.ofEpochDay(in.readInt());
+      case TIME: return LocalTime.ofNanoOfDay(in.readLong() * 1_000L);
+      case TIMESTAMP:
+        LocalDateTime local = EPOCH.plus(in.readLong(), ChronoUnit.MICROS);
+        return ((Types.TimestampType) type).shouldAdjustToUTC()
+            ? local.atOffset(ZoneOffset.UTC) : local;
+      case STRING: return new String(readBytes(in), StandardCharsets.UTF_8);
+      case UUID: return new UUID(in.readLong(), in.readLong());
+      case FIXED: return readBytes(in);
+      case BINARY: return ByteBuffer.wrap(readBytes(in));
+      case DECIMAL:
+        return new BigDecimal(new BigInteger(readBytes(in)), ((Types.DecimalType) type).scale());
+      default: throw new IllegalArgumentException("Cannot decode value of type " + type);
+    }
+  }
+
+  private static long micros(Object value) {
+    LocalDateTime local = value instanceof OffsetDateTime odt
+        ? odt.withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime() : (LocalDateTime) value;
+    return ChronoUnit.MICROS.between(EPOCH, local);
+  }
+
+  private static void writeBytes(DataOutputStream out, byte[] bytes) throws IOException {
+    out.writeInt(bytes.length);
+    out.write(bytes);
+  }
+
+  private static byte[] readBytes(DataInputStream in) throws IOException {
+    return in.readNBytes(in.readInt());
+  }
+
+  private static byte[] bytes(ByteBuffer buffer) {
+    byte[] bytes = new byte[buffer.remaining()];
+    buffer.duplicate().get(bytes);
+    return bytes;
+  }
+}

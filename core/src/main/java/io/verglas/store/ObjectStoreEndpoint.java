@@ -1,0 +1,57 @@
+package io.verglas.store;
+
+import java.io.Serializable;
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * An S3 endpoint with its credentials and the bucket Verglas uses: the cache node in front of
+ * the origin, or the origin itself. Serializable so Flink jobs can carry it.
+ */
+public record ObjectStoreEndpoint(
+    URI endpoint, String region, String accessKey, String secretKey, String bucket)
+    implements Serializable {
+
+  public ObjectStoreEndpoint {
+    Objects.requireNonNull(endpoint, "endpoint");
+    Objects.requireNonNull(region, "region");
+    Objects.requireNonNull(accessKey, "accessKey");
+    Objects.requireNonNull(secretKey, "secretKey");
+    Objects.requireNonNull(bucket, "bucket");
+  }
+
+  public S3Client newClient() {
+    return S3Client.builder()
+        .endpointOverride(endpoint)
+        .forcePathStyle(true)
+        .region(Region.of(region))
+        .credentialsProvider(StaticCredentialsProvider.create(
+            AwsBasicCredentials.create(accessKey, secretKey)))
+        .httpClient(UrlConnectionHttpClient.create())
+        .build();
+  }
+
+  /** Properties that make Iceberg's S3FileIO reach this endpoint. */
+  public Map<String, String> s3FileIoProperties() {
+    Map<String, String> props = new LinkedHashMap<>();
+    props.put("io-impl", "org.apache.iceberg.aws.s3.S3FileIO");
+    props.put("s3.endpoint", endpoint.toString());
+    props.put("s3.path-style-access", "true");
+    props.put("s3.access-key-id", accessKey);
+    props.put("s3.secret-access-key", secretKey);
+    props.put("client.region", region);
+    props.put("http-client.type", "urlconnection");
+    return props;
+  }
+
+  public String warehouse() {
+    return "s3://" + bucket + "/";
+  }
+}

@@ -1,0 +1,41 @@
+package io.verglas.table;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+
+/**
+ * A request to create a Verglas table: the body of the Flight {@code create-table} action.
+ * An empty primary key makes an append-only table.
+ */
+public record CreateTableRequest(
+    List<String> namespace,
+    String name,
+    Schema schema,
+    List<String> primaryKey,
+    PartitionSpec partitionSpec,
+    Map<String, String> properties) {
+
+  public CreateTableRequest {
+    namespace = List.copyOf(namespace);
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(schema, "schema");
+    primaryKey = List.copyOf(primaryKey);
+    partitionSpec = partitionSpec == null ? PartitionSpec.unpartitioned() : partitionSpec;
+    properties = Map.copyOf(properties);
+    if (namespace.isEmpty()) {
+      throw new IllegalArgumentException("Invalid table request: namespace is empty");
+    }
+    if (name.isBlank()) {
+      throw new IllegalArgumentException("Invalid table request: name is blank");
+    }
+  }
+
+  public TableIdentifier identifier() {
+    return TableIdentifier.of(Namespace.of(namespace.toArray(String[]::new)), name);
+  }
+}

@@ -1,0 +1,174 @@
+package io.verglas.wal;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.zip.CRC32C;
+
+/**
+ * Reads and writes the WAL segment byte format, version 1 (documented in docs/wal-format.md).
+ *
+ * <pre>
+ *   "VWAL"  u16 version  u32 headerLength  header  u32 crc32c(header)
+ *   u64 bodyLength  body  u32 crc32c(body)
+ * </pre>
+ *
+ * The body is the batches back to back: {@code i64 hlc, i32 rows, u8 hasKey, [utf key],
+ * i32 ipcLength, ipc bytes}. A reader accepts a segment only if both checksums match and the
+ * lengths account for every byte, so a truncated or partially written object is never valid.
+ */
+public final class WalSegmentCodec {
+  public static final int FORMAT_VERSION = 1;
+  static final byte[] MAGIC = {'V', 'W', 'A', 'L'};
+  static final int MAX_KEY_LENGTH = 256;
+
+  private WalSegmentCodec() {}
+
+  public static byte[] encode(WalSegmentHeader header, List<WalBatch> batches) {
+    try {
+      byte[] headerBytes = headerBytes(header, batches.size());
+      byte[] body = bodyBytes(batches);
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream(body.length + headerBytes.length + 32);
+      DataOutputStream out = new DataOutputStream(bytes);
+      out.write(MAGIC);
+      out.writeShort(FORMAT_VERSION);
+      out.writeInt(headerBytes.length);
+      out.write(headerBytes);
+      out.writeInt(crc(headerBytes));
+      out.writeLong(body.length);
+      out.write(body);
+      out.writeInt(crc(body));
+      out.flush();
+      return bytes.toByteArray();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  public static WalSegment decode(byte[] segment) {
+    try {
+      DataInputStream in = new DataInputStream(new ByteArrayInputStream(segment));
+      byte[] magic = in.readNBytes(4);
+      if (!Arrays.equals(magic, MAGIC)) {
+        throw new CorruptSegmentException("Cannot read WAL segment: bad magic");
+      }
+      int version = in.readUnsignedShort();
+      if (version != FORMAT_VERSION) {
+        throw new CorruptSegmentException("Cannot read WAL segment: unknown version " + version);
+      }
+      byte[] headerBytes = readChecked(in, in.readInt(), "header");
+      byte[] body = readChecked(in, in.readLong(), "body");
+      if (in.available() > 0) {
+        throw new CorruptSegmentException("Cannot read WAL segment: trailing bytes");
+      }
+      DataInputStream header = new DataInputStream(new ByteArrayInputStream(headerBytes));
+      WalSegmentHeader parsed = readHeader(header);
+      int batchCount = header.readInt();
+      return new WalSegment(parsed, readBody(body, batchCount));
+    } catch (EOFException e) {
+      throw new CorruptSegmentException("Cannot read WAL segment: truncated", e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static byte[] readChecked(DataInputStream in, long length, String part) throws IOException {
+    if (length < 0 || length > in.available()) {
+      throw new CorruptSegmentException("Cannot read WAL segment: " + part + " length " + length
+          + " exceeds the segment");
+    }
+    byte[] bytes = in.readNBytes((int) length);
+    int expected = in.readInt();
+    if (crc(bytes) != expected) {
+      throw new CorruptSegmentException("Cannot read WAL segment: " + part + " checksum mismatch");
+    }
+    return bytes;
+  }
+
+  private static byte[] headerBytes(WalSegmentHeader header, int batchCount) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+    DataOutputStream out = new DataOutputStream(bytes);
+    out.writeUTF(header.tableUuid());
+    out.writeShort(header.tableName().size());
+    for (String level : header.tableName()) {
+      out.writeUTF(level);
+    }
+    out.writeInt(header.schemaId());
+    out.writeUTF(header.streamId());
+    out.writeLong(header.sequence());
+    out.writeLong(header.recordCount());
+    out.writeLong(header.hlcMin());
+    out.writeLong(header.hlcMax());
+    out.writeLong(header.createdAtMillis());
+    out.writeInt(batchCount);
+    out.flush();
+    return bytes.toByteArray();
+  }
+
+  private static WalSegmentHeader readHeader(DataInputStream in) throws IOException {
+    String tableUuid = in.readUTF();
+    int levels = in.readUnsignedShort();
+    List<String> name = new ArrayList<>(levels);
+    for (int i = 0; i < levels; i++) {
+      name.add(in.readUTF());
+    }
+    return new WalSegmentHeader(tableUuid, name, in.readInt(), in.readUTF(), in.readLong(),
+        in.readLong(), in.readLong(), in.readLong(), in.readLong());
+  }
+
+  private static byte[] bodyBytes(List<WalBatch> batches) throws IOException {
+    int size = batches.stream().mapToInt(b -> b.arrowIpc().length + 32).sum();
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(size);
+    DataOutputStream out = new DataOutputStream(bytes);
+    for (WalBatch batch : batches) {
+      out.writeLong(batch.hlc());
+      out.writeInt(batch.rowCount());
+      String key = batch.idempotencyKey();
+      out.writeBoolean(key != null);
+      if (key != null) {
+        if (key.length() > MAX_KEY_LENGTH) {
+          throw new IllegalArgumentException("Invalid idempotency key: longer than "
+              + MAX_KEY_LENGTH + " characters");
+        }
+        out.writeUTF(key);
+      }
+      out.writeInt(batch.arrowIpc().length);
+      out.write(batch.arrowIpc());
+    }
+    out.flush();
+    return bytes.toByteArray();
+  }
+
+  private static List<WalBatch> readBody(byte[] body, int batchCount) throws IOException {
+    DataInputStream in = new DataInputStream(new ByteArrayInputStream(body));
+    List<WalBatch> batches = new ArrayList<>(batchCount);
+    for (int i = 0; i < batchCount; i++) {
+      long hlc = in.readLong();
+      int rows = in.readInt();
+      String key = in.readBoolean() ? in.readUTF() : null;
+      int length = in.readInt();
+      if (length < 0 || length > in.available()) {
+        throw new CorruptSegmentException("Cannot read WAL segment: batch " + i + " overruns body");
+      }
+      batches.add(new WalBatch(hlc, rows, key, in.readNBytes(length)));
+    }
+    if (in.available() > 0) {
+      throw new CorruptSegmentException("Cannot read WAL segment: body has bytes after "
+          + batchCount + " batches");
+    }
+    return batches;
+  }
+
+  static int crc(byte[] bytes) {
+    CRC32C crc = new CRC32C();
+    crc.update(bytes, 0, bytes.length);
+    return (int) crc.getValue();
+  }
+}
