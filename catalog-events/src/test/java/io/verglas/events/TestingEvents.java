@@ -1,0 +1,19 @@
+package io.verglas.events;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/** Events for tests. */
+public final class TestingEvents {
+  private TestingEvents() {}
+
+  public static CatalogEvent commit(String table, long snapshotId) {
+    List<String> name = List.of(table.split("\\."));
+    String uuid = "uuid-" + table;
+    return new CatalogEvent(CatalogEvent.eventId(uuid, snapshotId), "verglas://test",
+        Instant.parse("2026-11-29T10:00:00Z"), name, uuid, snapshotId,
+        snapshotId > 1 ? snapshotId - 1 : null, "append", snapshotId, 1_000L * snapshotId,
+        Map.of("added-records", "5"), "s3://warehouse/" + table + "/metadata/v1.json", 0);
+  }
+}
