@@ -1,0 +1,389 @@
+package io.verglas.materializer;
+
+import io.verglas.catalog.Catalogs;
+import io.verglas.events.EventPublisher;
+import io.verglas.events.HttpEventPublisher;
+import io.verglas.materializer.store.S3WalStore;
+import io.verglas.materializer.store.WalStore;
+import io.verglas.store.ObjectStoreEndpoint;
+import io.verglas.wal.WalLayout;
+import java.io.Serializable;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.flink.util.function.SerializableSupplier;
+import org.apache.iceberg.catalog.Catalog;
+
+/**
+ * Everything the materializer job needs: where the catalog is, where the WAL is, where events
+ * go and how often to checkpoint. Immutable and serializable, so operators carry it to the task
+ * managers and build their clients there.
+ *
+ * <p>Command-line form ({@link #fromArgs}), each as {@code --key=value} or {@code --key value}:
+ * <pre>
+ *   --catalog.&lt;property&gt;=...     Iceberg catalog properties (type, uri, warehouse, io-impl, ...)
+ *   --catalog-name=verglas
+ *   --s3.endpoint=http://127.0.0.1:9000  --s3.region=us-east-1
+ *   --s3.access-key=...  --s3.secret-key=...  --s3.bucket=...
+ *   --wal.prefix=_wal
+ *   --events.uri=http://.../events    change feed (POST); events are dropped when absent
+ *   --checkpoint-interval=2s          (ms, or a number with ms/s/m)
+ *   --checkpoint-dir=file:///...      sets RocksDB + incremental checkpoints in the job config;
+ *                                     absent: the cluster's flink-conf decides
+ *   --parallelism=N                   source and writer parallelism (committer is always 1)
+ *   --discovery-interval=500ms        how often new WAL segments are listed
+ *   --writer.buffer-bytes=67108864    per writer subtask; beyond it rows are flushed early
+ * </pre>
+ */
+public final class MaterializerConfig implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  public static final String CATALOG_NAME_DEFAULT = "verglas";
+  public static final Duration CHECKPOINT_INTERVAL_DEFAULT = Duration.ofSeconds(2);
+  public static final Duration DISCOVERY_INTERVAL_DEFAULT = Duration.ofMillis(500);
+  public static final long WRITER_BUFFER_BYTES_DEFAULT = 64L << 20;
+  /** Tries per event before the publisher gives up (the catalog poller covers lost events). */
+  static final int EVENT_PUBLISH_ATTEMPTS = 3;
+
+  private final String catalogName;
+  private final Map<String, String> catalogProperties;
+  private final ObjectStoreEndpoint endpoint;
+  private final String walPrefix;
+  private final URI eventsUri;
+  private final SerializableSupplier<EventPublisher> eventPublisher;
+  private final Duration checkpointInterval;
+  private final String checkpointDir;
+  private final int parallelism;
+  private final Duration discoveryInterval;
+  private final long writerBufferBytes;
+
+  private MaterializerConfig(Builder b) {
+    this.catalogName = b.catalogName == null ? CATALOG_NAME_DEFAULT : b.catalogName;
+    this.catalogProperties = Collections.unmodifiableMap(new LinkedHashMap<>(b.catalogProperties));
+    this.endpoint = b.endpoint;
+    this.walPrefix = b.walPrefix == null ? WalLayout.DEFAULT_PREFIX : b.walPrefix;
+    this.eventsUri = b.eventsUri;
+    this.eventPublisher = b.eventPublisher;
+    this.checkpointInterval =
+        b.checkpointInterval == null ? CHECKPOINT_INTERVAL_DEFAULT : b.checkpointInterval;
+    this.checkpointDir = b.checkpointDir;
+    this.parallelism = b.parallelism;
+    this.discoveryInterval =
+        b.discoveryInterval == null ? DISCOVERY_INTERVAL_DEFAULT : b.discoveryInterval;
+    this.writerBufferBytes = b.writerBufferBytes < 0 ? WRITER_BUFFER_BYTES_DEFAULT : b.writerBufferBytes;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Parses command-line arguments (see the class comment). */
+  public static MaterializerConfig fromArgs(String... args) {
+    Builder builder = builder();
+    String region = null;
+    String accessKey = null;
+    String secretKey = null;
+    String bucket = null;
+    URI s3Endpoint = null;
+    for (int i = 0; i < args.length; i++) {
+      String arg = args[i];
+      if (!arg.startsWith("--")) {
+        throw new IllegalArgumentException("Invalid argument: '" + arg + "' (expected --key=value)");
+      }
+      String key;
+      String value;
+      int eq = arg.indexOf('=');
+      if (eq > 0) {
+        key = arg.substring(2, eq);
+        value = arg.substring(eq + 1);
+      } else if (i + 1 < args.length) {
+        key = arg.substring(2);
+        value = args[++i];
+      } else {
+        throw new IllegalArgumentException("Invalid argument: " + arg + " has no value");
+      }
+      if (key.startsWith("catalog.")) {
+        builder.catalogProperty(key.substring("catalog.".length()), value);
+        continue;
+      }
+      switch (key) {
+        case "catalog-name": builder.catalogName(value); break;
+        case "s3.endpoint": s3Endpoint = URI.create(value); break;
+        case "s3.region": region = value; break;
+        case "s3.access-key": accessKey = value; break;
+        case "s3.secret-key": secretKey = value; break;
+        case "s3.bucket": bucket = value; break;
+        case "wal.prefix": builder.walPrefix(value); break;
+        case "events.uri": builder.eventsUri(URI.create(value)); break;
+        case "checkpoint-interval": builder.checkpointInterval(parseDuration(key, value)); break;
+        case "checkpoint-dir": builder.checkpointDir(value); break;
+        case "parallelism": builder.parallelism(parseInt(key, value)); break;
+        case "discovery-interval": builder.discoveryInterval(parseDuration(key, value)); break;
+        case "writer.buffer-bytes": builder.writerBufferBytes(parseLong(key, value)); break;
+        default: throw new IllegalArgumentException("Unknown argument: --" + key);
+      }
+    }
+    if (s3Endpoint == null || bucket == null || accessKey == null || secretKey == null) {
+      throw new IllegalArgumentException("Missing argument: --s3.endpoint, --s3.bucket,"
+          + " --s3.access-key and --s3.secret-key are required");
+    }
+    builder.objectStore(new ObjectStoreEndpoint(s3Endpoint, region == null ? "us-east-1" : region,
+        accessKey, secretKey, bucket));
+    return builder.build();
+  }
+
+  static Duration parseDuration(String key, String value) {
+    String v = value.trim().toLowerCase(java.util.Locale.ROOT);
+    try {
+      if (v.endsWith("ms")) {
+        return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2).trim()));
+      } else if (v.endsWith("s")) {
+        return Duration.ofSeconds(Long.parseLong(v.substring(0, v.length() - 1).trim()));
+      } else if (v.endsWith("m")) {
+        return Duration.ofMinutes(Long.parseLong(v.substring(0, v.length() - 1).trim()));
+      } else if (v.startsWith("pt")) {
+        return Duration.parse(value.trim());
+      }
+      return Duration.ofMillis(Long.parseLong(v));
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("Invalid --" + key + ": '" + value
+          + "' (expected milliseconds or a number with ms, s or m)", e);
+    }
+  }
+
+  private static int parseInt(String key, String value) {
+    try {
+      return Integer.parseInt(value.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("Invalid --" + key + ": '" + value + "' is not a number", e);
+    }
+  }
+
+  private static long parseLong(String key, String value) {
+    try {
+      return Long.parseLong(value.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("Invalid --" + key + ": '" + value + "' is not a number", e);
+    }
+  }
+
+  public String catalogName() {
+    return catalogName;
+  }
+
+  public Map<String, String> catalogProperties() {
+    return catalogProperties;
+  }
+
+  public ObjectStoreEndpoint objectStore() {
+    return endpoint;
+  }
+
+  public WalLayout walLayout() {
+    return new WalLayout(walPrefix);
+  }
+
+  public URI eventsUri() {
+    return eventsUri;
+  }
+
+  public Duration checkpointInterval() {
+    return checkpointInterval;
+  }
+
+  /** Where checkpoints go when the job sets its own state backend; null leaves it to flink-conf. */
+  public String checkpointDir() {
+    return checkpointDir;
+  }
+
+  /** Source and writer parallelism, or -1 for the environment's default. */
+  public int parallelism() {
+    return parallelism;
+  }
+
+  public Duration discoveryInterval() {
+    return discoveryInterval;
+  }
+
+  public long writerBufferBytes() {
+    return writerBufferBytes;
+  }
+
+  /** A new catalog client; the caller closes it if it is {@link AutoCloseable}. */
+  public Catalog newCatalog() {
+    return Catalogs.load(catalogName, catalogProperties);
+  }
+
+  /** A new WAL store client; the caller closes it. */
+  public WalStore newWalStore() {
+    return S3WalStore.open(endpoint, walLayout());
+  }
+
+  /**
+   * A new event publisher: the supplied one, an HTTP publisher for {@link #eventsUri()}, or one
+   * that drops events when neither is configured.
+   */
+  public EventPublisher newEventPublisher() {
+    if (eventPublisher != null) {
+      return eventPublisher.get();
+    }
+    if (eventsUri == null) {
+      return EventPublisher.discarding();
+    }
+    return new HttpEventPublisher(eventsUri, EVENT_PUBLISH_ATTEMPTS);
+  }
+
+  @Override
+  public String toString() {
+    return "MaterializerConfig{catalog=" + catalogName + ", catalogType="
+        + catalogProperties.getOrDefault("type", catalogProperties.get("catalog-impl"))
+        + ", s3=" + endpoint.endpoint() + "/" + endpoint.bucket() + ", wal=" + walPrefix
+        + ", events=" + (eventPublisher != null ? "supplied" : eventsUri)
+        + ", checkpointInterval=" + checkpointInterval + ", checkpointDir=" + checkpointDir
+        + ", parallelism=" + parallelism + ", discoveryInterval=" + discoveryInterval
+        + ", writerBufferBytes=" + writerBufferBytes + "}";
+  }
+
+  /** Builds a {@link MaterializerConfig}; each setting may be given once. */
+  public static final class Builder {
+    private String catalogName;
+    private final Map<String, String> catalogProperties = new LinkedHashMap<>();
+    private ObjectStoreEndpoint endpoint;
+    private String walPrefix;
+    private URI eventsUri;
+    private SerializableSupplier<EventPublisher> eventPublisher;
+    private Duration checkpointInterval;
+    private String checkpointDir;
+    private int parallelism = -1;
+    private boolean parallelismSet;
+    private Duration discoveryInterval;
+    private long writerBufferBytes = -1;
+
+    private Builder() {}
+
+    public Builder catalogName(String name) {
+      checkUnset(catalogName, "catalog name");
+      if (name == null || name.isBlank()) {
+        throw new IllegalArgumentException("Invalid catalog name: '" + name + "'");
+      }
+      this.catalogName = name;
+      return this;
+    }
+
+    /** The catalog's name and properties at once. */
+    public Builder catalog(String name, Map<String, String> properties) {
+      return catalogName(name).catalogProperties(properties);
+    }
+
+    public Builder catalogProperty(String key, String value) {
+      Objects.requireNonNull(key, "key");
+      Objects.requireNonNull(value, "value");
+      if (catalogProperties.containsKey(key)) {
+        throw new IllegalStateException("Catalog property " + key + " was already set");
+      }
+      catalogProperties.put(key, value);
+      return this;
+    }
+
+    public Builder catalogProperties(Map<String, String> properties) {
+      properties.forEach(this::catalogProperty);
+      return this;
+    }
+
+    public Builder objectStore(ObjectStoreEndpoint objectStore) {
+      checkUnset(endpoint, "object store");
+      this.endpoint = Objects.requireNonNull(objectStore, "objectStore");
+      return this;
+    }
+
+    public Builder walPrefix(String prefix) {
+      checkUnset(walPrefix, "WAL prefix");
+      new WalLayout(prefix); // validates
+      this.walPrefix = prefix;
+      return this;
+    }
+
+    public Builder eventsUri(URI uri) {
+      checkUnset(eventsUri, "events URI");
+      this.eventsUri = Objects.requireNonNull(uri, "uri");
+      return this;
+    }
+
+    /** Supplies the event publisher explicitly (tests, embedded use); wins over the URI. */
+    public Builder eventPublisher(SerializableSupplier<EventPublisher> supplier) {
+      checkUnset(eventPublisher, "event publisher");
+      this.eventPublisher = Objects.requireNonNull(supplier, "supplier");
+      return this;
+    }
+
+    public Builder checkpointInterval(Duration interval) {
+      checkUnset(checkpointInterval, "checkpoint interval");
+      if (interval == null || interval.toMillis() < 10) {
+        throw new IllegalArgumentException("Invalid checkpoint interval: " + interval
+            + " (at least 10 ms)");
+      }
+      this.checkpointInterval = interval;
+      return this;
+    }
+
+    public Builder checkpointDir(String dir) {
+      checkUnset(checkpointDir, "checkpoint directory");
+      if (dir == null || dir.isBlank()) {
+        throw new IllegalArgumentException("Invalid checkpoint directory: '" + dir + "'");
+      }
+      this.checkpointDir = dir;
+      return this;
+    }
+
+    public Builder parallelism(int value) {
+      if (parallelismSet) {
+        throw new IllegalStateException("Parallelism was already set to " + parallelism);
+      }
+      if (value < 1) {
+        throw new IllegalArgumentException("Invalid parallelism: " + value);
+      }
+      this.parallelism = value;
+      this.parallelismSet = true;
+      return this;
+    }
+
+    public Builder discoveryInterval(Duration interval) {
+      checkUnset(discoveryInterval, "discovery interval");
+      if (interval == null || interval.toMillis() < 1) {
+        throw new IllegalArgumentException("Invalid discovery interval: " + interval);
+      }
+      this.discoveryInterval = interval;
+      return this;
+    }
+
+    public Builder writerBufferBytes(long bytes) {
+      if (writerBufferBytes >= 0) {
+        throw new IllegalStateException("Writer buffer bytes was already set to " + writerBufferBytes);
+      }
+      if (bytes < 1) {
+        throw new IllegalArgumentException("Invalid writer buffer bytes: " + bytes);
+      }
+      this.writerBufferBytes = bytes;
+      return this;
+    }
+
+    public MaterializerConfig build() {
+      if (endpoint == null) {
+        throw new IllegalStateException("Cannot build materializer config: no object store");
+      }
+      if (catalogProperties.isEmpty()) {
+        throw new IllegalStateException("Cannot build materializer config: no catalog properties");
+      }
+      return new MaterializerConfig(this);
+    }
+
+    private static void checkUnset(Object current, String what) {
+      if (current != null) {
+        throw new IllegalStateException("The " + what + " was already set to " + current);
+      }
+    }
+  }
+}

@@ -1,0 +1,99 @@
+package io.verglas.materializer;
+
+import io.verglas.materializer.commit.DeltaCommitterOperator;
+import io.verglas.materializer.source.WalRow;
+import io.verglas.materializer.source.WalSource;
+import io.verglas.materializer.write.DeltaWriterOperator;
+import io.verglas.materializer.write.TableDelta;
+import io.verglas.materializer.write.TableDeltaTypeInfo;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ExternalizedCheckpointRetention;
+import org.apache.flink.configuration.StateBackendOptions;
+import org.apache.flink.core.execution.CheckpointingMode;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamSink;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+
+/**
+ * The materializer: one Flink job that turns the WAL of every Verglas table into Iceberg commits.
+ *
+ * <pre>
+ *   wal-source (FLIP-27, parallel)  ──keyBy(routingKey)──▶  delta-writer (keyed, RocksDB index)
+ *        ──▶  delta-committer (parallelism 1)  ──▶  discard
+ * </pre>
+ *
+ * Every operator has a stable uid, so a restarted job restores its state. Checkpointing is
+ * exactly-once and aligned (the committer relies on it); checkpoints are retained on
+ * cancellation so a launcher can restart from the last one.
+ */
+public final class MaterializerJob {
+  public static final String JOB_NAME = "verglas-materializer";
+  public static final String SOURCE_UID = "wal-source";
+  public static final String WRITER_UID = "delta-writer";
+  public static final String COMMITTER_UID = "delta-committer";
+  public static final String SINK_UID = "commit-discard";
+
+  private MaterializerJob() {}
+
+  public static void main(String[] args) throws Exception {
+    MaterializerConfig config = MaterializerConfig.fromArgs(args);
+    StreamExecutionEnvironment env =
+        StreamExecutionEnvironment.getExecutionEnvironment(configuration(config));
+    build(env, config);
+    env.execute(JOB_NAME);
+  }
+
+  /**
+   * The Flink settings the job needs. With a checkpoint directory in the config, the job also
+   * brings its own state backend (RocksDB, incremental checkpoints into that directory): what an
+   * embedded MiniCluster needs. Without one, a cluster's flink-conf decides (see flink-conf/).
+   */
+  public static Configuration configuration(MaterializerConfig config) {
+    Configuration conf = new Configuration();
+    conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, config.checkpointInterval());
+    conf.set(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE, CheckpointingMode.EXACTLY_ONCE);
+    conf.set(CheckpointingOptions.ENABLE_UNALIGNED, false);
+    conf.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
+        ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
+    if (config.checkpointDir() != null) {
+      conf.set(StateBackendOptions.STATE_BACKEND, "rocksdb");
+      conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, config.checkpointDir());
+      conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);
+    }
+    return conf;
+  }
+
+  /** Adds the materializer topology to {@code env} and applies {@link #configuration}. */
+  public static DataStreamSink<Void> build(StreamExecutionEnvironment env,
+      MaterializerConfig config) {
+    env.configure(configuration(config));
+    DataStream<WalRow> rows = env
+        .fromSource(new WalSource(config), WatermarkStrategy.noWatermarks(), "WAL source",
+            TypeInformation.of(WalRow.class))
+        .uid(SOURCE_UID);
+    if (config.parallelism() > 0) {
+      ((SingleOutputStreamOperator<WalRow>) rows).setParallelism(config.parallelism());
+    }
+    SingleOutputStreamOperator<TableDelta> deltas = rows
+        .keyBy(row -> row.routingKey, Types.STRING)
+        .transform("Delta writer", TableDeltaTypeInfo.INSTANCE, new DeltaWriterOperator(config))
+        .uid(WRITER_UID);
+    if (config.parallelism() > 0) {
+      deltas.setParallelism(config.parallelism());
+    }
+    return deltas
+        .transform("Delta committer", Types.VOID, new DeltaCommitterOperator(config))
+        .uid(COMMITTER_UID)
+        .setParallelism(1)
+        .setMaxParallelism(1)
+        .sinkTo(new DiscardingSink<>())
+        .uid(SINK_UID)
+        .setParallelism(1);
+  }
+}

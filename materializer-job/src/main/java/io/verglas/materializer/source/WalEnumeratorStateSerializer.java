@@ -1,0 +1,64 @@
+package io.verglas.materializer.source;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Version 1: {@code i32 n, n × (utf stream, utf lastKey), i32 splitVersion, i32 m, m × split}
+ * with the splits in the {@link WalSplitSerializer} format of {@code splitVersion}.
+ */
+public final class WalEnumeratorStateSerializer
+    implements org.apache.flink.core.io.SimpleVersionedSerializer<WalEnumeratorState> {
+  public static final WalEnumeratorStateSerializer INSTANCE = new WalEnumeratorStateSerializer();
+  static final int VERSION = 1;
+
+  @Override
+  public int getVersion() {
+    return VERSION;
+  }
+
+  @Override
+  public byte[] serialize(WalEnumeratorState state) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+    DataOutputStream out = new DataOutputStream(bytes);
+    out.writeInt(state.discoveredUpTo().size());
+    for (Map.Entry<String, String> entry : state.discoveredUpTo().entrySet()) {
+      out.writeUTF(entry.getKey());
+      out.writeUTF(entry.getValue());
+    }
+    out.writeInt(WalSplitSerializer.VERSION);
+    out.writeInt(state.unassigned().size());
+    for (WalSplit split : state.unassigned()) {
+      WalSplitSerializer.write(split, out);
+    }
+    out.flush();
+    return bytes.toByteArray();
+  }
+
+  @Override
+  public WalEnumeratorState deserialize(int version, byte[] serialized) throws IOException {
+    if (version != VERSION) {
+      throw new IOException("Cannot read WAL enumerator state: unknown version " + version);
+    }
+    DataInputStream in = new DataInputStream(new ByteArrayInputStream(serialized));
+    int streams = in.readInt();
+    Map<String, String> cursors = new LinkedHashMap<>();
+    for (int i = 0; i < streams; i++) {
+      cursors.put(in.readUTF(), in.readUTF());
+    }
+    int splitVersion = in.readInt();
+    int count = in.readInt();
+    List<WalSplit> splits = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      splits.add(WalSplitSerializer.read(splitVersion, in));
+    }
+    return new WalEnumeratorState(cursors, splits);
+  }
+}

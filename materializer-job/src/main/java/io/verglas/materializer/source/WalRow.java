@@ -1,0 +1,64 @@
+package io.verglas.materializer.source;
+
+import io.verglas.materializer.progress.SegmentProgress;
+import io.verglas.wal.WalPosition;
+
+/**
+ * One row read from the WAL, on its way from the source to the keyed writer.
+ *
+ * <p>A Flink POJO (public fields, public no-arg constructor) so Flink serializes it with its
+ * PojoSerializer, never Kryo. The row itself travels as {@code RowCodec} bytes keyed by field
+ * id, so it does not depend on the schema it was read with.
+ */
+public class WalRow {
+  public static final byte UPSERT = 'U';
+  public static final byte DELETE = 'D';
+
+  /** What the writer is keyed by: {@code tableUuid/base64(key)}, or {@code tableUuid/stream/sequence} for append-only tables. */
+  public String routingKey;
+  public String tableUuid;
+  /** The table identifier's levels joined by dots. */
+  public String tableName;
+  /** {@link #UPSERT} or {@link #DELETE}. */
+  public byte op;
+  public long hlc;
+  public String streamId;
+  public long sequence;
+  public int batch;
+  public int row;
+  /** The row's index within its segment, counting across batches. */
+  public long ordinal;
+  /** How many rows the segment holds. */
+  public long segmentRowCount;
+  /** {@code RowCodec.encodeKey} of the primary key; null for append-only tables. */
+  public byte[] key;
+  /** {@code RowCodec.encode} of the row in the table's schema at read time. */
+  public byte[] payload;
+  public String segmentKey;
+
+  public WalRow() {}
+
+  /** The row's place in the last-writer-wins order. */
+  public WalPosition position() {
+    return new WalPosition(hlc, streamId, sequence, batch, row);
+  }
+
+  /** How far into its segment this row reaches. */
+  public SegmentProgress progress() {
+    return new SegmentProgress(streamId, sequence, ordinal + 1, segmentRowCount);
+  }
+
+  public boolean appendOnly() {
+    return key == null;
+  }
+
+  public boolean isDelete() {
+    return op == DELETE;
+  }
+
+  @Override
+  public String toString() {
+    return "WalRow{" + tableName + " " + (char) op + " @" + streamId + "/" + sequence + "/"
+        + batch + "/" + row + " hlc=" + hlc + "}";
+  }
+}

@@ -1,0 +1,95 @@
+package io.verglas.materializer.store;
+
+import io.verglas.store.ObjectStoreEndpoint;
+import io.verglas.wal.WalLayout;
+import io.verglas.wal.WalLayout.SegmentName;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import software.amazon.awssdk.core.ResponseBytes;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.CommonPrefix;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/** {@link WalStore} over an S3 endpoint (the cache node or the origin). */
+public final class S3WalStore implements WalStore {
+  private final S3Client s3;
+  private final String bucket;
+  private final WalLayout layout;
+
+  public S3WalStore(S3Client s3, String bucket, WalLayout layout) {
+    this.s3 = s3;
+    this.bucket = bucket;
+    this.layout = layout;
+  }
+
+  public static S3WalStore open(ObjectStoreEndpoint endpoint, WalLayout layout) {
+    return new S3WalStore(endpoint.newClient(), endpoint.bucket(), layout);
+  }
+
+  @Override
+  public List<String> listStreams() {
+    List<String> streams = new ArrayList<>();
+    String prefix = layout.prefix();
+    String token = null;
+    do {
+      ListObjectsV2Response page = s3.listObjectsV2(ListObjectsV2Request.builder()
+          .bucket(bucket).prefix(prefix).delimiter("/").continuationToken(token).build());
+      for (CommonPrefix common : page.commonPrefixes()) {
+        String stream = common.prefix().substring(prefix.length());
+        if (stream.endsWith("/")) {
+          streams.add(stream.substring(0, stream.length() - 1));
+        }
+      }
+      token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
+    } while (token != null);
+    return streams;
+  }
+
+  @Override
+  public List<SegmentName> listSegments(String streamId, String startAfter, int max) {
+    List<SegmentName> segments = new ArrayList<>();
+    String token = null;
+    do {
+      ListObjectsV2Request.Builder request = ListObjectsV2Request.builder().bucket(bucket)
+          .prefix(layout.streamPrefix(streamId)).maxKeys(Math.min(1000, max - segments.size()));
+      if (token != null) {
+        request.continuationToken(token);
+      } else if (startAfter != null) {
+        request.startAfter(startAfter);
+      }
+      ListObjectsV2Response page = s3.listObjectsV2(request.build());
+      for (S3Object object : page.contents()) {
+        // Other objects under a stream prefix (a fencing marker, say) are not segments.
+        layout.parse(object.key()).ifPresent(segments::add);
+      }
+      token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
+    } while (token != null && segments.size() < max);
+    return segments;
+  }
+
+  @Override
+  public Optional<byte[]> get(String key) {
+    try {
+      ResponseBytes<GetObjectResponse> bytes =
+          s3.getObjectAsBytes(b -> b.bucket(bucket).key(key));
+      return Optional.of(bytes.asByteArrayUnsafe());
+    } catch (NoSuchKeyException e) {
+      return Optional.empty();
+    }
+  }
+
+  @Override
+  public void delete(String key) {
+    s3.deleteObject(b -> b.bucket(bucket).key(key));
+  }
+
+  @Override
+  public void close() {
+    s3.close();
+  }
+}

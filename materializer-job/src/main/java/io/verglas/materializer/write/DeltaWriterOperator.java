@@ -1,0 +1,197 @@
+package io.verglas.materializer.write;
+
+import io.verglas.materializer.MaterializerConfig;
+import io.verglas.materializer.source.WalRow;
+import io.verglas.materializer.table.VerglasTables;
+import io.verglas.row.RowCodec;
+import io.verglas.wal.WalPosition;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.iceberg.ContentFileParser;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.Record;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The keyed writer: turns WAL rows into Parquet data files and deletion requests, and keeps the
+ * primary-key index.
+ *
+ * <p>Design. Input is keyed by routing key ({@code tableUuid/key}), so every version of a
+ * primary key reaches the same subtask, whose keyed state (RocksDB) holds one {@link KeyEntry}
+ * per key: the WAL position of the materialized version and where it lives (data file, row
+ * position), or a tombstone.
+ * <ol>
+ *   <li>Between checkpoints rows are only buffered, per table, newest per key: the order is the
+ *       full {@link WalPosition} order (hybrid clock, then stream, sequence, batch, row), so
+ *       duplicates and rows replaced within one interval never reach a file.
+ *   <li>At {@link #prepareSnapshotPreBarrier} (before the barrier leaves, so the result belongs
+ *       to this checkpoint) each table's buffer is flushed: per buffered key the index entry is
+ *       read; a buffered row that is not newer than the entry loses (a stream that lags behind
+ *       another can deliver older versions late). Otherwise the entry's live version, if any, is
+ *       recorded as a delete (file, position), the new version is written to this flush's data
+ *       file of its partition (or a tombstone is stored for a delete) and the entry is pointed
+ *       at it. Append-only tables (no primary key) write every row and touch no state.
+ *   <li>One {@link TableDelta} per table is emitted downstream to the committer, with the
+ *       segment progress of every row consumed, losers included.
+ * </ol>
+ * When the buffered rows exceed the configured byte bound, the buffer is flushed early in the
+ * same way; the files join the same checkpoint's delta, and a key written early and replaced
+ * later in the same interval gets a delete against the early file, which the committer turns
+ * into a DV in the same commit.
+ *
+ * <p>The index is written before the commit happens. That is consistent because both live in
+ * the same checkpoint: if the checkpoint completes, the committer commits the delta (it keeps
+ * it in its own state until it has); if it does not, the job restores the previous index.
+ */
+public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta>
+    implements OneInputStreamOperator<WalRow, TableDelta> {
+  private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(DeltaWriterOperator.class);
+
+  private final MaterializerConfig config;
+  private transient ValueState<KeyEntry> keyIndex;
+  private transient VerglasTables tables;
+  private transient Map<String, TableBuffer> buffers;
+  private transient Map<String, List<TableDelta>> flushed;
+  private transient long bufferedBytes;
+  private transient int subtask;
+  private transient long attempt;
+  private transient long earlyFlushes;
+
+  public DeltaWriterOperator(MaterializerConfig config) {
+    this.config = config;
+  }
+
+  @Override
+  public void open() throws Exception {
+    super.open();
+    keyIndex = getRuntimeContext().getState(
+        new ValueStateDescriptor<>("key-index", TypeInformation.of(KeyEntry.class)));
+    tables = new VerglasTables(config.newCatalog());
+    buffers = new LinkedHashMap<>();
+    flushed = new LinkedHashMap<>();
+    subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+    attempt = getRuntimeContext().getTaskInfo().getAttemptNumber();
+    getMetricGroup().gauge("bufferedBytes", () -> bufferedBytes);
+    getMetricGroup().gauge("earlyFlushes", () -> earlyFlushes);
+  }
+
+  @Override
+  public void processElement(StreamRecord<WalRow> element) throws Exception {
+    WalRow row = element.getValue();
+    TableBuffer buffer = buffers.computeIfAbsent(row.tableUuid,
+        uuid -> new TableBuffer(uuid, row.tableName));
+    bufferedBytes += buffer.add(row);
+    if (bufferedBytes > config.writerBufferBytes()) {
+      earlyFlushes++;
+      LOG.info("Writer {} buffers {} bytes (bound {}); flushing before the checkpoint", subtask,
+          bufferedBytes, config.writerBufferBytes());
+      flushAll();
+    }
+  }
+
+  @Override
+  public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+    super.prepareSnapshotPreBarrier(checkpointId);
+    flushAll();
+    for (List<TableDelta> parts : flushed.values()) {
+      TableDelta merged = TableDelta.merge(parts);
+      output.collect(new StreamRecord<>(new TableDelta(merged.tableUuid(), merged.tableName(),
+          checkpointId, subtask, merged.dataFiles(), merged.deletes(), merged.segments())));
+    }
+    flushed.clear();
+  }
+
+  private void flushAll() throws Exception {
+    for (TableBuffer buffer : buffers.values()) {
+      flush(buffer).ifPresent(delta ->
+          flushed.computeIfAbsent(buffer.tableUuid, uuid -> new ArrayList<>()).add(delta));
+    }
+    buffers.clear();
+    bufferedBytes = 0;
+  }
+
+  private Optional<TableDelta> flush(TableBuffer buffer) throws Exception {
+    Optional<Table> loaded = tables.load(buffer.tableUuid, buffer.tableName);
+    if (loaded.isEmpty()) {
+      LOG.warn("Dropping {} buffered rows of table {} ({}): the table is not available",
+          buffer.appends().size() + buffer.latestByKey().size(), buffer.tableName, buffer.tableUuid);
+      return Optional.empty();
+    }
+    Table table = loaded.get();
+    Map<String, List<Long>> deletes = new HashMap<>();
+    List<DataFile> dataFiles;
+    try (PartitionedDataWriter writer = new PartitionedDataWriter(table, subtask, attempt)) {
+      Schema schema = writer.schema();
+      for (WalRow row : buffer.appends()) {
+        writer.write(decode(row, schema));
+      }
+      for (WalRow row : buffer.latestByKey()) {
+        materialize(row, writer, deletes);
+      }
+      dataFiles = writer.complete();
+    }
+    List<String> fileJson = new ArrayList<>(dataFiles.size());
+    for (DataFile file : dataFiles) {
+      fileJson.add(ContentFileParser.toJson(file, table.specs().get(file.specId())));
+    }
+    Map<String, long[]> deletePositions = new HashMap<>();
+    deletes.forEach((path, positions) ->
+        deletePositions.put(path, positions.stream().mapToLong(Long::longValue).toArray()));
+    return Optional.of(new TableDelta(buffer.tableUuid, buffer.tableName, -1, subtask, fileJson,
+        deletePositions, buffer.segments()));
+  }
+
+  /** Applies one primary-key row against the key index. */
+  private void materialize(WalRow row, PartitionedDataWriter writer,
+      Map<String, List<Long>> deletes) throws Exception {
+    setCurrentKey(row.routingKey);
+    KeyEntry entry = keyIndex.value();
+    WalPosition position = row.position();
+    if (entry != null && entry.walPosition().compareTo(position) >= 0) {
+      return; // an equal or newer version is already materialized
+    }
+    if (entry != null && !entry.deleted) {
+      deletes.computeIfAbsent(entry.dataFile, path -> new ArrayList<>()).add(entry.filePosition);
+    }
+    if (row.isDelete()) {
+      keyIndex.update(KeyEntry.tombstone(position));
+    } else {
+      PartitionedDataWriter.FilePosition at = writer.write(decode(row, writer.schema()));
+      keyIndex.update(KeyEntry.live(position, at.path(), at.position()));
+    }
+  }
+
+  private static Record decode(WalRow row, Schema schema) {
+    try {
+      return RowCodec.decode(row.payload, schema);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalStateException("Cannot write row of table " + row.tableName + " from "
+          + row.segmentKey + " batch " + row.batch + " row " + row.row + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public void close() throws Exception {
+    try {
+      if (tables != null) {
+        tables.close();
+      }
+    } finally {
+      super.close();
+    }
+  }
+}

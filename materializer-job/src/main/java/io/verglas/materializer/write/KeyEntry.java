@@ -1,0 +1,60 @@
+package io.verglas.materializer.write;
+
+import io.verglas.wal.WalPosition;
+
+/**
+ * The key index entry of one primary key: which WAL row is the materialized version and where
+ * it lives (data file path and row position), or a tombstone when the newest version is a
+ * delete. Tombstones stay so that an older row arriving late (from a stream that lags) still
+ * loses to the delete.
+ *
+ * <p>A Flink POJO so the state serializer is Flink's PojoSerializer (which supports adding
+ * fields), never Kryo.
+ */
+public class KeyEntry {
+  public long hlc;
+  public String streamId;
+  public long sequence;
+  public int batch;
+  public int row;
+  /** Path of the data file holding the live version; null for a tombstone. */
+  public String dataFile;
+  /** Row position of the live version in {@link #dataFile}. */
+  public long filePosition;
+  public boolean deleted;
+
+  public KeyEntry() {}
+
+  static KeyEntry live(WalPosition position, String dataFile, long filePosition) {
+    KeyEntry entry = at(position);
+    entry.dataFile = dataFile;
+    entry.filePosition = filePosition;
+    return entry;
+  }
+
+  static KeyEntry tombstone(WalPosition position) {
+    KeyEntry entry = at(position);
+    entry.deleted = true;
+    return entry;
+  }
+
+  private static KeyEntry at(WalPosition position) {
+    KeyEntry entry = new KeyEntry();
+    entry.hlc = position.hlc();
+    entry.streamId = position.streamId();
+    entry.sequence = position.sequence();
+    entry.batch = position.batch();
+    entry.row = position.row();
+    return entry;
+  }
+
+  public WalPosition walPosition() {
+    return new WalPosition(hlc, streamId, sequence, batch, row);
+  }
+
+  @Override
+  public String toString() {
+    return deleted ? "KeyEntry{deleted @" + walPosition() + "}"
+        : "KeyEntry{" + dataFile + "#" + filePosition + " @" + walPosition() + "}";
+  }
+}

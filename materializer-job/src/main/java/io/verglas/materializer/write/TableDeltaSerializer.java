@@ -1,0 +1,119 @@
+package io.verglas.materializer.write;
+
+import io.verglas.materializer.progress.SegmentProgress;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+
+/**
+ * Version 1 of the {@link TableDelta} bytes (network and committer state):
+ * <pre>
+ *   str tableUuid, str tableName, i64 checkpointId, i32 subtask,
+ *   i32 n, n × str dataFileJson,
+ *   i32 m, m × (str path, i32 k, k × i64 position),
+ *   i32 s, s × (str segmentKey, str stream, i64 sequence, i64 rowsThrough, i64 rowCount)
+ * </pre>
+ * where {@code str} is an i32 byte length and UTF-8 bytes (file JSON can exceed writeUTF's 64 KiB).
+ */
+public final class TableDeltaSerializer implements SimpleVersionedSerializer<TableDelta> {
+  public static final TableDeltaSerializer INSTANCE = new TableDeltaSerializer();
+  static final int VERSION = 1;
+
+  @Override
+  public int getVersion() {
+    return VERSION;
+  }
+
+  @Override
+  public byte[] serialize(TableDelta delta) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(1024);
+    DataOutputStream out = new DataOutputStream(bytes);
+    writeString(out, delta.tableUuid());
+    writeString(out, delta.tableName());
+    out.writeLong(delta.checkpointId());
+    out.writeInt(delta.subtask());
+    out.writeInt(delta.dataFiles().size());
+    for (String file : delta.dataFiles()) {
+      writeString(out, file);
+    }
+    out.writeInt(delta.deletes().size());
+    for (Map.Entry<String, long[]> entry : delta.deletes().entrySet()) {
+      writeString(out, entry.getKey());
+      out.writeInt(entry.getValue().length);
+      for (long position : entry.getValue()) {
+        out.writeLong(position);
+      }
+    }
+    out.writeInt(delta.segments().size());
+    for (Map.Entry<String, SegmentProgress> entry : delta.segments().entrySet()) {
+      SegmentProgress progress = entry.getValue();
+      writeString(out, entry.getKey());
+      writeString(out, progress.streamId());
+      out.writeLong(progress.sequence());
+      out.writeLong(progress.rowsThrough());
+      out.writeLong(progress.rowCount());
+    }
+    out.flush();
+    return bytes.toByteArray();
+  }
+
+  @Override
+  public TableDelta deserialize(int version, byte[] serialized) throws IOException {
+    if (version != VERSION) {
+      throw new IOException("Cannot read table delta: unknown version " + version);
+    }
+    DataInputStream in = new DataInputStream(new ByteArrayInputStream(serialized));
+    String uuid = readString(in);
+    String name = readString(in);
+    long checkpointId = in.readLong();
+    int subtask = in.readInt();
+    int fileCount = in.readInt();
+    List<String> files = new ArrayList<>(fileCount);
+    for (int i = 0; i < fileCount; i++) {
+      files.add(readString(in));
+    }
+    int deleteCount = in.readInt();
+    Map<String, long[]> deletes = new LinkedHashMap<>();
+    for (int i = 0; i < deleteCount; i++) {
+      String path = readString(in);
+      long[] positions = new long[in.readInt()];
+      for (int p = 0; p < positions.length; p++) {
+        positions[p] = in.readLong();
+      }
+      deletes.put(path, positions);
+    }
+    int segmentCount = in.readInt();
+    Map<String, SegmentProgress> segments = new LinkedHashMap<>();
+    for (int i = 0; i < segmentCount; i++) {
+      String key = readString(in);
+      segments.put(key, new SegmentProgress(readString(in), in.readLong(), in.readLong(),
+          in.readLong()));
+    }
+    if (in.available() > 0) {
+      throw new IOException("Cannot read table delta: " + in.available() + " trailing bytes");
+    }
+    return new TableDelta(uuid, name, checkpointId, subtask, files, deletes, segments);
+  }
+
+  private static void writeString(DataOutputStream out, String value) throws IOException {
+    byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+    out.writeInt(bytes.length);
+    out.write(bytes);
+  }
+
+  private static String readString(DataInputStream in) throws IOException {
+    int length = in.readInt();
+    if (length < 0 || length > in.available()) {
+      throw new IOException("Cannot read table delta: string length " + length + " is invalid");
+    }
+    return new String(in.readNBytes(length), StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,108 @@
+package io.verglas.materializer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.verglas.events.HttpEventPublisher;
+import java.net.URI;
+import java.time.Duration;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.StateBackendOptions;
+import org.apache.flink.util.InstantiationUtil;
+import org.junit.jupiter.api.Test;
+
+class MaterializerConfigTest {
+  static final String[] ARGS = {
+      "--catalog.type=jdbc", "--catalog.uri", "jdbc:sqlite:/tmp/c.db",
+      "--s3.endpoint=http://127.0.0.1:9000", "--s3.region=eu-west-1",
+      "--s3.access-key=ak", "--s3.secret-key=sk", "--s3.bucket=lake",
+      "--wal.prefix=log", "--checkpoint-interval=750ms", "--checkpoint-dir=file:///tmp/cp",
+      "--parallelism=3", "--discovery-interval=1s", "--writer.buffer-bytes=1024"};
+
+  @Test
+  void parsesArguments() {
+    MaterializerConfig config = MaterializerConfig.fromArgs(ARGS);
+    assertThat(config.catalogProperties()).containsEntry("type", "jdbc")
+        .containsEntry("uri", "jdbc:sqlite:/tmp/c.db");
+    assertThat(config.objectStore().endpoint()).isEqualTo(URI.create("http://127.0.0.1:9000"));
+    assertThat(config.objectStore().region()).isEqualTo("eu-west-1");
+    assertThat(config.objectStore().bucket()).isEqualTo("lake");
+    assertThat(config.walLayout().prefix()).isEqualTo("log/");
+    assertThat(config.checkpointInterval()).isEqualTo(Duration.ofMillis(750));
+    assertThat(config.checkpointDir()).isEqualTo("file:///tmp/cp");
+    assertThat(config.parallelism()).isEqualTo(3);
+    assertThat(config.discoveryInterval()).isEqualTo(Duration.ofSeconds(1));
+    assertThat(config.writerBufferBytes()).isEqualTo(1024);
+    assertThat(config.newEventPublisher()).isNotNull();
+  }
+
+  @Test
+  void defaults() {
+    MaterializerConfig config = MaterializerConfig.fromArgs("--catalog.type=jdbc",
+        "--s3.endpoint=http://h", "--s3.access-key=a", "--s3.secret-key=s", "--s3.bucket=b");
+    assertThat(config.checkpointInterval()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(config.discoveryInterval()).isEqualTo(Duration.ofMillis(500));
+    assertThat(config.walLayout().prefix()).isEqualTo("_wal/");
+    assertThat(config.parallelism()).isEqualTo(-1);
+    assertThat(config.checkpointDir()).isNull();
+    assertThat(config.objectStore().region()).isEqualTo("us-east-1");
+  }
+
+  @Test
+  void rejectsBadArguments() {
+    assertThatThrownBy(() -> MaterializerConfig.fromArgs("--nope=1"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("Unknown argument: --nope");
+    assertThatThrownBy(() -> MaterializerConfig.fromArgs("--catalog.type=jdbc"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--s3.endpoint");
+    assertThatThrownBy(() -> MaterializerConfig.fromArgs("--parallelism=x"))
+        .hasMessage("Invalid --parallelism: 'x' is not a number");
+    assertThatThrownBy(() -> MaterializerConfig.fromArgs("--checkpoint-interval=soon"))
+        .hasMessageContaining("Invalid --checkpoint-interval: 'soon'");
+    assertThatThrownBy(() -> MaterializerConfig.fromArgs("--parallelism=0"))
+        .hasMessage("Invalid parallelism: 0");
+    assertThatThrownBy(() -> MaterializerConfig.fromArgs("--wal.prefix=/x"))
+        .hasMessageContaining("Invalid WAL prefix");
+    assertThatThrownBy(() -> MaterializerConfig.fromArgs("--catalog.a=1", "--catalog.a=2"))
+        .isInstanceOf(IllegalStateException.class).hasMessage("Catalog property a was already set");
+  }
+
+  @Test
+  void eachSettingOnce() {
+    MaterializerConfig.Builder builder = MaterializerConfig.builder().parallelism(2);
+    assertThatThrownBy(() -> builder.parallelism(3)).isInstanceOf(IllegalStateException.class)
+        .hasMessage("Parallelism was already set to 2");
+    assertThatThrownBy(() -> MaterializerConfig.builder().build())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("Cannot build materializer config: no object store");
+  }
+
+  @Test
+  void eventsUriMakesAnHttpPublisher() {
+    MaterializerConfig config = MaterializerConfig.fromArgs("--catalog.type=jdbc",
+        "--s3.endpoint=http://h", "--s3.access-key=a", "--s3.secret-key=s", "--s3.bucket=b",
+        "--events.uri=http://127.0.0.1:1/events");
+    assertThat(config.newEventPublisher()).isInstanceOf(HttpEventPublisher.class);
+  }
+
+  @Test
+  void isSerializable() throws Exception {
+    MaterializerConfig config = MaterializerConfig.fromArgs(ARGS);
+    MaterializerConfig copy = InstantiationUtil.clone(config);
+    assertThat(copy.toString()).isEqualTo(config.toString());
+  }
+
+  @Test
+  void flinkConfigurationBringsRocksDbOnlyWithACheckpointDir() {
+    Configuration withDir = MaterializerJob.configuration(MaterializerConfig.fromArgs(ARGS));
+    assertThat(withDir.get(StateBackendOptions.STATE_BACKEND)).isEqualTo("rocksdb");
+    assertThat(withDir.get(CheckpointingOptions.INCREMENTAL_CHECKPOINTS)).isTrue();
+    assertThat(withDir.get(CheckpointingOptions.CHECKPOINTING_INTERVAL))
+        .isEqualTo(Duration.ofMillis(750));
+    assertThat(withDir.get(CheckpointingOptions.ENABLE_UNALIGNED)).isFalse();
+    Configuration cluster = MaterializerJob.configuration(MaterializerConfig.fromArgs(
+        "--catalog.type=jdbc", "--s3.endpoint=http://h", "--s3.access-key=a",
+        "--s3.secret-key=s", "--s3.bucket=b"));
+    assertThat(cluster.contains(StateBackendOptions.STATE_BACKEND)).isFalse();
+  }
+}

@@ -1,0 +1,176 @@
+package io.verglas.materializer;
+
+import static io.verglas.materializer.testing.TestingWal.row;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.verglas.events.CatalogEvent;
+import io.verglas.materializer.testing.MaterializerFixture;
+import io.verglas.materializer.testing.TestingTables;
+import io.verglas.materializer.testing.TestingWal;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileContent;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/** End to end on a MiniCluster: WAL segments in, Iceberg tables with DVs out. */
+class MaterializerITCase {
+  static final Duration TIMEOUT = Duration.ofSeconds(60);
+
+  @RegisterExtension
+  static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
+      new MiniClusterResourceConfiguration.Builder()
+          .setNumberTaskManagers(1)
+          .setNumberSlotsPerTaskManager(2)
+          .build());
+
+  @TempDir Path dir;
+  MaterializerFixture world;
+
+  @BeforeEach
+  void start() throws Exception {
+    world = new MaterializerFixture(dir);
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    world.close();
+  }
+
+  @Test
+  void materializesUpsertsDeletesAndAppendsWithDeletionVectors() throws Exception {
+    Table users = TestingTables.createUsers(world.catalog(), "db", "users");
+    Table events = TestingTables.createEvents(world.catalog(), "db", "events");
+    TestingWal s1 = world.wal("ingest-1");
+    TestingWal s2 = world.wal("ingest-2");
+    long early = TestingWal.tick(); // older than everything s1 writes below
+
+    // Interval 1: inserts, and duplicates of keys 2 and 3 inside the same segment.
+    s1.segment(users)
+        .batch(user(1, "a", "eu", 1), user(2, "b", "eu", 1), user(3, "c", "us", 1),
+            user(4, "d", "us", 1), user(5, "e", "eu", 1))
+        .batch(user(2, "b2", "eu", 2), user(3, "c2", "us", 2))
+        .put();
+    s1.segment(events).batch(event(1, "x"), event(2, "y"), event(3, "z")).put();
+
+    JobClient job = start(world.config(dir.resolve("checkpoints")).build());
+    try {
+      awaitUsers(users, Map.of(1, "a/eu/1", 2, "b2/eu/2", 3, "c2/us/2", 4, "d/us/1", 5, "e/eu/1"));
+
+      // Interval 2: updates of committed keys (need DVs), a delete, a key that moves to another
+      // partition, and a late row for key 5 from a stream whose clock is behind: it loses.
+      s1.segment(users)
+          .batch(user(1, "a3", "eu", 3), row("id", 4, "_op", "D"), user(6, "f", "us", 1),
+              user(2, "b4", "us", 4))
+          .put();
+      s2.segment(users).batchAt(early, user(5, "stale", "eu", 0)).put();
+      s1.segment(events).batch(event(4, "w")).put();
+      awaitUsers(users, Map.of(1, "a3/eu/3", 2, "b4/us/4", 3, "c2/us/2", 5, "e/eu/1", 6, "f/us/1"));
+
+      // Interval 3: a second update of an already deleted-from file (merges with its DV), and a
+      // delete of a key written in the same interval.
+      s1.segment(users)
+          .batch(user(3, "c5", "us", 5), user(7, "g", "eu", 1))
+          .batch(row("id", 7, "_op", "D"), user(1, "a6", "eu", 6))
+          .put();
+      Map<Integer, String> expected =
+          Map.of(1, "a6/eu/6", 2, "b4/us/4", 3, "c5/us/5", 5, "e/eu/1", 6, "f/us/1");
+      awaitUsers(users, expected);
+
+      MaterializerFixture.await("4 events", TIMEOUT, () -> TestingTables.read(events).size(),
+          size -> size == 4);
+      MaterializerFixture.await("all WAL segments deleted", TIMEOUT, world::walKeys, List::isEmpty);
+    } finally {
+      stop(job);
+    }
+
+    users.refresh();
+    assertThat(users(users)).isEqualTo(new TreeMap<>(Map.of(1, "a6/eu/6", 2, "b4/us/4",
+        3, "c5/us/5", 5, "e/eu/1", 6, "f/us/1")));
+    assertThat(TestingTables.read(events).stream().map(r -> r.getField("msg"))
+        .collect(Collectors.toList())).containsExactlyInAnyOrder("x", "y", "z", "w");
+
+    List<DeleteFile> deletes = liveDeletes(users);
+    assertThat(deletes).isNotEmpty();
+    assertThat(deletes).allSatisfy(file -> {
+      assertThat(file.content()).isEqualTo(FileContent.POSITION_DELETES);
+      assertThat(file.format()).isEqualTo(FileFormat.PUFFIN);
+      assertThat(file.referencedDataFile()).isNotNull();
+    });
+    assertThat(deletes.stream().collect(Collectors.groupingBy(DeleteFile::referencedDataFile,
+        Collectors.counting())).values()).allMatch(count -> count == 1);
+
+    Snapshot current = users.currentSnapshot();
+    assertThat(current.summary()).containsKey("verglas.wal.ingest-1");
+    assertThat(current.summary()).containsKey("verglas.wal.ingest-2");
+    assertThat(current.summary()).containsKeys("verglas.job-id", "verglas.checkpoint-id");
+    assertThat(world.events()).extracting(CatalogEvent::id)
+        .contains(CatalogEvent.eventId(users.uuid().toString(), current.snapshotId()));
+  }
+
+  static JobClient start(MaterializerConfig config) throws Exception {
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    MaterializerJob.build(env, config);
+    return env.executeAsync(MaterializerJob.JOB_NAME);
+  }
+
+  /** Cancels the job and waits until it has stopped, so a next job never overlaps with it. */
+  static void stop(JobClient job) throws Exception {
+    job.cancel().get();
+    MaterializerFixture.await("job " + job.getJobID() + " stopped", TIMEOUT,
+        () -> job.getJobStatus().join(), status -> status.isGloballyTerminalState());
+  }
+
+  static void awaitUsers(Table users, Map<Integer, String> expected) throws InterruptedException {
+    MaterializerFixture.await("users " + expected, TIMEOUT, () -> users(users),
+        actual -> actual.equals(new TreeMap<>(expected)));
+  }
+
+  /** id → "name/region/value"; fails on duplicate keys. */
+  static Map<Integer, String> users(Table users) {
+    Map<Integer, String> rows = new TreeMap<>();
+    for (Record record : TestingTables.read(users)) {
+      String previous = rows.put((Integer) record.getField("id"), record.getField("name") + "/"
+          + record.getField("region") + "/" + record.getField("value"));
+      assertThat(previous).as("duplicate key %s", record.getField("id")).isNull();
+    }
+    return rows;
+  }
+
+  static Map<String, Object> user(int id, String name, String region, long value) {
+    return row("id", id, "name", name, "region", region, "value", value);
+  }
+
+  static Map<String, Object> event(long ts, String msg) {
+    return row("ts", ts, "msg", msg);
+  }
+
+  static List<DeleteFile> liveDeletes(Table table) throws Exception {
+    List<DeleteFile> deletes = new ArrayList<>();
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+      for (FileScanTask task : tasks) {
+        deletes.addAll(task.deletes());
+      }
+    }
+    return deletes;
+  }
+}

@@ -1,0 +1,129 @@
+package io.verglas.materializer.testing;
+
+import io.verglas.catalog.Catalogs;
+import io.verglas.events.CatalogEvent;
+import io.verglas.events.EventPublisher;
+import io.verglas.materializer.MaterializerConfig;
+import io.verglas.wal.WalLayout;
+import java.io.Closeable;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import org.apache.iceberg.catalog.Catalog;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * One test world: an in-process S3 server, a SQLite JDBC catalog whose warehouse is on it, a WAL
+ * under {@code _wal/}, and a materializer config pointing at all of it. Events the job publishes
+ * are collected per fixture.
+ */
+public final class MaterializerFixture implements AutoCloseable {
+  public static final String BUCKET = "verglas";
+  private static final Map<String, ConcurrentLinkedQueue<CatalogEvent>> EVENTS =
+      new ConcurrentHashMap<>();
+
+  private final TestingS3 s3;
+  private final S3Client client;
+  private final Map<String, String> catalogProperties;
+  private final Catalog catalog;
+  private final Path dir;
+  private final String eventsKey;
+
+  public MaterializerFixture(Path dir) throws Exception {
+    this.dir = dir;
+    this.s3 = TestingS3.start(BUCKET);
+    this.client = s3.endpoint().newClient();
+    this.catalogProperties = Catalogs.sqlite(dir.resolve("catalog.db").toString(),
+        "s3://" + BUCKET + "/warehouse", s3.endpoint().s3FileIoProperties());
+    this.catalog = Catalogs.load("verglas", catalogProperties);
+    this.eventsKey = dir.toString();
+    EVENTS.put(eventsKey, new ConcurrentLinkedQueue<>());
+  }
+
+  public Catalog catalog() {
+    return catalog;
+  }
+
+  public TestingS3 s3() {
+    return s3;
+  }
+
+  public TestingWal wal(String streamId) {
+    return new TestingWal(this::put, WalLayout.defaults(), streamId);
+  }
+
+  public void put(String key, byte[] bytes) {
+    client.putObject(b -> b.bucket(BUCKET).key(key), RequestBody.fromBytes(bytes));
+  }
+
+  public List<String> walKeys() {
+    return s3.list("_wal/");
+  }
+
+  /** A config for this world; {@code checkpointDir} may be null. */
+  public MaterializerConfig.Builder config(Path checkpointDir) {
+    String key = eventsKey;
+    MaterializerConfig.Builder builder = MaterializerConfig.builder()
+        .catalogProperties(catalogProperties)
+        .objectStore(s3.endpoint())
+        .checkpointInterval(Duration.ofMillis(500))
+        .discoveryInterval(Duration.ofMillis(200))
+        .parallelism(2)
+        .eventPublisher(() -> collecting(key));
+    if (checkpointDir != null) {
+      builder.checkpointDir(checkpointDir.toUri().toString());
+    }
+    return builder;
+  }
+
+  private static EventPublisher collecting(String key) {
+    return event -> EVENTS.get(key).add(event);
+  }
+
+  public List<CatalogEvent> events() {
+    return List.copyOf(EVENTS.get(eventsKey));
+  }
+
+  /** Waits until {@code condition} holds, failing with {@code description} after {@code timeout}. */
+  public static void await(String description, Duration timeout, BooleanSupplier condition)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("Timed out after " + timeout + " waiting for " + description);
+      }
+      Thread.sleep(100);
+    }
+  }
+
+  public static <T> T await(String description, Duration timeout, Supplier<T> value,
+      java.util.function.Predicate<T> done) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    T last = value.get();
+    while (!done.test(last)) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("Timed out after " + timeout + " waiting for " + description
+            + "; last value: " + last);
+      }
+      Thread.sleep(100);
+      last = value.get();
+    }
+    return last;
+  }
+
+  @Override
+  public void close() throws Exception {
+    EVENTS.remove(eventsKey);
+    client.close();
+    if (catalog instanceof Closeable closeable) {
+      closeable.close();
+    }
+    s3.close();
+  }
+}

@@ -1,0 +1,193 @@
+package io.verglas.materializer.write;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.verglas.materializer.MaterializerConfig;
+import io.verglas.materializer.source.WalRow;
+import io.verglas.materializer.testing.LocalTables;
+import io.verglas.materializer.testing.TestingTables;
+import io.verglas.row.RowCodec;
+import io.verglas.store.ObjectStoreEndpoint;
+import io.verglas.table.PrimaryKeys;
+import io.verglas.wal.WalLayout;
+import java.io.Closeable;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.Base64;
+import java.util.List;
+import org.apache.flink.api.common.serialization.SerializerConfigImpl;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.Record;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The keyed writer on Flink's operator harness, writing real files to a local warehouse. */
+class DeltaWriterOperatorTest {
+  @TempDir Path dir;
+  Catalog catalog;
+  Table table;
+
+  @BeforeEach
+  void setUp() {
+    catalog = LocalTables.catalog(dir);
+    table = TestingTables.create(catalog, TableIdentifier.of("db", "users"), TestingTables.USERS,
+        PartitionSpec.unpartitioned());
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    ((Closeable) catalog).close();
+  }
+
+  @Test
+  void rowsReplacedWithinAnIntervalNeverReachAFile() throws Exception {
+    try (var harness = harness(1L << 20)) {
+      harness.open();
+      harness.processElement(upsert(1, "a", 10, 0), 0);
+      harness.processElement(upsert(1, "a2", 20, 1), 0);
+      harness.processElement(upsert(1, "stale", 5, 2), 0); // older clock: loses
+      harness.processElement(upsert(2, "b", 30, 3), 0);
+      harness.processElement(delete(2, 40, 4), 0);
+      harness.prepareSnapshotPreBarrier(1);
+
+      TableDelta delta = single(harness.extractOutputValues());
+      assertThat(delta.checkpointId()).isEqualTo(1);
+      assertThat(delta.dataFiles()).hasSize(1);
+      assertThat(delta.dataFiles().get(0)).contains("\"record-count\":1");
+      assertThat(delta.deletes()).isEmpty();
+      assertThat(delta.segments()).hasSize(1);
+      assertThat(delta.segments().values().iterator().next().rowsThrough()).isEqualTo(5);
+    }
+  }
+
+  @Test
+  void anEarlyFlushIsFollowedByADeleteOfTheReplacedRow() throws Exception {
+    try (var harness = harness(1)) { // every row exceeds the bound: flush after each
+      harness.open();
+      harness.processElement(upsert(1, "a", 10, 0), 0);
+      harness.processElement(upsert(1, "a2", 20, 1), 0);
+      harness.processElement(upsert(1, "stale", 5, 2), 0);
+      harness.prepareSnapshotPreBarrier(1);
+
+      TableDelta delta = single(harness.extractOutputValues());
+      assertThat(delta.dataFiles()).hasSize(2);
+      assertThat(delta.deletes()).hasSize(1);
+      String replaced = delta.deletes().keySet().iterator().next();
+      assertThat(delta.dataFiles()).anySatisfy(json -> assertThat(json).contains(replaced));
+      assertThat(delta.deletes().get(replaced)).containsExactly(0);
+    }
+  }
+
+  @Test
+  void theRestoredKeyIndexTurnsUpdatesIntoDeletes() throws Exception {
+    OperatorSubtaskState snapshot;
+    String firstFile;
+    try (var harness = harness(1L << 20)) {
+      harness.open();
+      harness.processElement(upsert(1, "a", 10, 0), 0);
+      harness.processElement(upsert(2, "b", 10, 1), 0);
+      harness.prepareSnapshotPreBarrier(1);
+      snapshot = harness.snapshot(1, 0);
+      TableDelta delta = single(harness.extractOutputValues());
+      firstFile = path(delta.dataFiles().get(0));
+    }
+    try (var harness = harness(1L << 20)) {
+      harness.initializeState(snapshot);
+      harness.open();
+      harness.processElement(upsert(2, "b2", 20, 2), 0);
+      harness.processElement(delete(1, 20, 3), 0);
+      harness.processElement(upsert(1, "older", 5, 4), 0); // older than the delete: loses
+      harness.prepareSnapshotPreBarrier(2);
+      TableDelta delta = single(harness.extractOutputValues());
+      assertThat(delta.deletes()).containsOnlyKeys(firstFile);
+      assertThat(delta.deletes().get(firstFile)).hasSize(2);
+      assertThat(delta.dataFiles()).singleElement()
+          .satisfies(json -> assertThat(json).contains("\"record-count\":1"));
+    }
+  }
+
+  @Test
+  void appendOnlyRowsAreAllWritten() throws Exception {
+    Table events = TestingTables.create(catalog, TableIdentifier.of("db", "events"),
+        TestingTables.EVENTS, PartitionSpec.unpartitioned());
+    try (var harness = harness(1L << 20)) {
+      harness.open();
+      for (int i = 0; i < 3; i++) {
+        WalRow row = base(events, 10, i);
+        Record record = org.apache.iceberg.data.GenericRecord.create(events.schema());
+        record.setField("ts", 7L);
+        record.setField("msg", "same");
+        row.payload = RowCodec.encode(record, events.schema());
+        row.routingKey = row.tableUuid + "/s1/0";
+        harness.processElement(row, 0);
+      }
+      harness.prepareSnapshotPreBarrier(1);
+      TableDelta delta = single(harness.extractOutputValues());
+      assertThat(delta.dataFiles()).singleElement()
+          .satisfies(json -> assertThat(json).contains("\"record-count\":3"));
+    }
+  }
+
+  private KeyedOneInputStreamOperatorTestHarness<String, WalRow, TableDelta> harness(long bound)
+      throws Exception {
+    MaterializerConfig config = MaterializerConfig.builder()
+        .catalogProperties(LocalTables.catalogProperties(dir))
+        .objectStore(new ObjectStoreEndpoint(URI.create("http://127.0.0.1:1"), "us-east-1", "a",
+            "s", "unused"))
+        .writerBufferBytes(bound)
+        .build();
+    var harness = new KeyedOneInputStreamOperatorTestHarness<String, WalRow, TableDelta>(
+        new DeltaWriterOperator(config), row -> row.routingKey, Types.STRING);
+    harness.setup(TableDeltaTypeInfo.INSTANCE.createSerializer(new SerializerConfigImpl()));
+    return harness;
+  }
+
+  private WalRow upsert(int id, String name, long hlc, int rowIndex) {
+    WalRow row = base(table, hlc, rowIndex);
+    Record record = LocalTables.user(table, id, name, 1);
+    row.payload = RowCodec.encode(record, table.schema());
+    row.key = RowCodec.encodeKey(record, table.schema(), PrimaryKeys.fieldIds(table.schema()));
+    row.routingKey = row.tableUuid + "/" + Base64.getEncoder().encodeToString(row.key);
+    return row;
+  }
+
+  private WalRow delete(int id, long hlc, int rowIndex) {
+    WalRow row = upsert(id, null, hlc, rowIndex);
+    row.op = WalRow.DELETE;
+    return row;
+  }
+
+  private static WalRow base(Table table, long hlc, int rowIndex) {
+    WalRow row = new WalRow();
+    row.tableUuid = table.uuid().toString();
+    row.tableName = table.name().substring(table.name().indexOf('.') + 1);
+    row.op = WalRow.UPSERT;
+    row.hlc = hlc;
+    row.streamId = "s1";
+    row.sequence = 0;
+    row.batch = rowIndex; // one batch per row, so row order and clock order can differ
+    row.row = 0;
+    row.ordinal = rowIndex;
+    row.segmentRowCount = 5;
+    row.segmentKey = WalLayout.defaults().segmentKey("s1", 0);
+    return row;
+  }
+
+  private static TableDelta single(List<TableDelta> deltas) {
+    assertThat(deltas).hasSize(1);
+    return deltas.get(0);
+  }
+
+  private static String path(String json) {
+    int start = json.indexOf("\"file-path\":\"") + "\"file-path\":\"".length();
+    return json.substring(start, json.indexOf('"', start));
+  }
+}
