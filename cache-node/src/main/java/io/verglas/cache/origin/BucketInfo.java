@@ -1,0 +1,5 @@
+package io.verglas.cache.origin;
+
+import java.time.Instant;
+
+public record BucketInfo(String name, Instant creationDate) {}

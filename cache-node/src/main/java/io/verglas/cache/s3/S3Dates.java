@@ -1,0 +1,56 @@
+package io.verglas.cache.s3;
+
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
+import java.util.Locale;
+
+/** The three time formats of S3: XML timestamps, HTTP dates and SigV4 basic ISO 8601. */
+final class S3Dates {
+  private static final DateTimeFormatter XML =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+  private static final DateTimeFormatter HTTP =
+      DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.US).withZone(ZoneOffset.UTC);
+  private static final DateTimeFormatter AMZ =
+      DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
+
+  private S3Dates() {}
+
+  static String xml(Instant instant) {
+    return XML.format(instant.truncatedTo(ChronoUnit.MILLIS));
+  }
+
+  static String http(Instant instant) {
+    return HTTP.format(instant);
+  }
+
+  static String amz(Instant instant) {
+    return AMZ.format(instant);
+  }
+
+  /** An HTTP date (RFC 1123), or null if the value is not one. */
+  static Instant parseHttp(String value) {
+    if (value == null) {
+      return null;
+    }
+    try {
+      return DateTimeFormatter.RFC_1123_DATE_TIME.parse(value.trim(), Instant::from);
+    } catch (DateTimeParseException e) {
+      return null;
+    }
+  }
+
+  /** A SigV4 timestamp (yyyyMMdd'T'HHmmss'Z'), or null if the value is not one. */
+  static Instant parseAmz(String value) {
+    if (value == null) {
+      return null;
+    }
+    try {
+      return AMZ.parse(value.trim(), Instant::from);
+    } catch (DateTimeParseException e) {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,50 @@
+package io.verglas.cache.s3;
+
+import java.util.concurrent.CompletableFuture;
+
+/** Runs an operation; synchronous failures become failed futures so there is one error path. */
+final class S3Dispatcher {
+  private final ObjectReads reads;
+  private final ObjectWrites writes;
+  private final Listings listings;
+  private final Buckets buckets;
+  private final Multiparts multiparts;
+
+  S3Dispatcher(ObjectReads reads, ObjectWrites writes, Listings listings, Buckets buckets,
+      Multiparts multiparts) {
+    this.reads = reads;
+    this.writes = writes;
+    this.listings = listings;
+    this.buckets = buckets;
+    this.multiparts = multiparts;
+  }
+
+  CompletableFuture<S3Response> dispatch(S3Operation operation, Exchange ex) {
+    try {
+      S3Request r = ex.request();
+      return switch (operation) {
+        case LIST_BUCKETS -> listings.listBuckets(r);
+        case HEAD_BUCKET -> buckets.head(r);
+        case CREATE_BUCKET -> buckets.create(ex);
+        case DELETE_BUCKET -> buckets.delete(r);
+        case GET_BUCKET_LOCATION -> buckets.location(r);
+        case GET_BUCKET_VERSIONING -> buckets.versioning(r);
+        case LIST_OBJECTS_V1 -> listings.listV1(r);
+        case LIST_OBJECTS_V2 -> listings.listV2(r);
+        case LIST_OBJECT_VERSIONS -> listings.listVersions(r);
+        case DELETE_OBJECTS -> writes.deleteObjects(ex);
+        case GET_OBJECT, HEAD_OBJECT -> reads.read(r);
+        case PUT_OBJECT -> writes.put(ex);
+        case COPY_OBJECT -> writes.copy(ex);
+        case DELETE_OBJECT -> writes.delete(ex);
+        case CREATE_MULTIPART_UPLOAD -> multiparts.create(r);
+        case UPLOAD_PART -> multiparts.uploadPart(ex);
+        case COMPLETE_MULTIPART_UPLOAD -> multiparts.complete(ex);
+        case ABORT_MULTIPART_UPLOAD -> multiparts.abort(r);
+        case LIST_PARTS -> multiparts.listParts(r);
+      };
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+}

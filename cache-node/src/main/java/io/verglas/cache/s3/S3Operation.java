@@ -1,0 +1,34 @@
+package io.verglas.cache.s3;
+
+/** The S3 operations this endpoint implements, with the kind of request body each takes. */
+enum S3Operation {
+  LIST_BUCKETS(Body.NONE),
+  HEAD_BUCKET(Body.NONE),
+  CREATE_BUCKET(Body.XML),
+  DELETE_BUCKET(Body.NONE),
+  GET_BUCKET_LOCATION(Body.NONE),
+  GET_BUCKET_VERSIONING(Body.NONE),
+  LIST_OBJECTS_V1(Body.NONE),
+  LIST_OBJECTS_V2(Body.NONE),
+  LIST_OBJECT_VERSIONS(Body.NONE),
+  DELETE_OBJECTS(Body.XML),
+  GET_OBJECT(Body.NONE),
+  HEAD_OBJECT(Body.NONE),
+  PUT_OBJECT(Body.OBJECT),
+  COPY_OBJECT(Body.NONE),
+  DELETE_OBJECT(Body.NONE),
+  CREATE_MULTIPART_UPLOAD(Body.NONE),
+  UPLOAD_PART(Body.OBJECT),
+  COMPLETE_MULTIPART_UPLOAD(Body.XML),
+  ABORT_MULTIPART_UPLOAD(Body.NONE),
+  LIST_PARTS(Body.NONE);
+
+  /** NONE: any body is read and dropped. OBJECT: streamed and spooled. XML: small, in memory. */
+  enum Body { NONE, OBJECT, XML }
+
+  final Body body;
+
+  S3Operation(Body body) {
+    this.body = body;
+  }
+}

@@ -1,0 +1,386 @@
+package io.verglas.cache.s3;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.util.ReferenceCountUtil;
+import java.time.Clock;
+import java.util.ArrayDeque;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One connection's request cycle: parse and authenticate on the request head (answering errors
+ * and {@code 100 Continue} before any body is read), receive the body, run the operation, write
+ * the response.
+ *
+ * <p>Design: requests are handled one at a time per connection. While an operation runs, reading
+ * is paused ({@code autoRead=false}); requests a client pipelined into the same read are queued
+ * and replayed afterwards, so responses keep request order. An error found before the body is
+ * read is answered at once; if a body was announced the connection is closed after the answer
+ * instead of reading an unwanted upload. A streamed response that fails half-way closes the
+ * connection, which the client sees as a truncated body. All state is confined to the event loop.
+ */
+final class S3RequestHandler extends ChannelInboundHandlerAdapter {
+  private static final Logger LOG = LoggerFactory.getLogger(S3RequestHandler.class);
+  static final long MAX_XML_BODY = 8L * 1024 * 1024;
+  private static final int MAX_PIPELINED = 64;
+  private static final long MAX_DISCARD = 64L * 1024 * 1024;
+
+  private enum State { IDLE, RECEIVING, DISCARDING, PROCESSING }
+
+  private final S3ServerConfig config;
+  private final SigV4Verifier verifier;
+  private final S3Dispatcher dispatcher;
+  private final Supplier<String> requestIds;
+  private final Clock clock;
+  private final ArrayDeque<Object> pipelined = new ArrayDeque<>();
+
+  private State state = State.IDLE;
+  private String requestId;
+  private boolean head;
+  private boolean keepAlive;
+  private S3Request request;
+  private S3Operation operation;
+  private Authentication auth;
+  private BodyReceiver body;
+  private S3Response.BodyStream stream;
+  private long requestLength;
+  private long discardBudget;
+  private boolean closeWhenDiscarded;
+  private boolean awaitingContinue;
+
+  S3RequestHandler(S3ServerConfig config, SigV4Verifier verifier, S3Dispatcher dispatcher,
+      Supplier<String> requestIds) {
+    this.config = config;
+    this.verifier = verifier;
+    this.dispatcher = dispatcher;
+    this.requestIds = requestIds;
+    this.clock = config.clock();
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    if (state == State.PROCESSING) {
+      pipelined.add(msg);
+      if (pipelined.size() > MAX_PIPELINED) {
+        ctx.close();
+      }
+      return;
+    }
+    try {
+      handle(ctx, msg);
+    } finally {
+      ReferenceCountUtil.release(msg);
+    }
+  }
+
+  private void handle(ChannelHandlerContext ctx, Object msg) {
+    if (msg instanceof HttpRequest httpRequest) {
+      onRequest(ctx, httpRequest);
+    }
+    if (msg instanceof HttpContent content) {
+      onContent(ctx, content);
+    }
+  }
+
+  private void onRequest(ChannelHandlerContext ctx, HttpRequest httpRequest) {
+    requestId = requestIds.get();
+    if (LOG.isTraceEnabled()) {
+      LOG.trace("Request {}: {} {} {}", requestId, httpRequest.method(), httpRequest.uri(),
+          httpRequest.headers().entries());
+    }
+    head = HttpMethod.HEAD.equals(httpRequest.method());
+    keepAlive = HttpUtil.isKeepAlive(httpRequest);
+    request = null;
+    body = null;
+    state = State.RECEIVING;
+    boolean hasBody = HttpUtil.getContentLength(httpRequest, 0L) > 0
+        || HttpUtil.isTransferEncodingChunked(httpRequest);
+    requestLength = HttpUtil.getContentLength(httpRequest, 0L);
+    awaitingContinue = HttpUtil.is100ContinueExpected(httpRequest);
+    closeWhenDiscarded = false;
+    if (httpRequest.decoderResult().isFailure()) {
+      // The decoder skips everything after a bad head: answer, then close.
+      keepAlive = false;
+      answerEarly(ctx, new S3Exception(S3ErrorCode.INVALID_REQUEST,
+          "Cannot parse the HTTP request: " + httpRequest.decoderResult().cause()), "/", false);
+      return;
+    }
+    String resource = "/";
+    try {
+      request = S3Request.parse(httpRequest, requestId, config.virtualHostDomain());
+      resource = request.resource();
+      if (request.catalog) {
+        answerEarly(ctx, S3Errors.catalogNotBuilt(), hasBody);
+        return;
+      }
+      auth = verifier.verify(request);
+      operation = S3Router.route(request);
+      body = switch (operation.body) {
+        case OBJECT -> BodyReceiver.forObject(request, auth, config.maxObjectSize(),
+            config.spoolThresholdBytes(), config.spoolDirectory());
+        case XML -> BodyReceiver.forXml(request, auth, MAX_XML_BODY);
+        case NONE -> null;
+      };
+      if (awaitingContinue) {
+        awaitingContinue = false;
+        ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE));
+      }
+    } catch (RuntimeException e) {
+      answerEarly(ctx, e, resource, hasBody);
+    }
+  }
+
+  private void onContent(ChannelHandlerContext ctx, HttpContent content) {
+    if (content.decoderResult().isFailure() && state == State.RECEIVING) {
+      // Broken HTTP framing: what arrived must not be taken for the whole body.
+      keepAlive = false;
+      answerEarly(ctx, new S3Exception(S3ErrorCode.INCOMPLETE_BODY,
+          "Cannot read the request body: " + content.decoderResult().cause()), request.resource(), false);
+      return;
+    }
+    if (state == State.RECEIVING && body != null) {
+      try {
+        body.accept(content.content());
+      } catch (RuntimeException e) {
+        answerEarly(ctx, e, request.resource(), !(content instanceof LastHttpContent));
+        return;
+      }
+    } else if (state == State.DISCARDING) {
+      discardBudget -= content.content().readableBytes();
+      if (discardBudget < 0) {
+        ctx.close();
+        return;
+      }
+    }
+    if (content instanceof LastHttpContent) {
+      if (state == State.DISCARDING) {
+        state = State.IDLE;
+        if (closeWhenDiscarded) {
+          ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(f -> ctx.close());
+        }
+      } else if (state == State.RECEIVING) {
+        process(ctx);
+      }
+    }
+  }
+
+  private void process(ChannelHandlerContext ctx) {
+    state = State.PROCESSING;
+    ctx.channel().config().setAutoRead(false);
+    BodyReceiver receiver = body;
+    CompletableFuture<S3Response> result;
+    try {
+      SpooledBody spooled = receiver != null ? receiver.finish() : null;
+      Exchange exchange = new Exchange(request, auth, spooled,
+          receiver != null ? receiver.checksums() : null);
+      result = dispatcher.dispatch(operation, exchange);
+    } catch (RuntimeException e) {
+      result = CompletableFuture.failedFuture(e);
+    }
+    String resource = request.resource();
+    result.whenComplete((response, error) -> {
+      try {
+        ctx.executor().execute(() -> {
+          if (receiver != null) {
+            receiver.close();
+          }
+          S3Response answer = error == null ? response : errorResponse(error, resource);
+          respond(ctx, answer, keepAlive);
+        });
+      } catch (RejectedExecutionException e) {
+        // The server is shutting down; still delete a spooled body.
+        if (receiver != null) {
+          receiver.close();
+        }
+      }
+    });
+  }
+
+  /** Answers before the request is fully read; later content is dropped until its end. */
+  private void answerEarly(ChannelHandlerContext ctx, Throwable error, String resource,
+      boolean bodyPending) {
+    answerEarly(ctx, errorResponse(error, resource), bodyPending);
+  }
+
+  /**
+   * Closing a socket with unread request bytes makes the kernel send RST, and the client may lose
+   * the answer it has not read yet. So the rest of the body is read and dropped (up to
+   * {@link #MAX_DISCARD} bytes) before the connection is closed or reused; only a larger body is
+   * cut off at once. Clients that send {@code Expect: 100-continue} never get here with a body.
+   */
+  private void answerEarly(ChannelHandlerContext ctx, S3Response response, boolean bodyPending) {
+    state = State.DISCARDING;
+    if (body != null) {
+      body.close();
+      body = null;
+    }
+    discardBudget = MAX_DISCARD;
+    // A client told "no" before "100 Continue" will not send the body: nothing to drain, and the
+    // connection cannot be reused (the server cannot tell whether body bytes follow).
+    boolean cutOff = bodyPending && (awaitingContinue || requestLength > MAX_DISCARD);
+    boolean keep = keepAlive && !cutOff;
+    closeWhenDiscarded = !keep && bodyPending && !cutOff;
+    ctx.writeAndFlush(toHttp(response, keep)).addListener(f -> {
+      if (!f.isSuccess() || (!keep && !closeWhenDiscarded)) {
+        ctx.close();
+      }
+    });
+  }
+
+  private S3Response errorResponse(Throwable error, String resource) {
+    S3Exception e = S3Errors.toS3(error, requestId);
+    if (e.code() == S3ErrorCode.INTERNAL_ERROR) {
+      LOG.debug("Request {} on {} failed", requestId, resource, e);
+    }
+    return S3Errors.toResponse(e, resource, requestId, head);
+  }
+
+  private void respond(ChannelHandlerContext ctx, S3Response response, boolean keep) {
+    if (!ctx.channel().isActive()) {
+      if (response.stream() != null) {
+        response.stream().abort();
+      }
+      return;
+    }
+    if (response.stream() == null) {
+      ctx.writeAndFlush(toHttp(response, keep)).addListener(f -> requestDone(ctx, keep, f.isSuccess()));
+      return;
+    }
+    addCommonHeaders(response, keep);
+    ctx.write(new DefaultHttpResponse(HttpVersion.HTTP_1_1, response.status, response.headers));
+    stream = response.stream();
+    ChannelPromise done = ctx.newPromise();
+    done.addListener(f -> {
+      stream = null;
+      if (f.isSuccess()) {
+        requestDone(ctx, keep, true);
+      } else {
+        LOG.debug("Request {}: response stream failed, resetting the connection", requestId, f.cause());
+        abortConnection(ctx);
+      }
+    });
+    stream.start(ctx, done);
+  }
+
+  private DefaultFullHttpResponse toHttp(S3Response response, boolean keep) {
+    addCommonHeaders(response, keep);
+    byte[] content = response.body();
+    int status = response.status.code();
+    if (status != 204 && status != 304 && !(head && response.headers.contains(HttpHeaderNames.CONTENT_LENGTH))) {
+      response.headers.set(HttpHeaderNames.CONTENT_LENGTH, head ? 0 : content.length);
+    }
+    return new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, response.status,
+        head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(content), response.headers,
+        EmptyHttpHeaders.INSTANCE);
+  }
+
+  private void addCommonHeaders(S3Response response, boolean keep) {
+    response.headers
+        .set("x-amz-request-id", requestId)
+        .set("x-amz-id-2", requestId)
+        .set(HttpHeaderNames.DATE, S3Dates.http(clock.instant()))
+        .set(HttpHeaderNames.SERVER, "Verglas");
+    if (!keep) {
+      response.headers.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+    }
+  }
+
+  private void requestDone(ChannelHandlerContext ctx, boolean keep, boolean success) {
+    state = State.IDLE;
+    request = null;
+    body = null;
+    auth = null;
+    operation = null;
+    if (!keep || !success) {
+      ctx.close();
+      return;
+    }
+    while (state != State.PROCESSING && !pipelined.isEmpty()) {
+      Object msg = pipelined.poll();
+      try {
+        handle(ctx, msg);
+      } finally {
+        ReferenceCountUtil.release(msg);
+      }
+    }
+    if (state != State.PROCESSING) {
+      ctx.channel().config().setAutoRead(true);
+      ctx.read();
+    }
+  }
+
+  /**
+   * Ends a response that cannot be completed. A plain close is not enough: some clients
+   * (HttpURLConnection) take an early EOF as the end of a Content-Length body and return it
+   * short without an error. With SO_LINGER 0 the close sends RST, which every client reports.
+   */
+  private static void abortConnection(ChannelHandlerContext ctx) {
+    try {
+      ctx.channel().config().setOption(ChannelOption.SO_LINGER, 0);
+    } catch (RuntimeException e) {
+      // not a TCP channel (tests): a close is all there is
+    }
+    ctx.close();
+  }
+
+  @Override
+  public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+    if (stream != null) {
+      stream.writabilityChanged();
+    }
+    super.channelWritabilityChanged(ctx);
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    if (stream != null) {
+      stream.abort();
+      stream = null;
+    }
+    if (body != null && state != State.PROCESSING) {
+      body.close();
+      body = null;
+    }
+    while (!pipelined.isEmpty()) {
+      ReferenceCountUtil.release(pipelined.poll());
+    }
+    super.channelInactive(ctx);
+  }
+
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+    // Idle means no traffic for minutes; a request still waiting for its origin is not idle.
+    if (evt instanceof IdleStateEvent && state != State.PROCESSING) {
+      ctx.close();
+      return;
+    }
+    super.userEventTriggered(ctx, evt);
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    LOG.debug("Closing a connection after an error", cause);
+    ctx.close();
+  }
+
+}

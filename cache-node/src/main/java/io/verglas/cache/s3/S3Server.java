@@ -1,0 +1,121 @@
+package io.verglas.cache.s3;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.verglas.cache.block.BlockCache;
+import io.verglas.cache.origin.Origin;
+import java.net.InetSocketAddress;
+import java.util.HexFormat;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The S3 endpoint's lifecycle: wires the read and write paths over an origin, binds, and shuts
+ * the event loops down. Internal: applications use {@code io.verglas.cache.CacheNode}.
+ */
+public final class S3Server implements AutoCloseable {
+  private final S3ServerConfig config;
+  private final MeteredOrigin origin;
+  private final BlockCache blocks;
+  private final LongAdder bytesFromCache = new LongAdder();
+  private final S3ServerInitializer initializer;
+  private EventLoopGroup boss;
+  private EventLoopGroup workers;
+  private Channel channel;
+  private boolean closed;
+
+  public S3Server(S3ServerConfig config, Origin origin) {
+    this.config = config;
+    this.origin = new MeteredOrigin(origin);
+    this.blocks = new BlockCache(config.dramCapacityBytes());
+    ObjectMetaCache metas = new ObjectMetaCache(this.origin, config.metadataTtl(), config.clock());
+    S3Dispatcher dispatcher = new S3Dispatcher(
+        new ObjectReads(this.origin, metas, blocks, config.blockSize(), bytesFromCache),
+        new ObjectWrites(this.origin, metas),
+        new Listings(this.origin),
+        new Buckets(this.origin, config.region()),
+        new Multiparts(this.origin, metas));
+    SigV4Verifier verifier = new SigV4Verifier(
+        config.credentials(), config.allowAnonymous(), config.clock(), config.maxClockSkew());
+    this.initializer = new S3ServerInitializer(config, verifier, dispatcher, requestIds());
+  }
+
+  /** Binds and returns the bound port. */
+  public synchronized int start() {
+    if (closed) {
+      throw new IllegalStateException("Cannot start a closed server");
+    }
+    if (channel != null) {
+      throw new IllegalStateException("Cannot start the server twice");
+    }
+    boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+    workers = new MultiThreadIoEventLoopGroup(config.ioThreads(), NioIoHandler.newFactory());
+    try {
+      channel = new ServerBootstrap()
+          .group(boss, workers)
+          .channel(NioServerSocketChannel.class)
+          .option(ChannelOption.SO_BACKLOG, 1024)
+          .childOption(ChannelOption.TCP_NODELAY, true)
+          .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
+              new WriteBufferWaterMark(512 * 1024, 2 * 1024 * 1024))
+          .childHandler(initializer)
+          .bind(config.host(), config.port())
+          .syncUninterruptibly()
+          .channel();
+    } catch (RuntimeException e) {
+      shutdownGroups();
+      throw new IllegalStateException(
+          "Cannot bind the S3 endpoint to " + config.host() + ":" + config.port() + ": " + e, e);
+    }
+    return ((InetSocketAddress) channel.localAddress()).getPort();
+  }
+
+  public BlockCache blockCache() {
+    return blocks;
+  }
+
+  public long originRequests() {
+    return origin.requests();
+  }
+
+  public long bytesServedFromCache() {
+    return bytesFromCache.sum();
+  }
+
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (channel != null) {
+      channel.close().syncUninterruptibly();
+    }
+    shutdownGroups();
+    blocks.invalidateAll();
+  }
+
+  private void shutdownGroups() {
+    if (boss != null) {
+      boss.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+    if (workers != null) {
+      workers.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+  }
+
+  /** Request ids: a random per-server prefix and a counter, as 16 upper-case hex digits. */
+  private static java.util.function.Supplier<String> requestIds() {
+    long base = ThreadLocalRandom.current().nextLong() & 0xFFFFFFFF00000000L;
+    AtomicLong counter = new AtomicLong();
+    return () -> HexFormat.of().withUpperCase().toHexDigits(base | (counter.incrementAndGet() & 0xFFFFFFFFL));
+  }
+}

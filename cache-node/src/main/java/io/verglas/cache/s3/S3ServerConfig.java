@@ -1,0 +1,51 @@
+package io.verglas.cache.s3;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Immutable settings of an {@link S3Server}. Built and validated by
+ * {@code io.verglas.cache.CacheNode.Builder}; not meant to be assembled by hand.
+ *
+ * @param credentials access key → secret key
+ * @param virtualHostDomain if set, {@code <bucket>.<domain>} hosts are virtual-host style
+ * @param ioThreads event loop threads for connections (0: Netty's default)
+ */
+public record S3ServerConfig(
+    String host,
+    int port,
+    String region,
+    Map<String, String> credentials,
+    boolean allowAnonymous,
+    Clock clock,
+    Duration maxClockSkew,
+    int blockSize,
+    long dramCapacityBytes,
+    long maxObjectSize,
+    long spoolThresholdBytes,
+    Path spoolDirectory,
+    Duration metadataTtl,
+    String virtualHostDomain,
+    int ioThreads) {
+
+  public S3ServerConfig {
+    Objects.requireNonNull(host, "host");
+    Objects.requireNonNull(region, "region");
+    credentials = Map.copyOf(credentials);
+    Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(maxClockSkew, "maxClockSkew");
+    Objects.requireNonNull(spoolDirectory, "spoolDirectory");
+    Objects.requireNonNull(metadataTtl, "metadataTtl");
+  }
+
+  @Override
+  public String toString() {
+    // Never print secrets.
+    return "S3ServerConfig[host=" + host + ", port=" + port + ", region=" + region
+        + ", accessKeys=" + credentials.keySet() + ", allowAnonymous=" + allowAnonymous
+        + ", blockSize=" + blockSize + ", dramCapacityBytes=" + dramCapacityBytes + "]";
+  }
+}

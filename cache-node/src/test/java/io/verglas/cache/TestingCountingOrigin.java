@@ -1,0 +1,163 @@
+package io.verglas.cache;
+
+import io.verglas.cache.origin.BucketInfo;
+import io.verglas.cache.origin.CompletedPart;
+import io.verglas.cache.origin.CopyRequest;
+import io.verglas.cache.origin.ListPage;
+import io.verglas.cache.origin.ListRequest;
+import io.verglas.cache.origin.MultipartUpload;
+import io.verglas.cache.origin.ObjectBody;
+import io.verglas.cache.origin.ObjectMeta;
+import io.verglas.cache.origin.Origin;
+import io.verglas.cache.origin.PartListing;
+import io.verglas.cache.origin.PutResult;
+import io.verglas.cache.origin.WriteCondition;
+import io.verglas.cache.origin.WriteOptions;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Delegates to a real origin, counts range reads and heads, and can hold range reads back (a gate)
+ * or delay them, to make concurrency observable.
+ */
+public final class TestingCountingOrigin implements Origin {
+  private final Origin delegate;
+  public final AtomicInteger rangeReads = new AtomicInteger();
+  public final AtomicInteger heads = new AtomicInteger();
+  public final AtomicInteger failedRangeReads = new AtomicInteger();
+  private volatile CompletableFuture<Void> gate = CompletableFuture.completedFuture(null);
+  private volatile long delayMillis;
+  private volatile java.util.function.LongConsumer beforeRangeRead = offset -> { };
+  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "testing-origin-timer");
+    t.setDaemon(true);
+    return t;
+  });
+
+  public TestingCountingOrigin(Origin delegate) {
+    this.delegate = delegate;
+  }
+
+  /** Range reads complete only after the returned future is completed. */
+  public CompletableFuture<Void> closeGate() {
+    CompletableFuture<Void> g = new CompletableFuture<>();
+    gate = g;
+    return g;
+  }
+
+  /** Runs before each range read reaches the delegate (e.g. to overwrite the object). */
+  public void beforeRangeRead(java.util.function.LongConsumer hook) {
+    beforeRangeRead = hook;
+  }
+
+  public void delayRangeReads(long millis) {
+    delayMillis = millis;
+  }
+
+  /** Counts, waits for the gate, then (after the optional delay) reads from the delegate. */
+  @Override
+  public CompletableFuture<byte[]> readRange(String bucket, String key, String etag, long offset, int length) {
+    rangeReads.incrementAndGet();
+    return gate.thenCompose(v -> afterDelay())
+        .thenCompose(v -> {
+          beforeRangeRead.accept(offset);
+          return delegate.readRange(bucket, key, etag, offset, length);
+        })
+        .whenComplete((data, error) -> {
+          if (error != null) {
+            failedRangeReads.incrementAndGet();
+          }
+        });
+  }
+
+  private CompletableFuture<Void> afterDelay() {
+    long delay = delayMillis;
+    if (delay <= 0) {
+      return CompletableFuture.completedFuture(null);
+    }
+    CompletableFuture<Void> later = new CompletableFuture<>();
+    timer.schedule(() -> later.complete(null), delay, TimeUnit.MILLISECONDS);
+    return later;
+  }
+
+  @Override
+  public CompletableFuture<ObjectMeta> head(String bucket, String key) {
+    heads.incrementAndGet();
+    return delegate.head(bucket, key);
+  }
+
+  @Override
+  public CompletableFuture<List<BucketInfo>> listBuckets() {
+    return delegate.listBuckets();
+  }
+
+  @Override
+  public CompletableFuture<Boolean> bucketExists(String bucket) {
+    return delegate.bucketExists(bucket);
+  }
+
+  @Override
+  public CompletableFuture<Void> createBucket(String bucket) {
+    return delegate.createBucket(bucket);
+  }
+
+  @Override
+  public CompletableFuture<Void> deleteBucket(String bucket) {
+    return delegate.deleteBucket(bucket);
+  }
+
+  @Override
+  public CompletableFuture<PutResult> put(String bucket, String key, ObjectBody body, WriteOptions options) {
+    return delegate.put(bucket, key, body, options);
+  }
+
+  @Override
+  public CompletableFuture<Void> delete(String bucket, String key, WriteCondition condition) {
+    return delegate.delete(bucket, key, condition);
+  }
+
+  @Override
+  public CompletableFuture<PutResult> copy(CopyRequest request) {
+    return delegate.copy(request);
+  }
+
+  @Override
+  public CompletableFuture<ListPage> list(ListRequest request) {
+    return delegate.list(request);
+  }
+
+  @Override
+  public CompletableFuture<String> createMultipartUpload(String bucket, String key, WriteOptions options) {
+    return delegate.createMultipartUpload(bucket, key, options);
+  }
+
+  @Override
+  public CompletableFuture<String> uploadPart(MultipartUpload upload, int partNumber, ObjectBody body) {
+    return delegate.uploadPart(upload, partNumber, body);
+  }
+
+  @Override
+  public CompletableFuture<PutResult> completeMultipartUpload(
+      MultipartUpload upload, List<CompletedPart> parts, WriteCondition condition) {
+    return delegate.completeMultipartUpload(upload, parts, condition);
+  }
+
+  @Override
+  public CompletableFuture<Void> abortMultipartUpload(MultipartUpload upload) {
+    return delegate.abortMultipartUpload(upload);
+  }
+
+  @Override
+  public CompletableFuture<PartListing> listParts(MultipartUpload upload, int marker, int maxParts) {
+    return delegate.listParts(upload, marker, maxParts);
+  }
+
+  @Override
+  public void close() {
+    timer.shutdownNow();
+  }
+}
