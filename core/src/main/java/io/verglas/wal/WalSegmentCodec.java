@@ -27,7 +27,8 @@ import java.util.zip.CRC32C;
 public final class WalSegmentCodec {
   public static final int FORMAT_VERSION = 1;
   static final byte[] MAGIC = {'V', 'W', 'A', 'L'};
-  static final int MAX_KEY_LENGTH = 256;
+  /** The longest idempotency key a batch may carry, in characters. */
+  public static final int MAX_KEY_LENGTH = 256;
 
   private WalSegmentCodec() {}
 

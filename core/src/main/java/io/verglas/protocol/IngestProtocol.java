@@ -1,0 +1,34 @@
+package io.verglas.protocol;
+
+/**
+ * The names both sides of the Flight ingest protocol agree on: the ingest server and the SDK
+ * (and any other Flight client, e.g. pyarrow) use exactly these strings.
+ *
+ * <ul>
+ *   <li>A table is addressed by a path descriptor {@code [namespace levels..., table]}.
+ *   <li>Each {@code DoPut} batch may carry app metadata {@code {"idempotencyKey":"..."}}
+ *       ({@link BatchMetadataParser}); each acknowledgement is a {@code PutResult} whose app
+ *       metadata is a {@link PutAck} ({@link PutAckParser}), sent in batch order once the WAL
+ *       segment holding the batch is durable.
+ *   <li>The optional {@value #OP_COLUMN} column says what a row does: {@value #OP_UPSERT}
+ *       (also when null or absent) or {@value #OP_DELETE} (only the primary key is needed).
+ * </ul>
+ */
+public final class IngestProtocol {
+  public static final String ACTION_CREATE_TABLE = "create-table";
+  public static final String ACTION_HEALTH = "health";
+
+  /** Same name as {@code io.verglas.arrow.ArrowSchemas#OP_COLUMN}. */
+  public static final String OP_COLUMN = io.verglas.arrow.ArrowSchemas.OP_COLUMN;
+  public static final String OP_UPSERT = "U";
+  public static final String OP_DELETE = "D";
+
+  /** Arrow schema metadata returned by GetSchema: the primary key as a JSON array of names. */
+  public static final String SCHEMA_PRIMARY_KEY = "verglas.primary-key";
+  /** Arrow schema metadata returned by GetSchema: the Iceberg schema id the schema reflects. */
+  public static final String SCHEMA_ID = "verglas.schema-id";
+  /** Arrow schema metadata returned by GetSchema: the Iceberg table uuid. */
+  public static final String SCHEMA_TABLE_UUID = "verglas.table-uuid";
+
+  private IngestProtocol() {}
+}

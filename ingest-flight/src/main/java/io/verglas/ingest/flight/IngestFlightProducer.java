@@ -1,0 +1,169 @@
+package io.verglas.ingest.flight;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.verglas.ingest.table.TableCache;
+import io.verglas.ingest.validation.BatchValidator;
+import io.verglas.ingest.wal.GroupCommitter;
+import io.verglas.protocol.IngestProtocol;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.arrow.flight.Action;
+import org.apache.arrow.flight.ActionType;
+import org.apache.arrow.flight.CallStatus;
+import org.apache.arrow.flight.Criteria;
+import org.apache.arrow.flight.FlightDescriptor;
+import org.apache.arrow.flight.FlightInfo;
+import org.apache.arrow.flight.FlightProducer;
+import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.flight.PutResult;
+import org.apache.arrow.flight.Result;
+import org.apache.arrow.flight.SchemaResult;
+import org.apache.arrow.flight.Ticket;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+
+/**
+ * The Flight face of an ingest server; each call is delegated to the class that owns it and
+ * every failure becomes a status through {@link Statuses}.
+ *
+ * <ul>
+ *   <li>DoPut ([namespace..., table]) → {@link PutHandler}
+ *   <li>GetFlightInfo / GetSchema → {@link TableSchemas}, always from freshly loaded metadata
+ *       (a writer asks once and should see the current schema); ListFlights →
+ *       {@link TableListing}
+ *   <li>DoAction {@code create-table} → {@link CreateTableAction}; {@code health}
+ *   <li>DoGet → UNIMPLEMENTED: tables are read through Iceberg or the cache node
+ * </ul>
+ */
+public final class IngestFlightProducer implements FlightProducer {
+  private static final List<ActionType> ACTIONS = List.of(
+      new ActionType(IngestProtocol.ACTION_CREATE_TABLE, "Create a table: body = JSON "
+          + "{namespace, name, schema (Iceberg JSON), primaryKey, partitionSpec, properties}"),
+      new ActionType(IngestProtocol.ACTION_HEALTH, "Report whether this server accepts writes"));
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  private final BufferAllocator allocator;
+  private final TableCache tables;
+  private final BatchValidator validator;
+  private final GroupCommitter committer;
+  private final CreateTableAction createTable;
+  private final TableListing listing;
+  private final Set<AckSender> activePuts = ConcurrentHashMap.newKeySet();
+
+  public IngestFlightProducer(BufferAllocator allocator, Catalog catalog, TableCache tables,
+      BatchValidator validator, GroupCommitter committer) {
+    this.allocator = allocator;
+    this.tables = tables;
+    this.validator = validator;
+    this.committer = committer;
+    this.createTable = new CreateTableAction(catalog, tables);
+    this.listing = new TableListing(catalog, tables);
+  }
+
+  @Override
+  public Runnable acceptPut(CallContext context, FlightStream stream,
+      StreamListener<PutResult> ackStream) {
+    AckSender acks = new AckSender(ackStream, allocator);
+    PutHandler handler = new PutHandler(stream, acks, tables, validator, committer);
+    return () -> {
+      activePuts.add(acks);
+      try {
+        handler.run();
+      } finally {
+        activePuts.remove(acks);
+      }
+    };
+  }
+
+  /**
+   * Ends every open DoPut call with UNAVAILABLE once the acks of its accepted batches are sent.
+   * Called after the WAL writer closed (so every accepted batch has its outcome); without it,
+   * calls whose clients keep the stream open would hold the shutdown up.
+   */
+  public void endPuts() {
+    for (AckSender acks : activePuts) {
+      acks.finish(CallStatus.UNAVAILABLE.withDescription("Ingest server is shutting down; "
+          + "every batch acknowledged so far is durable").toRuntimeException());
+    }
+  }
+
+  @Override
+  public FlightInfo getFlightInfo(CallContext context, FlightDescriptor descriptor) {
+    try {
+      TableIdentifier id = TableDescriptors.identifier(descriptor);
+      return new FlightInfo(TableSchemas.arrowSchema(tables.reload(id)), descriptor, List.of(),
+          -1, -1);
+    } catch (RuntimeException e) {
+      throw Statuses.toFlight(e);
+    }
+  }
+
+  @Override
+  public SchemaResult getSchema(CallContext context, FlightDescriptor descriptor) {
+    try {
+      TableIdentifier id = TableDescriptors.identifier(descriptor);
+      return new SchemaResult(TableSchemas.arrowSchema(tables.reload(id)));
+    } catch (RuntimeException e) {
+      throw Statuses.toFlight(e);
+    }
+  }
+
+  @Override
+  public void listFlights(CallContext context, Criteria criteria,
+      StreamListener<FlightInfo> listener) {
+    try {
+      listing.list(criteria.getExpression(), listener);
+    } catch (RuntimeException e) {
+      listener.onError(Statuses.toFlight(e));
+    }
+  }
+
+  @Override
+  public void getStream(CallContext context, Ticket ticket, ServerStreamListener listener) {
+    listener.error(CallStatus.UNIMPLEMENTED.withDescription("DoGet is not supported: read "
+        + "tables through their Iceberg catalog or the Verglas cache node").toRuntimeException());
+  }
+
+  @Override
+  public void doAction(CallContext context, Action action, StreamListener<Result> listener) {
+    try {
+      byte[] result;
+      switch (action.getType()) {
+        case IngestProtocol.ACTION_CREATE_TABLE:
+          result = createTable.run(action.getBody());
+          break;
+        case IngestProtocol.ACTION_HEALTH:
+          result = health();
+          break;
+        default:
+          throw CallStatus.UNIMPLEMENTED.withDescription("Unknown action '" + action.getType()
+              + "' (supported: " + IngestProtocol.ACTION_CREATE_TABLE + ", "
+              + IngestProtocol.ACTION_HEALTH + ")").toRuntimeException();
+      }
+      listener.onNext(new Result(result));
+      listener.onCompleted();
+    } catch (RuntimeException e) {
+      listener.onError(Statuses.toFlight(e));
+    }
+  }
+
+  @Override
+  public void listActions(CallContext context, StreamListener<ActionType> listener) {
+    ACTIONS.forEach(listener::onNext);
+    listener.onCompleted();
+  }
+
+  private byte[] health() {
+    GroupCommitter.Status status = committer.status();
+    ObjectNode node = MAPPER.createObjectNode();
+    node.put("status", status.state().equals("running") ? "ok" : status.state());
+    node.put("stream", committer.streamId());
+    node.put("nextSequence", status.nextSequence());
+    node.put("bufferedBytes", status.bufferedBytes());
+    return node.toString().getBytes(StandardCharsets.UTF_8);
+  }
+}

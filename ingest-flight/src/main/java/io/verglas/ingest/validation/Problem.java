@@ -1,0 +1,31 @@
+package io.verglas.ingest.validation;
+
+/**
+ * One reason a batch is rejected: at a row and column, at a column (row -1), or about the batch
+ * as a whole (row -1, column null).
+ */
+public record Problem(int row, String column, String reason) {
+  public static Problem atRow(int row, String column, String reason) {
+    return new Problem(row, column, reason);
+  }
+
+  public static Problem atColumn(String column, String reason) {
+    return new Problem(-1, column, reason);
+  }
+
+  public static Problem ofBatch(String reason) {
+    return new Problem(-1, null, reason);
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder text = new StringBuilder();
+    if (row >= 0) {
+      text.append("row ").append(row).append(", ");
+    }
+    if (column != null) {
+      text.append("column '").append(column).append("': ");
+    }
+    return text.append(reason).toString();
+  }
+}

@@ -1,0 +1,82 @@
+package io.verglas.ingest;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
+
+/**
+ * Hand-made Arrow batches for shapes a well-behaved builder would never produce. Roots it
+ * makes are closed with it; vectors are owned by their root.
+ */
+public final class TestVectors implements AutoCloseable {
+  private final BufferAllocator allocator;
+  private final List<AutoCloseable> open = new ArrayList<>();
+
+  public TestVectors(BufferAllocator allocator) {
+    this.allocator = allocator;
+  }
+
+  public VectorSchemaRoot root(FieldVector... vectors) {
+    List<Field> fields = new ArrayList<>();
+    for (FieldVector vector : vectors) {
+      fields.add(vector.getField());
+    }
+    VectorSchemaRoot root = new VectorSchemaRoot(fields, List.of(vectors),
+        vectors.length == 0 ? 0 : vectors[0].getValueCount());
+    open.add(root);
+    return root;
+  }
+
+  public BigIntVector longs(String name, Long... values) {
+    BigIntVector vector = new BigIntVector(name, allocator);
+    vector.allocateNew(values.length);
+    for (int i = 0; i < values.length; i++) {
+      if (values[i] == null) {
+        vector.setNull(i);
+      } else {
+        vector.set(i, values[i]);
+      }
+    }
+    vector.setValueCount(values.length);
+    return vector;
+  }
+
+  public IntVector ints(String name, int... values) {
+    IntVector vector = new IntVector(name, allocator);
+    vector.allocateNew(values.length);
+    for (int i = 0; i < values.length; i++) {
+      vector.set(i, values[i]);
+    }
+    vector.setValueCount(values.length);
+    return vector;
+  }
+
+  public VarCharVector strings(String name, String... values) {
+    VarCharVector vector = new VarCharVector(name, allocator);
+    vector.allocateNew();
+    for (int i = 0; i < values.length; i++) {
+      if (values[i] == null) {
+        vector.setNull(i);
+      } else {
+        vector.setSafe(i, values[i].getBytes(StandardCharsets.UTF_8));
+      }
+    }
+    vector.setValueCount(values.length);
+    return vector;
+  }
+
+  @Override
+  public void close() throws Exception {
+    for (AutoCloseable c : open) {
+      c.close();
+    }
+    open.clear();
+  }
+}

@@ -1,0 +1,147 @@
+package io.verglas.ingest.validation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.verglas.ingest.TestVectors;
+import io.verglas.ingest.table.IngestTable;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class BatchValidatorTest {
+  private static final org.apache.iceberg.Schema SCHEMA = new org.apache.iceberg.Schema(
+      List.of(
+          Types.NestedField.required(1, "id", Types.LongType.get()),
+          Types.NestedField.required(2, "name", Types.StringType.get()),
+          Types.NestedField.optional(3, "note", Types.StringType.get())),
+      java.util.Set.of(1));
+  private static final IngestTable KEYED = new IngestTable(TableIdentifier.of("demo", "events"),
+      "uuid-1", "s3://w/demo/events", 3, SCHEMA, List.of("id"), true);
+  private static final IngestTable APPEND_ONLY = new IngestTable(TableIdentifier.of("demo", "log"),
+      "uuid-2", "s3://w/demo/log", 3, new org.apache.iceberg.Schema(SCHEMA.columns()), List.of(), true);
+
+  private final BufferAllocator allocator = new RootAllocator();
+  private final TestVectors vectors = new TestVectors(allocator);
+  private final BatchValidator validator = new BatchValidator(new BatchLimits(100, 1 << 20));
+
+  @AfterEach
+  void release() throws Exception {
+    vectors.close();
+    allocator.close();
+  }
+
+  @Test
+  void acceptsAMatchingBatchWithWideningAndWithoutOptionalColumns() {
+    VectorSchemaRoot batch = root(ints("id", 1, 2), strings("name", "a", "b"));
+    ColumnPlan plan = validator.plan(batch.getSchema(), KEYED);
+
+    assertThat(plan.ok()).isTrue();
+    validator.validate(batch, plan, 0);
+  }
+
+  @Test
+  void namesUnknownDuplicateAndMistypedColumnsAndAMissingKey() {
+    Schema schema = new Schema(List.of(utf8("name"), utf8("name"), utf8("nope"), utf8("note"),
+        Field.nullable("_op", new ArrowType.Int(32, true))));
+    Schema mistyped = new Schema(List.of(utf8("id"), utf8("name")));
+
+    ColumnPlan plan = validator.plan(schema, KEYED);
+
+    assertThat(plan.ok()).isFalse();
+    assertThat(plan.problems().describe()).isEqualTo("4 problems: "
+        + "column 'name': appears more than once (fields 0 and 1); "
+        + "column 'nope': unknown column; demo.events has columns [id, name, note]; "
+        + "column '_op': must be Utf8 ('U' or 'D') but got Arrow Int(32, true); "
+        + "column 'id': primary key column is missing");
+    assertThat(validator.plan(mistyped, KEYED).problems().describe())
+        .isEqualTo("1 problem: column 'id': expected long but got Arrow Utf8");
+  }
+
+  @Test
+  void namesNullKeysNullRequiredCellsAndBadOpsRowByRow() {
+    VectorSchemaRoot batch = root(longs("id", 1L, null, 3L, 4L), strings("name", "a", "b", null, null),
+        strings("_op", null, "U", "X", "D"));
+    ColumnPlan plan = validator.plan(batch.getSchema(), KEYED);
+
+    assertThatThrownBy(() -> validator.validate(batch, plan, 7))
+        .isInstanceOf(InvalidBatchException.class)
+        .hasMessage("Cannot write batch 7 to demo.events: 3 problems: "
+            + "row 1, column 'id': null in primary key column; "
+            + "row 2, column '_op': invalid value 'X' (expected 'U', 'D' or null); "
+            + "row 2, column 'name': null in required column");
+  }
+
+  @Test
+  void deletesNeedOnlyTheKey() {
+    VectorSchemaRoot onlyKeys = root(longs("id", 1L, 2L), strings("_op", "D", "D"));
+    ColumnPlan plan = validator.plan(onlyKeys.getSchema(), KEYED);
+    assertThat(plan.ok()).isTrue();
+    validator.validate(onlyKeys, plan, 0);
+
+    VectorSchemaRoot mixed = root(longs("id", 1L, 2L), strings("_op", "D", null));
+    assertThatThrownBy(() -> validator.validate(mixed, validator.plan(mixed.getSchema(), KEYED), 0))
+        .hasMessageEndingWith("1 problem: row 1, column 'name': required column is missing "
+            + "(only rows with _op 'D' may omit it)");
+  }
+
+  @Test
+  void refusesDeletesOnAppendOnlyTables() {
+    VectorSchemaRoot batch = root(longs("id", 1L), strings("name", "a"), strings("_op", "D"));
+
+    assertThatThrownBy(() -> validator.validate(batch, validator.plan(batch.getSchema(), APPEND_ONLY), 0))
+        .hasMessageEndingWith("row 0, column '_op': 'D' (delete) needs a primary key but demo.log "
+            + "is append-only");
+  }
+
+  @Test
+  void listsTenProblemsThenCountsTheRest() {
+    Long[] ids = new Long[25];
+    VectorSchemaRoot batch = root(longs("id", ids), strings("name", new String[25]));
+
+    assertThatThrownBy(() -> validator.validate(batch, validator.plan(batch.getSchema(), KEYED), 0))
+        .hasMessageStartingWith("Cannot write batch 0 to demo.events: 50 problems: row 0, column "
+            + "'id': null in primary key column; row 0, column 'name': null in required column; "
+            + "row 1, column 'id'")
+        .hasMessageEndingWith("row 4, column 'name': null in required column; and 40 more");
+  }
+
+  @Test
+  void enforcesTheBatchLimits() {
+    BatchValidator small = new BatchValidator(new BatchLimits(2, 32));
+    VectorSchemaRoot batch = root(longs("id", 1L, 2L, 3L), strings("name", "a", "b", "c"));
+
+    assertThatThrownBy(() -> small.validate(batch, small.plan(batch.getSchema(), KEYED), 0))
+        .hasMessageContaining("batch has 3 rows but at most 2 are allowed; split it")
+        .hasMessageMatching(".*batch has \\d+ bytes of Arrow buffers but at most 32 are allowed.*");
+  }
+
+  private VectorSchemaRoot root(FieldVector... vectors) {
+    return this.vectors.root(vectors);
+  }
+
+  private FieldVector longs(String name, Long... values) {
+    return vectors.longs(name, values);
+  }
+
+  private FieldVector ints(String name, int... values) {
+    return vectors.ints(name, values);
+  }
+
+  private static Field utf8(String name) {
+    return Field.nullable(name, ArrowType.Utf8.INSTANCE);
+  }
+
+  private FieldVector strings(String name, String... values) {
+    return vectors.strings(name, values);
+  }
+}

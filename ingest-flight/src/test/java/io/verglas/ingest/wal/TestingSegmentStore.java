@@ -1,0 +1,100 @@
+package io.verglas.ingest.wal;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * An in-memory object store with conditional puts and scripted faults: each queued fault is
+ * thrown by the next put (and, for "lost acks", the put still lands).
+ */
+final class TestingSegmentStore implements SegmentStore {
+  enum Fault { FAIL_RETRYABLE, FAIL_PERMANENT, LAND_THEN_FAIL }
+
+  private final Map<String, byte[]> objects = new ConcurrentSkipListMap<>();
+  private final Deque<Fault> faults = new ArrayDeque<>();
+  private final AtomicInteger putAttempts = new AtomicInteger();
+  private volatile CountDownLatch gate;
+
+  synchronized void failNextPuts(Fault fault, int times) {
+    for (int i = 0; i < times; i++) {
+      faults.add(fault);
+    }
+  }
+
+  /** Blocks every put until {@link #open()}; used to pile batches up behind a slow store. */
+  void close() {
+    gate = new CountDownLatch(1);
+  }
+
+  void open() {
+    CountDownLatch current = gate;
+    gate = null;
+    if (current != null) {
+      current.countDown();
+    }
+  }
+
+  /** Writes an object as another process would. */
+  void putForeign(String key, byte[] bytes) {
+    objects.put(key, bytes);
+  }
+
+  int putAttempts() {
+    return putAttempts.get();
+  }
+
+  Map<String, byte[]> objects() {
+    return objects;
+  }
+
+  @Override
+  public boolean putIfAbsent(String key, byte[] bytes) {
+    CountDownLatch current = gate;
+    if (current != null) {
+      try {
+        current.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new SegmentStoreException("interrupted", e, true);
+      }
+    }
+    putAttempts.incrementAndGet();
+    Fault fault;
+    synchronized (this) {
+      fault = faults.poll();
+    }
+    if (fault == Fault.FAIL_RETRYABLE) {
+      throw new SegmentStoreException("Cannot put " + key + ": 503 Slow Down", null, true);
+    } else if (fault == Fault.FAIL_PERMANENT) {
+      throw new SegmentStoreException("Cannot put " + key + ": 403 Access Denied", null, false);
+    }
+    boolean created = objects.putIfAbsent(key, bytes.clone()) == null;
+    if (fault == Fault.LAND_THEN_FAIL) {
+      throw new SegmentStoreException("Cannot put " + key + ": connection reset", null, true);
+    }
+    return created;
+  }
+
+  @Override
+  public Optional<byte[]> get(String key) {
+    return Optional.ofNullable(objects.get(key)).map(byte[]::clone);
+  }
+
+  @Override
+  public List<String> list(String prefix) {
+    List<String> keys = new ArrayList<>();
+    for (String key : objects.keySet()) {
+      if (key.startsWith(prefix)) {
+        keys.add(key);
+      }
+    }
+    return keys;
+  }
+}

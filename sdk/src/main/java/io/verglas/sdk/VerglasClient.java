@@ -1,0 +1,312 @@
+package io.verglas.sdk;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.verglas.protocol.IngestProtocol;
+import io.verglas.protocol.PutAck;
+import io.verglas.table.CreateTableRequest;
+import io.verglas.table.CreateTableRequestParser;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import org.apache.arrow.flight.Action;
+import org.apache.arrow.flight.CallOption;
+import org.apache.arrow.flight.CallOptions;
+import org.apache.arrow.flight.Criteria;
+import org.apache.arrow.flight.FlightClient;
+import org.apache.arrow.flight.FlightDescriptor;
+import org.apache.arrow.flight.FlightInfo;
+import org.apache.arrow.flight.FlightRuntimeException;
+import org.apache.arrow.flight.Location;
+import org.apache.arrow.flight.Result;
+import org.apache.arrow.flight.auth2.BearerCredentialWriter;
+import org.apache.arrow.flight.grpc.CredentialCallOption;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+
+/**
+ * A client of a Verglas ingest server (Arrow Flight): table administration and writers.
+ *
+ * <p>Every call carries {@code authorization: Bearer <token>} when a token is set. Failures
+ * surface as {@link VerglasException} with the Flight status code and the server's message.
+ * One client is thread-safe and may serve many concurrent writers; close it when done (it owns
+ * its allocator unless one was given).
+ */
+public final class VerglasClient implements AutoCloseable {
+  static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(60);
+  static final int DEFAULT_MAX_IN_FLIGHT_BATCHES = 64;
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  private final URI uri;
+  private final BufferAllocator allocator;
+  private final boolean ownsAllocator;
+  private final FlightClient flight;
+  private final CallOption[] writeOptions;
+  private final CallOption[] callOptions;
+  private final int maxInFlightBatches;
+  private final Set<TableWriter> openWriters = ConcurrentHashMap.newKeySet();
+
+  private VerglasClient(Builder builder) {
+    this.uri = builder.uri;
+    this.ownsAllocator = builder.allocator == null;
+    this.allocator = ownsAllocator ? new RootAllocator() : builder.allocator;
+    this.flight = FlightClient.builder(allocator, new Location(uri)).build();
+    List<CallOption> options = new ArrayList<>();
+    if (builder.token != null) {
+      options.add(new CredentialCallOption(new BearerCredentialWriter(builder.token)));
+    }
+    // Writers are long-lived streams: only short calls get a deadline.
+    this.writeOptions = options.toArray(CallOption[]::new);
+    Duration timeout = builder.callTimeout == null ? DEFAULT_CALL_TIMEOUT : builder.callTimeout;
+    options.add(CallOptions.timeout(timeout.toMillis(),
+        java.util.concurrent.TimeUnit.MILLISECONDS));
+    this.callOptions = options.toArray(CallOption[]::new);
+    this.maxInFlightBatches = builder.maxInFlightBatches == 0
+        ? DEFAULT_MAX_IN_FLIGHT_BATCHES : builder.maxInFlightBatches;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public URI uri() {
+    return uri;
+  }
+
+  public BufferAllocator allocator() {
+    return allocator;
+  }
+
+  /** Creates a table (and its namespace if missing); fails with ALREADY_EXISTS if it exists. */
+  public TableInfo createTable(CreateTableRequest request) {
+    byte[] body = CreateTableRequestParser.toJson(request).getBytes(StandardCharsets.UTF_8);
+    return TableInfo.fromJson(singleResult(IngestProtocol.ACTION_CREATE_TABLE, body));
+  }
+
+  /**
+   * The Arrow schema a writer of the table should send: the table's columns in their canonical
+   * Arrow types plus the optional {@code _op} column. Its metadata names the primary key
+   * ({@link IngestProtocol#SCHEMA_PRIMARY_KEY}) and the Iceberg schema id.
+   */
+  public Schema tableSchema(TableIdentifier table) {
+    try {
+      return flight.getSchema(descriptor(table), callOptions).getSchema();
+    } catch (FlightRuntimeException e) {
+      throw VerglasException.from(e);
+    }
+  }
+
+  /** Every table of every namespace, as the server's ListFlights reports them. */
+  public List<TableIdentifier> listTables() {
+    return listTables(Namespace.empty());
+  }
+
+  /** The tables of one namespace and of the namespaces nested in it. */
+  public List<TableIdentifier> listTables(Namespace namespace) {
+    byte[] criteria = String.join(".", namespace.levels()).getBytes(StandardCharsets.UTF_8);
+    try {
+      List<TableIdentifier> tables = new ArrayList<>();
+      for (FlightInfo info : flight.listFlights(new Criteria(criteria), callOptions)) {
+        tables.add(identifier(info.getDescriptor().getPath()));
+      }
+      return tables;
+    } catch (FlightRuntimeException e) {
+      throw VerglasException.from(e);
+    }
+  }
+
+  public Health health() {
+    String json = singleResult(IngestProtocol.ACTION_HEALTH, new byte[0]);
+    try {
+      JsonNode node = MAPPER.readTree(json);
+      return new Health(node.path("status").asText(), node.path("stream").asText(), json);
+    } catch (IOException e) {
+      throw new VerglasException(org.apache.arrow.flight.FlightStatusCode.INTERNAL,
+          "Cannot parse health answer: " + json, e);
+    }
+  }
+
+  /** Opens a DoPut stream to one table; see {@link TableWriter}. */
+  public TableWriter openWriter(TableIdentifier table) {
+    return openWriter(table, ack -> { });
+  }
+
+  /** Opens a writer that also hands every acknowledgement, in batch order, to {@code onAck}. */
+  public TableWriter openWriter(TableIdentifier table, Consumer<PutAck> onAck) {
+    TableWriter writer = new TableWriter(flight, allocator, table, descriptor(table), writeOptions,
+        maxInFlightBatches, onAck, openWriters::remove);
+    openWriters.add(writer);
+    return writer;
+  }
+
+  /** Writes all batches through one stream and returns their acknowledgements in order. */
+  public List<PutAck> push(TableIdentifier table, Iterable<VectorSchemaRoot> batches) {
+    try (TableWriter writer = openWriter(table)) {
+      for (VectorSchemaRoot batch : batches) {
+        writer.write(batch);
+      }
+      writer.flush();
+      return writer.acks();
+    }
+  }
+
+  /** A row builder for the table's current schema, allocating from this client's allocator. */
+  public RowBatchBuilder rowBatchBuilder(TableIdentifier table) {
+    return RowBatchBuilder.forSchema(tableSchema(table), allocator);
+  }
+
+  /**
+   * Closes the connection. Writers still open are cancelled first: their unacknowledged
+   * batches may or may not have become durable.
+   */
+  @Override
+  public void close() {
+    for (TableWriter writer : openWriters) {
+      writer.cancel();
+    }
+    try {
+      flight.close();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      if (ownsAllocator) {
+        allocator.close();
+      }
+    }
+  }
+
+  static FlightDescriptor descriptor(TableIdentifier table) {
+    List<String> path = new ArrayList<>(List.of(table.namespace().levels()));
+    path.add(table.name());
+    return FlightDescriptor.path(path);
+  }
+
+  static TableIdentifier identifier(List<String> path) {
+    List<String> namespace = path.subList(0, path.size() - 1);
+    return TableIdentifier.of(Namespace.of(namespace.toArray(String[]::new)),
+        path.get(path.size() - 1));
+  }
+
+  private String singleResult(String action, byte[] body) {
+    try {
+      Iterator<Result> results = flight.doAction(new Action(action, body), callOptions);
+      String answer = null;
+      while (results.hasNext()) {
+        byte[] bytes = results.next().getBody();
+        if (answer == null) {
+          answer = new String(bytes, StandardCharsets.UTF_8);
+        }
+      }
+      if (answer == null) {
+        throw new VerglasException(org.apache.arrow.flight.FlightStatusCode.INTERNAL,
+            "Action " + action + " returned no result");
+      }
+      return answer;
+    } catch (FlightRuntimeException e) {
+      throw VerglasException.from(e);
+    }
+  }
+
+  /** Builds a client; {@link #uri} is required, everything else has a default. */
+  public static final class Builder {
+    private URI uri;
+    private String token;
+    private BufferAllocator allocator;
+    private Duration callTimeout;
+    private int maxInFlightBatches;
+
+    private Builder() {}
+
+    /** The server's Flight location, e.g. {@code grpc+tcp://127.0.0.1:8815}. */
+    public Builder uri(String uri) {
+      try {
+        return uri(new URI(Objects.requireNonNull(uri, "uri")));
+      } catch (URISyntaxException e) {
+        throw new IllegalArgumentException("Invalid uri: '" + uri + "'", e);
+      }
+    }
+
+    public Builder uri(URI uri) {
+      requireUnset(this.uri, "uri");
+      Objects.requireNonNull(uri, "uri");
+      if (!"grpc+tcp".equals(uri.getScheme()) && !"grpc".equals(uri.getScheme())
+          && !"grpc+tls".equals(uri.getScheme())) {
+        throw new IllegalArgumentException("Invalid uri: '" + uri
+            + "' (expected grpc+tcp://host:port or grpc+tls://host:port)");
+      }
+      this.uri = uri;
+      return this;
+    }
+
+    /** The bearer token sent with every call. */
+    public Builder token(String token) {
+      if (this.token != null) {
+        throw new IllegalStateException("token was already set");
+      }
+      if (token == null || token.isBlank()) {
+        throw new IllegalArgumentException("Invalid token: blank");
+      }
+      this.token = token;
+      return this;
+    }
+
+    /** An allocator to use (and not close); by default the client owns a new root allocator. */
+    public Builder allocator(BufferAllocator allocator) {
+      requireUnset(this.allocator, "allocator");
+      this.allocator = Objects.requireNonNull(allocator, "allocator");
+      return this;
+    }
+
+    /** Deadline of the short calls (actions, schemas, listings); not of writers. */
+    public Builder callTimeout(Duration timeout) {
+      requireUnset(this.callTimeout, "callTimeout");
+      if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("Invalid call timeout: " + timeout);
+      }
+      this.callTimeout = timeout;
+      return this;
+    }
+
+    /**
+     * How many batches one writer may have sent but not yet seen acknowledged; {@code write}
+     * blocks beyond that (client-side backpressure). Default 64.
+     */
+    public Builder maxInFlightBatches(int batches) {
+      if (this.maxInFlightBatches != 0) {
+        throw new IllegalStateException("maxInFlightBatches was already set to "
+            + this.maxInFlightBatches);
+      }
+      if (batches <= 0) {
+        throw new IllegalArgumentException("Invalid max in-flight batches: " + batches);
+      }
+      this.maxInFlightBatches = batches;
+      return this;
+    }
+
+    public VerglasClient build() {
+      if (uri == null) {
+        throw new IllegalStateException("Cannot build client: uri is not set");
+      }
+      return new VerglasClient(this);
+    }
+
+    private static void requireUnset(Object current, String name) {
+      if (current != null) {
+        throw new IllegalStateException(name + " was already set to " + current);
+      }
+    }
+  }
+}
