@@ -47,6 +47,14 @@ public final class WalLayout {
     return streamPrefix(streamId) + String.format("%020d", sequence) + ".vwal";
   }
 
+  /**
+   * The stream's high-water mark object: the highest sequence whose segment may have been
+   * deleted. Its name sorts after every segment key of the stream and is not a segment.
+   */
+  public String highWaterKey(String streamId) {
+    return streamPrefix(streamId) + "high-water";
+  }
+
   /** The (stream, sequence) a key names, or empty when the key is not a segment of this log. */
   public Optional<SegmentName> parse(String key) {
     Matcher m = SEGMENT.matcher(key);

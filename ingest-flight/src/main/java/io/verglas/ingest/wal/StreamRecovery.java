@@ -2,6 +2,7 @@ package io.verglas.ingest.wal;
 
 import io.verglas.clock.HybridLogicalClock;
 import io.verglas.wal.CorruptSegmentException;
+import io.verglas.wal.StreamHighWater;
 import io.verglas.wal.WalLayout;
 import io.verglas.wal.WalSegmentCodec;
 import io.verglas.wal.WalSegmentHeader;
@@ -10,9 +11,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Where a (re)started writer continues its stream: after the highest existing segment, with its
- * clock advanced past that segment's stamps, so sequence numbers and clock stamps keep rising
- * across restarts even if the wall clock stepped back.
+ * Where a (re)started writer continues its stream: after the highest existing segment and after
+ * the stream's high-water mark (committed segments are deleted, but never before the mark covers
+ * them; see {@link io.verglas.wal.StreamHighWater}), with its clock advanced past the last
+ * segment's stamps, so sequence numbers and clock stamps keep rising across restarts even if
+ * the wall clock stepped back.
  */
 public final class StreamRecovery {
   /** The sequence number of a stream's first segment. */
@@ -34,11 +37,11 @@ public final class StreamRecovery {
         highestKey = key;
       }
     }
-    if (highestKey == null) {
-      return FIRST_SEQUENCE;
+    long mark = store.get(layout.highWaterKey(streamId)).map(StreamHighWater::decode).orElse(-1L);
+    if (highestKey != null) {
+      observeClock(store, highestKey, clock);
     }
-    observeClock(store, highestKey, clock);
-    return highest + 1;
+    return Math.max(FIRST_SEQUENCE, Math.max(highest, mark) + 1);
   }
 
   private static void observeClock(SegmentStore store, String key, HybridLogicalClock clock) {

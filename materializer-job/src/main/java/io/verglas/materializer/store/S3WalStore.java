@@ -1,6 +1,7 @@
 package io.verglas.materializer.store;
 
 import io.verglas.store.ObjectStoreEndpoint;
+import io.verglas.wal.StreamHighWater;
 import io.verglas.wal.WalLayout;
 import io.verglas.wal.WalLayout.SegmentName;
 import java.util.ArrayList;
@@ -20,6 +21,7 @@ public final class S3WalStore implements WalStore {
   private final S3Client s3;
   private final String bucket;
   private final WalLayout layout;
+  private final java.util.Map<String, Long> marks = new java.util.concurrent.ConcurrentHashMap<>();
 
   public S3WalStore(S3Client s3, String bucket, WalLayout layout) {
     this.s3 = s3;
@@ -83,8 +85,20 @@ public final class S3WalStore implements WalStore {
     }
   }
 
+  /**
+   * Deletes a segment, after raising its stream's high-water mark to cover it, so a restarted
+   * writer never reuses the sequence (see {@link StreamHighWater}).
+   */
   @Override
   public void delete(String key) {
+    layout.parse(key).ifPresent(name -> {
+      // marks only rise, so a remembered mark is a safe lower bound that saves a round trip
+      Long known = marks.get(name.streamId());
+      if (known == null || known < name.sequence()) {
+        marks.merge(name.streamId(),
+            StreamHighWater.raise(s3, bucket, layout, name.streamId(), name.sequence()), Math::max);
+      }
+    });
     s3.deleteObject(b -> b.bucket(bucket).key(key));
   }
 

@@ -1,0 +1,17 @@
+package io.verglas.bench;
+
+import java.util.List;
+import java.util.Optional;
+
+/** The benchmarks this build has. */
+public final class Benchmarks {
+  private Benchmarks() {}
+
+  public static List<Benchmark> all() {
+    return List.of(new io.verglas.bench.ingest.IngestBenchmark());
+  }
+
+  public static Optional<Benchmark> find(String name) {
+    return all().stream().filter(b -> b.name().equals(name)).findFirst();
+  }
+}

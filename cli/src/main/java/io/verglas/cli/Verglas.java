@@ -1,0 +1,26 @@
+package io.verglas.cli;
+
+import io.verglas.cli.bench.BenchCommand;
+import io.verglas.cli.local.LocalCommand;
+import io.verglas.cli.push.PushCommand;
+import io.verglas.cli.table.TableCommand;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code verglas} command. */
+@Command(
+    name = "verglas",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    description = "Verglas: rows over Arrow Flight into maintained Iceberg tables, served by an "
+        + "Iceberg-aware S3 cache.",
+    subcommands = {LocalCommand.class, TableCommand.class, PushCommand.class, BenchCommand.class,
+        CommandLine.HelpCommand.class})
+public final class Verglas {
+  public static void main(String[] args) {
+    int exit = new CommandLine(new Verglas())
+        .setExecutionExceptionHandler(new ErrorReporter())
+        .execute(args);
+    System.exit(exit);
+  }
+}

@@ -1,0 +1,47 @@
+package io.verglas.cli.bench;
+
+import io.verglas.bench.Benchmark;
+import io.verglas.bench.BenchmarkReport;
+import io.verglas.bench.Benchmarks;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code verglas bench NAME [--quick] --out FILE.json}. */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+    description = "Run a macro benchmark against its peer in one run and write JSON results "
+        + "{benchmark, quick, metrics, peers, ratios, environment}.")
+public final class BenchCommand implements Callable<Integer> {
+  @Parameters(index = "0", paramLabel = "NAME", description = "Benchmark name (see --list)", arity = "0..1")
+  String name;
+
+  @Option(names = "--quick", description = "Smaller input, for a fast check")
+  boolean quick;
+
+  @Option(names = "--out", description = "Where to write the JSON result")
+  Path out;
+
+  @Option(names = "--list", description = "List the benchmarks")
+  boolean list;
+
+  @Override
+  public Integer call() throws Exception {
+    if (list || name == null) {
+      Benchmarks.all().forEach(b -> System.out.println(b.name() + "\t" + b.description()));
+      return name == null && !list ? 2 : 0;
+    }
+    Benchmark benchmark = Benchmarks.find(name).orElseThrow(() -> new IllegalArgumentException(
+        "Unknown benchmark: " + name + " (available: "
+            + Benchmarks.all().stream().map(Benchmark::name).collect(Collectors.joining(", ")) + ")"));
+    if (out == null) {
+      throw new IllegalArgumentException("Missing --out FILE.json");
+    }
+    BenchmarkReport report = benchmark.run(quick);
+    report.write(out);
+    System.out.println(report.toJson());
+    return 0;
+  }
+}

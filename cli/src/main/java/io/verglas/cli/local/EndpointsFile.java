@@ -1,0 +1,79 @@
+package io.verglas.cli.local;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * {@code endpoints.json}: how scripts and other tools find a running stack. Its shape is a
+ * contract (keys may be added, never renamed):
+ * {@code s3{endpoint,region,accessKey,secretKey,bucket}, flight{uri,token},
+ * catalog{name,restUri,properties}, admin{uri}, events{uri}}.
+ */
+public record EndpointsFile(
+    URI s3Endpoint, String region, String accessKey, String secretKey, String bucket,
+    URI flightUri, String flightToken,
+    String catalogName, URI catalogRestUri, Map<String, String> catalogProperties,
+    URI adminUri, URI eventsUri) {
+
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  public EndpointsFile {
+    catalogProperties = Map.copyOf(catalogProperties);
+  }
+
+  public void write(Path file) {
+    ObjectNode root = MAPPER.createObjectNode();
+    ObjectNode s3 = root.putObject("s3");
+    s3.put("endpoint", s3Endpoint.toString());
+    s3.put("region", region);
+    s3.put("accessKey", accessKey);
+    s3.put("secretKey", secretKey);
+    s3.put("bucket", bucket);
+    ObjectNode flight = root.putObject("flight");
+    flight.put("uri", flightUri.toString());
+    flight.put("token", flightToken);
+    ObjectNode catalog = root.putObject("catalog");
+    catalog.put("name", catalogName);
+    catalog.put("restUri", catalogRestUri.toString());
+    ObjectNode props = catalog.putObject("properties");
+    new java.util.TreeMap<>(catalogProperties).forEach(props::put);
+    root.putObject("admin").put("uri", adminUri.toString());
+    root.putObject("events").put("uri", eventsUri.toString());
+    try {
+      Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+      Files.writeString(tmp, MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n");
+      Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot write " + file, e);
+    }
+  }
+
+  public static EndpointsFile read(Path file) {
+    JsonNode root;
+    try {
+      root = MAPPER.readTree(file.toFile());
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read " + file + " (is `verglas local` running?)", e);
+    }
+    Map<String, String> props = new LinkedHashMap<>();
+    root.path("catalog").path("properties").fields()
+        .forEachRemaining(e -> props.put(e.getKey(), e.getValue().asText()));
+    JsonNode s3 = root.path("s3");
+    return new EndpointsFile(URI.create(s3.path("endpoint").asText()), s3.path("region").asText(),
+        s3.path("accessKey").asText(), s3.path("secretKey").asText(), s3.path("bucket").asText(),
+        URI.create(root.path("flight").path("uri").asText()),
+        root.path("flight").path("token").asText(), root.path("catalog").path("name").asText(),
+        URI.create(root.path("catalog").path("restUri").asText()), props,
+        URI.create(root.path("admin").path("uri").asText()),
+        URI.create(root.path("events").path("uri").asText()));
+  }
+}

@@ -1,0 +1,137 @@
+package io.verglas.cli.local;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Properties;
+
+/**
+ * Settings of the one-process local stack. Ports of 0 pick free ports (tests); the defaults are
+ * the documented ones. Built with {@link #builder()}; {@link Builder#apply(Properties)} reads a
+ * config file's {@code local.*} keys so flags can override them afterwards.
+ */
+public final class LocalConfig {
+  public static final int DEFAULT_S3_PORT = 9100;
+  public static final int DEFAULT_FLIGHT_PORT = 8815;
+  public static final int DEFAULT_ADMIN_PORT = 9101;
+
+  private final Path dataDir;
+  private final String host;
+  private final int s3Port;
+  private final int flightPort;
+  private final int adminPort;
+  private final String bucket;
+  private final String region;
+  private final Duration checkpointInterval;
+  private final long dramCacheBytes;
+  private final int parallelism;
+
+  private LocalConfig(Builder b) {
+    this.dataDir = b.dataDir.toAbsolutePath().normalize();
+    this.host = b.host;
+    this.s3Port = b.s3Port;
+    this.flightPort = b.flightPort;
+    this.adminPort = b.adminPort;
+    this.bucket = b.bucket;
+    this.region = b.region;
+    this.checkpointInterval = b.checkpointInterval;
+    this.dramCacheBytes = b.dramCacheBytes;
+    this.parallelism = b.parallelism;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public Path dataDir() { return dataDir; }
+  public String host() { return host; }
+  public int s3Port() { return s3Port; }
+  public int flightPort() { return flightPort; }
+  public int adminPort() { return adminPort; }
+  public String bucket() { return bucket; }
+  public String region() { return region; }
+  public Duration checkpointInterval() { return checkpointInterval; }
+  public long dramCacheBytes() { return dramCacheBytes; }
+  public int parallelism() { return parallelism; }
+
+  public Path originDir() { return dataDir.resolve("origin"); }
+  public Path catalogDb() { return dataDir.resolve("catalog.db"); }
+  public Path checkpointDir() { return dataDir.resolve("checkpoints"); }
+  public Path eventsFile() { return dataDir.resolve("events.jsonl"); }
+  public Path endpointsFile() { return dataDir.resolve("endpoints.json"); }
+  public Path credentialsFile() { return dataDir.resolve("credentials.json"); }
+
+  /** Builder; each setter validates its value. */
+  public static final class Builder {
+    private Path dataDir = Path.of(".verglas");
+    private String host = "127.0.0.1";
+    private int s3Port = DEFAULT_S3_PORT;
+    private int flightPort = DEFAULT_FLIGHT_PORT;
+    private int adminPort = DEFAULT_ADMIN_PORT;
+    private String bucket = "warehouse";
+    private String region = "us-east-1";
+    private Duration checkpointInterval = Duration.ofSeconds(2);
+    private long dramCacheBytes = 512L << 20;
+    private int parallelism = 2;
+
+    public Builder dataDir(Path dir) { this.dataDir = Objects.requireNonNull(dir, "dataDir"); return this; }
+    public Builder host(String value) { this.host = Objects.requireNonNull(value, "host"); return this; }
+    public Builder s3Port(int port) { this.s3Port = port(port, "S3"); return this; }
+    public Builder flightPort(int port) { this.flightPort = port(port, "Flight"); return this; }
+    public Builder adminPort(int port) { this.adminPort = port(port, "admin"); return this; }
+    public Builder bucket(String value) { this.bucket = Objects.requireNonNull(value, "bucket"); return this; }
+    public Builder region(String value) { this.region = Objects.requireNonNull(value, "region"); return this; }
+
+    public Builder checkpointInterval(Duration interval) {
+      if (interval.toMillis() < 100) {
+        throw new IllegalArgumentException("Invalid checkpoint interval: " + interval + " (at least 100 ms)");
+      }
+      this.checkpointInterval = interval;
+      return this;
+    }
+
+    public Builder dramCacheBytes(long bytes) {
+      if (bytes < (16L << 20)) {
+        throw new IllegalArgumentException("Invalid DRAM cache size: " + bytes + " (at least 16 MiB)");
+      }
+      this.dramCacheBytes = bytes;
+      return this;
+    }
+
+    public Builder parallelism(int value) {
+      if (value < 1) {
+        throw new IllegalArgumentException("Invalid parallelism: " + value);
+      }
+      this.parallelism = value;
+      return this;
+    }
+
+    /** Applies {@code local.*} keys of a config file. */
+    public Builder apply(Properties props) {
+      String v;
+      if ((v = props.getProperty("local.data-dir")) != null) { dataDir(Path.of(v)); }
+      if ((v = props.getProperty("local.host")) != null) { host(v); }
+      if ((v = props.getProperty("local.s3-port")) != null) { s3Port(Integer.parseInt(v)); }
+      if ((v = props.getProperty("local.flight-port")) != null) { flightPort(Integer.parseInt(v)); }
+      if ((v = props.getProperty("local.admin-port")) != null) { adminPort(Integer.parseInt(v)); }
+      if ((v = props.getProperty("local.bucket")) != null) { bucket(v); }
+      if ((v = props.getProperty("local.checkpoint-interval-ms")) != null) {
+        checkpointInterval(Duration.ofMillis(Long.parseLong(v)));
+      }
+      if ((v = props.getProperty("local.dram-cache-bytes")) != null) { dramCacheBytes(Long.parseLong(v)); }
+      if ((v = props.getProperty("local.parallelism")) != null) { parallelism(Integer.parseInt(v)); }
+      return this;
+    }
+
+    public LocalConfig build() {
+      return new LocalConfig(this);
+    }
+
+    private static int port(int port, String what) {
+      if (port < 0 || port > 65_535) {
+        throw new IllegalArgumentException("Invalid " + what + " port: " + port);
+      }
+      return port;
+    }
+  }
+}

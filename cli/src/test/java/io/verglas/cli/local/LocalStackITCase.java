@@ -1,0 +1,311 @@
+package io.verglas.cli.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.verglas.protocol.PutAck;
+import io.verglas.sdk.RowBatchBuilder;
+import io.verglas.sdk.TableWriter;
+import io.verglas.sdk.VerglasClient;
+import io.verglas.sdk.VerglasException;
+import io.verglas.table.CreateTableRequest;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.arrow.flight.FlightStatusCode;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.ResponseBytes;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/**
+ * The whole path, end to end, in one process on random ports: create a primary-key table over
+ * Flight, push 50 000 rows (inserts, updates of earlier keys, deletes) from several batches,
+ * wait for the materializer's commit, then read the table with Iceberg's own generic reader
+ * through the S3 endpoint and the JDBC catalog from endpoints.json, and its files with a plain
+ * AWS SDK client.
+ */
+class LocalStackITCase {
+  private static final TableIdentifier EVENTS = TableIdentifier.of("demo", "events");
+  private static final Schema SCHEMA = new Schema(
+      Types.NestedField.optional(1, "id", Types.LongType.get()),
+      Types.NestedField.optional(2, "name", Types.StringType.get()),
+      Types.NestedField.optional(3, "amount", Types.DoubleType.get()),
+      Types.NestedField.optional(4, "ts", Types.TimestampType.withZone()),
+      Types.NestedField.optional(5, "version", Types.IntegerType.get()));
+  private static final Duration COMMIT_TIMEOUT = Duration.ofSeconds(120);
+
+  @TempDir Path dir;
+  private final BufferAllocator allocator = new RootAllocator();
+  private LocalStack stack;
+
+  @AfterEach
+  void stop() {
+    if (stack != null) {
+      stack.close();
+    }
+    allocator.close();
+  }
+
+  private LocalStack startStack() {
+    return LocalStack.start(LocalConfig.builder().dataDir(dir).s3Port(0).flightPort(0)
+        .adminPort(0).checkpointInterval(Duration.ofSeconds(1)).dramCacheBytes(64L << 20)
+        .parallelism(2).build());
+  }
+
+  @Test
+  void pushedRowsBecomeTheLastVersionOfEachKeyAndSurviveARestart() throws Exception {
+    stack = startStack();
+    assertEndpointsFileHasTheContractShape();
+    Map<Long, Map<String, Object>> model = new TreeMap<>();
+    List<PutAck> acks = new ArrayList<>();
+    try (VerglasClient client = client()) {
+      client.createTable(new CreateTableRequest(List.of("demo"), "events", SCHEMA, List.of("id"),
+          PartitionSpec.unpartitioned(), Map.of()));
+      try (TableWriter writer = client.openWriter(EVENTS)) {
+        for (int batch = 0; batch < 4; batch++) {          // 40 000 inserts
+          acks.add(send(client, writer, model, rows(batch * 10_000L, 10_000, 1)));
+        }
+        List<Map<String, Object>> mixed = new ArrayList<>();
+        mixed.addAll(rows(0, 5_000, 2));                     // updates of earlier keys
+        mixed.addAll(deletes(5_000, 2_500));                 // deletes of earlier keys
+        mixed.addAll(rows(40_000, 2_500, 1));                // new keys
+        acks.add(send(client, writer, model, mixed));
+      }
+    }
+    assertThat(acks.stream().mapToInt(PutAck::rows).sum()).isEqualTo(50_000);
+
+    Catalog catalog = catalogFromEndpoints();
+    awaitCommitted(catalog, acks);
+    assertThat(readTable(catalog)).isEqualTo(model);
+    assertTableFilesReadableWithPlainS3Client(catalog);
+
+    stack.close();
+    stack = startStack();
+    Catalog reopened = catalogFromEndpoints();
+    assertThat(readTable(reopened)).as("after restart").isEqualTo(model);
+    try (VerglasClient client = client(); TableWriter writer = client.openWriter(EVENTS)) {
+      acks.add(send(client, writer, model, rows(0, 1_000, 3)));  // updates after the restart
+    }
+    awaitCommitted(reopened, acks);
+    assertThat(readTable(reopened)).as("updates after restart").isEqualTo(model);
+  }
+
+  @Test
+  void badBatchesAreRejectedWholeAndLeaveNothing() throws Exception {
+    stack = startStack();
+    Map<Long, Map<String, Object>> model = new TreeMap<>();
+    try (VerglasClient client = client()) {
+      client.createTable(new CreateTableRequest(List.of("demo"), "events", SCHEMA, List.of("id"),
+          PartitionSpec.unpartitioned(), Map.of()));
+
+      assertThatThrownBy(() -> pushWrongType(client))
+          .isInstanceOfSatisfying(VerglasException.class, e ->
+              assertThat(e.code()).isEqualTo(FlightStatusCode.INVALID_ARGUMENT))
+          .hasMessageContaining("id");
+
+      List<Map<String, Object>> nullKey = rows(100, 10, 1);
+      nullKey.get(3).put("id", null);
+      assertThatThrownBy(() -> {
+        try (TableWriter writer = client.openWriter(EVENTS)) {
+          send(client, writer, new HashMap<>(), nullKey);
+        }
+      }).isInstanceOfSatisfying(VerglasException.class, e ->
+              assertThat(e.code()).isEqualTo(FlightStatusCode.INVALID_ARGUMENT))
+          .hasMessageContaining("row 3").hasMessageContaining("id");
+
+      List<PutAck> acks = new ArrayList<>();
+      try (TableWriter writer = client.openWriter(EVENTS)) {
+        acks.add(send(client, writer, model, rows(1_000_000, 5, 1)));
+      }
+      Catalog catalog = catalogFromEndpoints();
+      awaitCommitted(catalog, acks);
+      assertThat(readTable(catalog)).isEqualTo(model);
+    }
+  }
+
+  private void pushWrongType(VerglasClient client) throws Exception {
+    Schema wrong = new Schema(Types.NestedField.optional(1, "id", Types.StringType.get()));
+    org.apache.arrow.vector.types.pojo.Schema arrow = new org.apache.arrow.vector.types.pojo.Schema(
+        List.of(new Field("id", FieldType.nullable(ArrowType.Utf8.INSTANCE), null)));
+    try (VectorSchemaRoot root = VectorSchemaRoot.create(arrow, allocator);
+        TableWriter writer = client.openWriter(EVENTS)) {
+      VarCharVector ids = (VarCharVector) root.getVector("id");
+      ids.allocateNew(2);
+      ids.setSafe(0, "one".getBytes(StandardCharsets.UTF_8));
+      ids.setSafe(1, "two".getBytes(StandardCharsets.UTF_8));
+      root.setRowCount(2);
+      writer.write(root).join();
+    } catch (java.util.concurrent.CompletionException e) {
+      throw (Exception) e.getCause();
+    }
+    assertThat(wrong).isNotNull();
+  }
+
+  private static List<Map<String, Object>> rows(long firstId, int count, int version) {
+    List<Map<String, Object>> rows = new ArrayList<>(count);
+    for (long id = firstId; id < firstId + count; id++) {
+      Map<String, Object> row = new LinkedHashMap<>();
+      row.put("id", id);
+      row.put("name", "name-" + id + "-v" + version);
+      row.put("amount", id * 0.5 + version);
+      row.put("ts", OffsetDateTime.ofInstant(Instant.ofEpochSecond(1_700_000_000L + id), ZoneOffset.UTC));
+      row.put("version", version);
+      rows.add(row);
+    }
+    return rows;
+  }
+
+  private static List<Map<String, Object>> deletes(long firstId, int count) {
+    List<Map<String, Object>> rows = new ArrayList<>(count);
+    for (long id = firstId; id < firstId + count; id++) {
+      Map<String, Object> row = new LinkedHashMap<>();
+      row.put("id", id);
+      row.put("_op", "D");
+      rows.add(row);
+    }
+    return rows;
+  }
+
+  /** Sends rows as one batch, waits for its ack, and applies them to the model. */
+  private static PutAck send(VerglasClient client, TableWriter writer,
+      Map<Long, Map<String, Object>> model, List<Map<String, Object>> rows) {
+    PutAck ack;
+    try (RowBatchBuilder builder = client.rowBatchBuilder(EVENTS)) {
+      rows.forEach(builder::add);
+      try (VectorSchemaRoot batch = builder.build()) {
+        ack = writer.write(batch).join();
+      }
+    } catch (java.util.concurrent.CompletionException e) {
+      throw (RuntimeException) e.getCause();
+    }
+    for (Map<String, Object> row : rows) {
+      Long id = (Long) row.get("id");
+      if ("D".equals(row.get("_op"))) {
+        model.remove(id);
+      } else {
+        model.put(id, row);
+      }
+    }
+    return ack;
+  }
+
+  private VerglasClient client() {
+    EndpointsFile e = stack.endpoints();
+    return VerglasClient.builder().uri(e.flightUri()).token(e.flightToken()).build();
+  }
+
+  private Catalog catalogFromEndpoints() {
+    EndpointsFile e = EndpointsFile.read(dir.resolve("endpoints.json"));
+    return CatalogUtil.buildIcebergCatalog(e.catalogName(), e.catalogProperties(), new Configuration());
+  }
+
+  private void assertEndpointsFileHasTheContractShape() throws Exception {
+    JsonNode json = new ObjectMapper().readTree(dir.resolve("endpoints.json").toFile());
+    for (String path : List.of("/s3/endpoint", "/s3/region", "/s3/accessKey", "/s3/secretKey",
+        "/s3/bucket", "/flight/uri", "/flight/token", "/catalog/name", "/catalog/restUri",
+        "/catalog/properties/type", "/catalog/properties/uri", "/catalog/properties/warehouse",
+        "/catalog/properties/io-impl", "/catalog/properties/s3.endpoint", "/admin/uri", "/events/uri")) {
+      assertThat(json.at(path).asText()).as(path).isNotBlank();
+    }
+    assertThat(json.at("/catalog/properties/type").asText()).isEqualTo("jdbc");
+    assertThat(json.at("/catalog/properties/warehouse").asText()).isEqualTo("s3://warehouse/");
+    assertThat(json.at("/flight/uri").asText()).startsWith("grpc+tcp://127.0.0.1:");
+  }
+
+  /** Waits until the table's committed WAL position covers every acknowledged batch. */
+  private static void awaitCommitted(Catalog catalog, List<PutAck> acks) throws InterruptedException {
+    Map<String, Long> needed = new HashMap<>();
+    acks.forEach(a -> needed.merge(a.stream(), a.sequence(), Math::max));
+    long deadline = System.nanoTime() + COMMIT_TIMEOUT.toNanos();
+    while (System.nanoTime() < deadline) {
+      Table table = catalog.loadTable(EVENTS);
+      Snapshot current = table.currentSnapshot();
+      if (current != null && needed.entrySet().stream().allMatch(n -> {
+        String committed = current.summary().get("verglas.wal." + n.getKey());
+        return committed != null && Long.parseLong(committed) >= n.getValue();
+      })) {
+        return;
+      }
+      Thread.sleep(200);
+    }
+    throw new AssertionError("WAL positions " + needed + " not committed within " + COMMIT_TIMEOUT);
+  }
+
+  private static Map<Long, Map<String, Object>> readTable(Catalog catalog) throws Exception {
+    Map<Long, Map<String, Object>> rows = new TreeMap<>();
+    Table table = catalog.loadTable(EVENTS);
+    try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
+      for (Record record : records) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        for (Types.NestedField field : table.schema().columns()) {
+          row.put(field.name(), record.getField(field.name()));
+        }
+        Map<String, Object> previous = rows.put((Long) record.getField("id"), row);
+        assertThat(previous).as("duplicate key %s", record.getField("id")).isNull();
+      }
+    }
+    return rows;
+  }
+
+  private void assertTableFilesReadableWithPlainS3Client(Catalog catalog) {
+    EndpointsFile e = stack.endpoints();
+    Table table = catalog.loadTable(EVENTS);
+    String prefix = table.location().substring(("s3://" + e.bucket() + "/").length()) + "/";
+    try (S3Client s3 = S3Client.builder().endpointOverride(e.s3Endpoint()).forcePathStyle(true)
+        .region(Region.of(e.region()))
+        .credentialsProvider(StaticCredentialsProvider.create(
+            AwsBasicCredentials.create(e.accessKey(), e.secretKey())))
+        .build()) {
+      List<S3Object> objects = s3.listObjectsV2Paginator(b -> b.bucket(e.bucket()).prefix(prefix))
+          .contents().stream().toList();
+      List<String> keys = objects.stream().map(S3Object::key).toList();
+      assertThat(keys).anyMatch(k -> k.contains("/data/") && k.endsWith(".parquet"));
+      assertThat(keys).anyMatch(k -> k.endsWith(".puffin"));
+      assertThat(keys).anyMatch(k -> k.contains("/metadata/") && k.endsWith(".metadata.json"));
+      String dataKey = keys.stream().filter(k -> k.endsWith(".parquet")).findFirst().orElseThrow();
+      ResponseBytes<GetObjectResponse> bytes = s3.getObjectAsBytes(b -> b.bucket(e.bucket()).key(dataKey));
+      byte[] content = bytes.asByteArray();
+      S3Object listed = objects.stream().filter(o -> o.key().equals(dataKey)).findFirst().orElseThrow();
+      assertThat((long) content.length).isEqualTo(listed.size());
+      assertThat(new String(content, 0, 4, StandardCharsets.US_ASCII)).isEqualTo("PAR1");
+    }
+  }
+}
