@@ -15,9 +15,19 @@ final class ProgressBar {
 
   void update(double fraction, long rows, long acked) {
     long now = System.nanoTime();
-    if (now - lastDraw < 100_000_000L && fraction < 1.0) {
+    if (now - lastDraw < 100_000_000L) {
       return;
     }
+    draw(fraction, rows, acked, now);
+  }
+
+  /** Draws the final state, whatever the time since the last draw, and ends the line. */
+  void finish(double fraction, long rows, long acked) {
+    draw(fraction, rows, acked, System.nanoTime());
+    out.println();
+  }
+
+  private void draw(double fraction, long rows, long acked, long now) {
     lastDraw = now;
     int filled = (int) Math.round(Math.max(0, Math.min(1, fraction)) * WIDTH);
     double seconds = Math.max(1e-3, (now - startNanos) / 1e9);
@@ -27,7 +37,4 @@ final class ProgressBar {
     out.flush();
   }
 
-  void finish() {
-    out.println();
-  }
 }

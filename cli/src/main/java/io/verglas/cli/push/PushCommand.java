@@ -69,9 +69,8 @@ public final class PushCommand implements Callable<Integer> {
         send(writer, builder);
       }
       writer.flush();
-      bar.update(1.0, rows, acked.get());
     } finally {
-      bar.finish();
+      bar.finish(rows == 0 ? 1.0 : acked.get() / (double) rows, rows, acked.get());
       if (acked.get() < rows) {
         System.err.printf("%,d of %,d rows were acknowledged before the failure; the rest were not written.%n",
             acked.get(), rows);
