@@ -62,8 +62,11 @@ public final class MaterializerFixture implements AutoCloseable {
     client.putObject(b -> b.bucket(BUCKET).key(key), RequestBody.fromBytes(bytes));
   }
 
+  /** The WAL segments still stored (a stream's high-water mark object is not a segment). */
   public List<String> walKeys() {
-    return s3.list("_wal/");
+    return s3.list("_wal/").stream()
+        .filter(key -> io.verglas.wal.WalLayout.defaults().parse(key).isPresent())
+        .toList();
   }
 
   /** A config for this world; {@code checkpointDir} may be null. */
