@@ -6,6 +6,7 @@ import io.verglas.materializer.source.WalSource;
 import io.verglas.materializer.write.DeltaWriterOperator;
 import io.verglas.materializer.write.TableDelta;
 import io.verglas.materializer.write.TableDeltaTypeInfo;
+import java.util.function.UnaryOperator;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -72,14 +73,24 @@ public final class MaterializerJob {
   /** Adds the materializer topology to {@code env} and applies {@link #configuration}. */
   public static DataStreamSink<Void> build(StreamExecutionEnvironment env,
       MaterializerConfig config) {
+    return build(env, config, UnaryOperator.identity());
+  }
+
+  /**
+   * The topology with {@code beforeWriter} applied to the row stream between the source and the
+   * keyed writer: a seam for tests (failure injection); the job itself uses the identity.
+   */
+  public static DataStreamSink<Void> build(StreamExecutionEnvironment env,
+      MaterializerConfig config, UnaryOperator<DataStream<WalRow>> beforeWriter) {
     env.configure(configuration(config));
-    DataStream<WalRow> rows = env
+    SingleOutputStreamOperator<WalRow> source = env
         .fromSource(new WalSource(config), WatermarkStrategy.noWatermarks(), "WAL source",
             TypeInformation.of(WalRow.class))
         .uid(SOURCE_UID);
     if (config.parallelism() > 0) {
-      ((SingleOutputStreamOperator<WalRow>) rows).setParallelism(config.parallelism());
+      source.setParallelism(config.parallelism());
     }
+    DataStream<WalRow> rows = beforeWriter.apply(source);
     SingleOutputStreamOperator<TableDelta> deltas = rows
         .keyBy(row -> row.routingKey, Types.STRING)
         .transform("Delta writer", TableDeltaTypeInfo.INSTANCE, new DeltaWriterOperator(config))

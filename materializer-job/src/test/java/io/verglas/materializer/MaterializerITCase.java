@@ -18,14 +18,17 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -125,6 +128,63 @@ class MaterializerITCase {
     assertThat(current.summary()).containsKeys("verglas.job-id", "verglas.checkpoint-id");
     assertThat(world.events()).extracting(CatalogEvent::id)
         .contains(CatalogEvent.eventId(users.uuid().toString(), current.snapshotId()));
+  }
+
+  @Test
+  void aNullableColumnAddedMidStreamIsMaterializedAndOldRowsReadItAsNull() throws Exception {
+    Table users = TestingTables.createUsers(world.catalog(), "db", "users");
+    Table before = world.catalog().loadTable(TableIdentifier.of("db", "users"));
+    TestingWal wal = world.wal("ingest-1");
+    wal.segment(users).batch(user(1, "a", "eu", 1), user(2, "b", "us", 1), user(3, "c", "eu", 1))
+        .put();
+    JobClient job = start(world.config(dir.resolve("checkpoints")).build());
+    try {
+      awaitUsers(users, Map.of(1, "a/eu/1", 2, "b/us/1", 3, "c/eu/1"));
+
+      users.updateSchema().addColumn("email", Types.StringType.get()).commit();
+      users.refresh();
+      long since = users.currentSnapshot().sequenceNumber();
+      // Segments written after the change carry the column (the ingest side validates against
+      // the new schema); an update of an old row, a new row, and a row without an email.
+      wal.segment(users)
+          .batch(row("id", 2, "name", "b2", "region", "us", "value", 2L, "email", "b@x"),
+              row("id", 4, "name", "d", "region", "eu", "value", 1L, "email", "d@x"),
+              row("id", 5, "name", "e", "region", "us", "value", 1L))
+          .put();
+      // A segment from an ingest node that still had the old schema: its rows read null there.
+      wal.segment(before).batch(user(3, "c2", "eu", 2)).put();
+      Map<Integer, String> expected = Map.of(1, "a/eu/1/null", 2, "b2/us/2/b@x",
+          3, "c2/eu/2/null", 4, "d/eu/1/d@x", 5, "e/us/1/null");
+      MaterializerFixture.await("users with emails", TIMEOUT, () -> withEmail(users),
+          expected::equals);
+
+      // The data files written after the change have the column.
+      int emailId = users.schema().findField("email").fieldId();
+      List<DataFile> newFiles = new ArrayList<>();
+      try (CloseableIterable<FileScanTask> tasks =
+          users.newScan().includeColumnStats().planFiles()) {
+        for (FileScanTask task : tasks) {
+          if (task.file().fileSequenceNumber() > since) {
+            newFiles.add(task.file());
+          }
+        }
+      }
+      assertThat(newFiles).isNotEmpty().allSatisfy(file ->
+          assertThat(file.valueCounts()).containsKey(emailId));
+    } finally {
+      stop(job);
+    }
+  }
+
+  static Map<Integer, String> withEmail(Table users) {
+    Map<Integer, String> rows = new TreeMap<>();
+    for (Record record : TestingTables.read(users)) {
+      String previous = rows.put((Integer) record.getField("id"), record.getField("name") + "/"
+          + record.getField("region") + "/" + record.getField("value") + "/"
+          + record.getField("email"));
+      assertThat(previous).as("duplicate key %s", record.getField("id")).isNull();
+    }
+    return rows;
   }
 
   static JobClient start(MaterializerConfig config) throws Exception {

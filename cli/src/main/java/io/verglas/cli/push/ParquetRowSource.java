@@ -3,9 +3,7 @@ package io.verglas.cli.push;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.Files;
 import org.apache.iceberg.Schema;
@@ -15,41 +13,49 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.CloseableIterator;
 import org.apache.iceberg.mapping.MappingUtil;
 import org.apache.iceberg.parquet.Parquet;
+import org.apache.iceberg.parquet.ParquetSchemaUtil;
 import org.apache.iceberg.types.Types;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.io.LocalInputFile;
+import org.apache.parquet.schema.MessageType;
 
 /**
- * A Parquet file read with the table's schema, matching columns by name (files written by other
- * tools carry no Iceberg field ids). An {@code _op} column is read too when present.
+ * A Parquet file read in its own schema, its rows handed on by column name. Why not the table's
+ * schema: files written by other tools carry no Iceberg field ids, or ids from another table,
+ * so only names line up; the server then checks the columns against the table as for any
+ * client. Nested columns are refused (ingest takes primitive columns).
  */
 final class ParquetRowSource implements RowSource {
+  private final Schema fileSchema;
+  private final long total;
   private final CloseableIterable<Record> records;
   private final CloseableIterator<Record> iterator;
-  private final Schema projection;
-  private final long total;
   private long read;
 
-  ParquetRowSource(Path file, Schema tableSchema) {
-    List<Types.NestedField> columns = new ArrayList<>(tableSchema.columns());
-    int opId = tableSchema.highestFieldId() + 1;
-    columns.add(Types.NestedField.optional(opId, "_op", Types.StringType.get()));
-    this.projection = new Schema(columns);
-    this.total = rowCount(file);
-    this.records = Parquet.read(Files.localInput(file.toFile()))
-        .project(projection)
-        .withNameMapping(MappingUtil.create(projection))
-        .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(projection, fileSchema))
-        .build();
-    this.iterator = records.iterator();
-  }
-
-  private static long rowCount(Path file) {
+  ParquetRowSource(Path file) {
+    MessageType type;
     try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file))) {
-      return Math.max(1, reader.getRecordCount());
+      type = reader.getFooter().getFileMetaData().getSchema();
+      this.total = Math.max(1, reader.getRecordCount());
     } catch (IOException e) {
-      throw new UncheckedIOException("Cannot read Parquet footer of " + file, e);
+      throw new UncheckedIOException("Cannot read the Parquet footer of " + file, e);
     }
+    boolean hasIds = ParquetSchemaUtil.hasIds(type);
+    this.fileSchema = ParquetSchemaUtil.convert(hasIds ? type : ParquetSchemaUtil.addFallbackIds(type));
+    for (Types.NestedField column : fileSchema.columns()) {
+      if (!column.type().isPrimitiveType()) {
+        throw new IllegalArgumentException("Cannot push " + file + ": column '" + column.name()
+            + "' is nested (" + column.type() + "); only primitive columns can be ingested yet");
+      }
+    }
+    Parquet.ReadBuilder builder = Parquet.read(Files.localInput(file.toFile()))
+        .project(fileSchema)
+        .createReaderFunc(parquetType -> GenericParquetReaders.buildReader(fileSchema, parquetType));
+    if (!hasIds) {
+      builder.withNameMapping(MappingUtil.create(fileSchema));
+    }
+    this.records = builder.build();
+    this.iterator = records.iterator();
   }
 
   @Override
@@ -62,7 +68,7 @@ final class ParquetRowSource implements RowSource {
     Record record = iterator.next();
     read++;
     Map<String, Object> row = new LinkedHashMap<>();
-    for (Types.NestedField column : projection.columns()) {
+    for (Types.NestedField column : fileSchema.columns()) {
       Object value = record.getField(column.name());
       if (value != null || !column.name().equals("_op")) {
         row.put(column.name(), value);

@@ -92,7 +92,7 @@ public final class PushCommand implements Callable<Integer> {
     switch (chosen) {
       case CSV: return new CsvRowSource(file);
       case JSONL: return new JsonLinesRowSource(file);
-      default: return new ParquetRowSource(file, stack.catalog().loadTable(TableNames.parse(table)).schema());
+      default: return new ParquetRowSource(file);
     }
   }
 

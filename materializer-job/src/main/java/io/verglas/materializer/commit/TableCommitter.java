@@ -17,30 +17,22 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.ContentFileParser;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.HasTableOperations;
-import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableUtil;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.data.BaseDeleteLoader;
-import org.apache.iceberg.deletes.BaseDVFileWriter;
-import org.apache.iceberg.deletes.PositionDeleteIndex;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.ValidationException;
-import org.apache.iceberg.io.DeleteWriteResult;
-import org.apache.iceberg.io.OutputFileFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,15 +45,30 @@ import org.slf4j.LoggerFactory;
  *       ({@link WalSummary}). A delta whose every segment range is already covered was committed
  *       before a restart and is skipped; one that is partly covered means the log order was
  *       broken and fails loudly. The new snapshot carries every stream's mark forward.
- *   <li>Deletes become deletion vectors, one per data file: the data file's spec and partition
- *       and its current DV come from the snapshot the commit starts from ({@link DataFileIndex});
- *       {@code BaseDVFileWriter} merges the old DV into the new one, and the old one is removed
- *       in the same commit (a reader refuses two DVs for one file). Deletes against files added
- *       in this same delta (an early flush) need neither lookup nor validation.
+ *   <li>Deletes are resolved against the snapshot the commit starts from
+ *       ({@link ResolvedDeletes}). A delete names (data file, position, primary key); when the
+ *       file is live there, the position is exact (files are immutable). When it is not, another
+ *       writer rewrote the file after our writer's key index pointed at it (a compaction, which
+ *       preserves rows): {@link KeyRelocator} finds the live row with that key in the files that
+ *       replaced it and deletes it there. Deletes against files added in this same delta (an
+ *       early flush) need neither look-up nor validation.
+ *   <li>Deletes are written in the table's format ({@link DeleteFileWriter}): deletion vectors
+ *       on format version 3, one per data file, merged with that file's previous deletes, which
+ *       the commit removes (a reader refuses two DVs for one file); on format version 2 one
+ *       file-scoped Parquet position-delete file per data file and commit, earlier ones stay.
  *   <li>Validation from the starting snapshot: referenced files must still exist, and no
- *       conflicting deletes may have been added concurrently. A conflict (a compaction rewrote a
- *       file we delete from) fails the job for now: it restarts from its checkpoint and retries.
- *       Re-resolving the key positions against the new snapshot is a later step.
+ *       conflicting deletes may have been added concurrently. A conflict (a compaction committed
+ *       a {@code replace} of a file we delete from after we read the snapshot) discards this
+ *       attempt's delete files, and the next attempt starts over from the new snapshot: the rows
+ *       of the replaced files are re-resolved by key. After {@link #MAX_ATTEMPTS_DEFAULT}
+ *       attempts the job fails and restarts from its checkpoint. The other side is safe too:
+ *       a compaction that read a file before we added deletes to it fails its own validation
+ *       ({@code validateNoNewDeletesForDataFiles}), so no deleted row comes back and none is
+ *       lost. A commit whose outcome is unknown is not retried here: the restart decides from
+ *       the WAL marks. Optimistic concurrency has no fairness: a compactor that rewrites the
+ *       files we delete from more often than one attempt takes (a few hundred ms) starves this
+ *       committer; compactions must pause between rewrites of one table. Re-resolved rows are
+ *       counted in the snapshot summary ({@value #SUMMARY_RELOCATED_ROWS}).
  *   <li>After the commit returns: a catalog event (id {@code tableUuid:snapshotId}), then the
  *       WAL segments the delta covers completely are deleted. Both are best effort: a lost event
  *       is found by the catalog poller, a leftover segment is deleted when it is next read.
@@ -72,17 +79,34 @@ public final class TableCommitter {
   private static final Logger LOG = LoggerFactory.getLogger(TableCommitter.class);
   private static final ObjectMapper MAPPER = new ObjectMapper();
   public static final String EVENT_SOURCE = "verglas://materializer";
+  /** Snapshot summary key: how many deleted rows were found again by key (files rewritten). */
+  public static final String SUMMARY_RELOCATED_ROWS = "verglas.relocated-rows";
+  /** Commit attempts per delta before the job fails (and restarts from its checkpoint). */
+  public static final int MAX_ATTEMPTS_DEFAULT = 10;
 
   private final VerglasTables tables;
   private final WalStore store;
   private final EventPublisher events;
   private final String jobId;
+  private final int maxAttempts;
+  /** Runs between preparing and committing an attempt: a seam for tests to race a commit. */
+  private Consumer<Table> beforeCommit = table -> {};
 
   public TableCommitter(VerglasTables tables, WalStore store, EventPublisher events, String jobId) {
+    this(tables, store, events, jobId, MAX_ATTEMPTS_DEFAULT);
+  }
+
+  public TableCommitter(VerglasTables tables, WalStore store, EventPublisher events, String jobId,
+      int maxAttempts) {
+    if (maxAttempts < 1) {
+      throw new IllegalArgumentException("Invalid commit attempts: " + maxAttempts
+          + " (need >= 1)");
+    }
     this.tables = tables;
     this.store = store;
     this.events = events;
     this.jobId = jobId;
+    this.maxAttempts = maxAttempts;
   }
 
   /** What {@link #commit} did. */
@@ -100,19 +124,58 @@ public final class TableCommitter {
       return new Result(Outcome.TABLE_UNAVAILABLE, null);
     }
     Table table = loaded.get();
-    Map<String, WalMark> committed = WalSummary.committed(table);
-    if (isCommitted(delta, committed)) {
-      LOG.info("Checkpoint {} of table {} was committed before; skipping", delta.checkpointId(),
-          delta.tableName());
+    for (int attempt = 1; ; attempt++) {
+      Map<String, WalMark> committed = WalSummary.committed(table);
+      if (isCommitted(delta, committed)) {
+        LOG.info("Checkpoint {} of table {} was committed before; skipping", delta.checkpointId(),
+            delta.tableName());
+        deleteSegments(delta);
+        return new Result(Outcome.ALREADY_COMMITTED, null);
+      }
+      if (!delta.hasChanges()) {
+        // Every row lost to a newer version already materialized: nothing to commit, and the
+        // rows are consumed, so their segments can go.
+        deleteSegments(delta);
+        return new Result(Outcome.NOTHING_TO_COMMIT, null);
+      }
+      Prepared prepared = prepare(table, delta, committed);
+      try {
+        beforeCommit.accept(table);
+        prepared.rowDelta().commit();
+      } catch (ValidationException | CommitFailedException e) {
+        // Not committed (a failed validation or a lost race never changes the table): the
+        // delete files of this attempt are garbage, and the next attempt starts from the new
+        // snapshot, re-resolving the rows whose files were rewritten meanwhile.
+        prepared.deletes().discard(table.io());
+        if (attempt >= maxAttempts) {
+          throw new IllegalStateException("Cannot commit checkpoint " + delta.checkpointId()
+              + " to table " + delta.tableName() + ": concurrent commits conflicted " + attempt
+              + " times (last: " + e.getMessage() + "); the job restarts from its last"
+              + " checkpoint and retries", e);
+        }
+        LOG.info("Checkpoint {} of table {} conflicts with a concurrent commit ({});"
+            + " re-resolving against the new snapshot (attempt {})", delta.checkpointId(),
+            delta.tableName(), e.getMessage(), attempt + 1);
+        pause(attempt);
+        table.refresh();
+        continue;
+      }
+      Snapshot snapshot = table.currentSnapshot();
+      LOG.info("Committed checkpoint {} to table {}: snapshot {}, {} data files, deletes in {}"
+          + " files ({} rows re-resolved)", delta.checkpointId(), delta.tableName(),
+          snapshot.snapshotId(), delta.dataFiles().size(), prepared.deleteTargets(),
+          prepared.relocated());
+      publish(table, delta, snapshot);
       deleteSegments(delta);
-      return new Result(Outcome.ALREADY_COMMITTED, null);
+      return new Result(Outcome.COMMITTED, snapshot.snapshotId());
     }
-    if (!delta.hasChanges()) {
-      // Every row lost to a newer version already materialized: nothing to commit, and the
-      // rows are consumed, so their segments can go.
-      deleteSegments(delta);
-      return new Result(Outcome.NOTHING_TO_COMMIT, null);
-    }
+  }
+
+  /** One attempt's row delta, the delete files written for it, and what it resolved. */
+  private record Prepared(RowDelta rowDelta, DeleteFileWriter.Written deletes, int deleteTargets,
+      int relocated) {}
+
+  private Prepared prepare(Table table, TableDelta delta, Map<String, WalMark> committed) {
     Snapshot base = table.currentSnapshot();
     RowDelta rowDelta = table.newRowDelta();
     Map<String, DataFile> added = new HashMap<>();
@@ -121,8 +184,22 @@ public final class TableCommitter {
       added.put(file.location(), file);
       rowDelta.addRows(file);
     }
-    if (!delta.deletes().isEmpty()) {
-      addDeletionVectors(table, base, delta, added, rowDelta);
+    DeleteFileWriter.Written written = DeleteFileWriter.Written.NONE;
+    int targets = 0;
+    int relocated = 0;
+    if (!delta.deletedRows().isEmpty()) {
+      ResolvedDeletes resolved = ResolvedDeletes.resolve(table, delta, base, added);
+      written = resolved.write();
+      written.added().forEach(rowDelta::addDeletes);
+      written.replaced().forEach(rowDelta::removeDeletes);
+      if (!resolved.existing().isEmpty()) {
+        rowDelta.validateDataFilesExist(resolved.existing());
+      }
+      targets = resolved.positions().size();
+      relocated = resolved.relocated();
+      if (relocated > 0) {
+        rowDelta.set(SUMMARY_RELOCATED_ROWS, Integer.toString(relocated));
+      }
     }
     if (base != null) {
       rowDelta.validateFromSnapshot(base.snapshotId());
@@ -132,21 +209,21 @@ public final class TableCommitter {
     WalSummary.toSummary(advance(committed, delta)).forEach(rowDelta::set);
     rowDelta.set(VerglasTableProperties.SUMMARY_JOB_ID, jobId);
     rowDelta.set(VerglasTableProperties.SUMMARY_CHECKPOINT_ID, Long.toString(delta.checkpointId()));
+    return new Prepared(rowDelta, written, targets, relocated);
+  }
+
+  private static void pause(int attempt) {
     try {
-      rowDelta.commit();
-    } catch (ValidationException | CommitFailedException e) {
-      throw new IllegalStateException("Cannot commit checkpoint " + delta.checkpointId()
-          + " to table " + delta.tableName() + ": a concurrent change conflicts (" + e.getMessage()
-          + "). Re-resolving key positions against the new snapshot is not implemented yet;"
-          + " the job restarts from its last checkpoint and retries", e);
+      Thread.sleep(Math.min(1000L, 20L * attempt * attempt));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Cannot commit: interrupted while retrying", e);
     }
-    Snapshot snapshot = table.currentSnapshot();
-    LOG.info("Committed checkpoint {} to table {}: snapshot {}, {} data files, DVs for {} files",
-        delta.checkpointId(), delta.tableName(), snapshot.snapshotId(), delta.dataFiles().size(),
-        delta.deletes().size());
-    publish(table, delta, snapshot);
-    deleteSegments(delta);
-    return new Result(Outcome.COMMITTED, snapshot.snapshotId());
+  }
+
+  /** Test seam: {@code hook} runs after each attempt is prepared, before it commits. */
+  void beforeCommit(Consumer<Table> hook) {
+    this.beforeCommit = hook;
   }
 
   /** True when every segment range of the delta is covered; throws when only some are. */
@@ -175,59 +252,6 @@ public final class TableCommitter {
           marks.getOrDefault(progress.streamId(), WalMark.NONE).advance(progress));
     }
     return marks;
-  }
-
-  private void addDeletionVectors(Table table, Snapshot base, TableDelta delta,
-      Map<String, DataFile> added, RowDelta rowDelta) {
-    if (TableUtil.formatVersion(table) < 3) {
-      throw new IllegalStateException("Cannot commit deletes to table " + delta.tableName()
-          + ": it has format version " + TableUtil.formatVersion(table)
-          + "; primary-key tables need format version 3 (deletion vectors)");
-    }
-    Set<String> existing = new HashSet<>(delta.deletes().keySet());
-    existing.removeAll(added.keySet());
-    DataFileIndex index = DataFileIndex.load(table, base, existing);
-    for (String path : existing) {
-      if (index.dataFile(path).isEmpty()) {
-        throw new IllegalStateException("Cannot commit checkpoint " + delta.checkpointId()
-            + " to table " + delta.tableName() + ": data file " + path + " is not in snapshot "
-            + (base == null ? "(none)" : base.snapshotId()) + " (rewritten by a compaction?)."
-            + " Re-resolving key positions against the new snapshot is not implemented yet");
-      }
-    }
-    BaseDeleteLoader loader = new BaseDeleteLoader(file -> table.io().newInputFile(file));
-    OutputFileFactory dvFiles = OutputFileFactory.builderFor(table, 0, delta.checkpointId())
-        .format(FileFormat.PUFFIN)
-        .build();
-    BaseDVFileWriter writer = new BaseDVFileWriter(dvFiles, path -> previousDeletes(index, loader, path));
-    try (BaseDVFileWriter closing = writer) {
-      for (Map.Entry<String, long[]> entry : delta.deletes().entrySet()) {
-        String path = entry.getKey();
-        DataFile target = added.containsKey(path) ? added.get(path) : index.dataFile(path).get();
-        PartitionSpec spec = table.specs().get(target.specId());
-        for (long position : entry.getValue()) {
-          if (position < 0 || position >= target.recordCount()) {
-            throw new IllegalStateException("Cannot delete row " + position + " of " + path
-                + ": it has " + target.recordCount() + " rows");
-          }
-          closing.delete(path, position, spec, target.partition());
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot write deletion vectors for table "
-          + delta.tableName(), e);
-    }
-    DeleteWriteResult result = writer.result();
-    result.deleteFiles().forEach(rowDelta::addDeletes);
-    result.rewrittenDeleteFiles().forEach(rowDelta::removeDeletes);
-    if (!existing.isEmpty()) {
-      rowDelta.validateDataFilesExist(existing);
-    }
-  }
-
-  private static PositionDeleteIndex previousDeletes(DataFileIndex index, BaseDeleteLoader loader,
-      String path) {
-    return index.dv(path).map(dv -> loader.loadPositionDeletes(List.of(dv), path)).orElse(null);
   }
 
   private static DataFile parseDataFile(Table table, String json) {

@@ -50,7 +50,20 @@ import org.slf4j.LoggerFactory;
  * When the buffered rows exceed the configured byte bound, the buffer is flushed early in the
  * same way; the files join the same checkpoint's delta, and a key written early and replaced
  * later in the same interval gets a delete against the early file, which the committer turns
- * into a DV in the same commit.
+ * into a delete in the same commit.
+ *
+ * <p>Stale entries. Another writer (our maintenance job, Spark's {@code rewrite_data_files})
+ * may rewrite a data file after the index pointed at it: the rows move to new files and
+ * positions, and the index cannot know (only this operator writes keyed state, and nothing tells
+ * it). The index position is therefore only a hint: every delete carries the row's primary key
+ * ({@link KeyRows} payload in {@link DeletedRows}), and the committer, which sees the snapshot it
+ * commits on, uses the position when the file is still live and otherwise looks the key up in
+ * the files that replaced it (see {@code TableCommitter}). Files are immutable, so a hint whose
+ * file is live is exact. A stale entry heals itself when its key is next written (the entry
+ * then points at the new file), so each costs at most one look-up, and only if its key changes.
+ * This keeps the writer free of catalog reads on its hot path and keeps the decision where the
+ * snapshot is known; the price is that a key-less (version 1) delta cannot be re-resolved once
+ * the old file is unreadable.
  *
  * <p>The index is written before the commit happens. That is consistent because both live in
  * the same checkpoint: if the checkpoint completes, the committer commits the delta (it keeps
@@ -108,9 +121,8 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     super.prepareSnapshotPreBarrier(checkpointId);
     flushAll();
     for (List<TableDelta> parts : flushed.values()) {
-      TableDelta merged = TableDelta.merge(parts);
-      output.collect(new StreamRecord<>(new TableDelta(merged.tableUuid(), merged.tableName(),
-          checkpointId, subtask, merged.dataFiles(), merged.deletes(), merged.segments())));
+      TableDelta merged = TableDelta.merge(parts).withCheckpoint(checkpointId, subtask);
+      output.collect(new StreamRecord<>(merged));
     }
     flushed.clear();
   }
@@ -132,7 +144,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
       return Optional.empty();
     }
     Table table = loaded.get();
-    Map<String, List<Long>> deletes = new HashMap<>();
+    Map<String, DeletedRows.Builder> deletes = new HashMap<>();
     List<DataFile> dataFiles;
     try (PartitionedDataWriter writer = new PartitionedDataWriter(table, subtask, attempt)) {
       Schema schema = writer.schema();
@@ -148,29 +160,32 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     for (DataFile file : dataFiles) {
       fileJson.add(ContentFileParser.toJson(file, table.specs().get(file.specId())));
     }
-    Map<String, long[]> deletePositions = new HashMap<>();
-    deletes.forEach((path, positions) ->
-        deletePositions.put(path, positions.stream().mapToLong(Long::longValue).toArray()));
+    Map<String, DeletedRows> deletedRows = new HashMap<>();
+    deletes.forEach((path, rows) -> deletedRows.put(path, rows.build()));
     return Optional.of(new TableDelta(buffer.tableUuid, buffer.tableName, -1, subtask, fileJson,
-        deletePositions, buffer.segments()));
+        deletedRows, buffer.segments()));
   }
 
   /** Applies one primary-key row against the key index. */
   private void materialize(WalRow row, PartitionedDataWriter writer,
-      Map<String, List<Long>> deletes) throws Exception {
+      Map<String, DeletedRows.Builder> deletes) throws Exception {
     setCurrentKey(row.routingKey);
     KeyEntry entry = keyIndex.value();
     WalPosition position = row.position();
     if (entry != null && entry.walPosition().compareTo(position) >= 0) {
       return; // an equal or newer version is already materialized
     }
+    Record record = decode(row, writer.schema());
     if (entry != null && !entry.deleted) {
-      deletes.computeIfAbsent(entry.dataFile, path -> new ArrayList<>()).add(entry.filePosition);
+      // The entry's file may have been rewritten by a compaction since: the key goes with the
+      // position so that the committer can find the row again (see the class comment).
+      deletes.computeIfAbsent(entry.dataFile, path -> DeletedRows.builder())
+          .add(entry.filePosition, KeyRows.payload(record, writer.schema()));
     }
     if (row.isDelete()) {
       keyIndex.update(KeyEntry.tombstone(position));
     } else {
-      PartitionedDataWriter.FilePosition at = writer.write(decode(row, writer.schema()));
+      PartitionedDataWriter.FilePosition at = writer.write(record);
       keyIndex.update(KeyEntry.live(position, at.path(), at.position()));
     }
   }

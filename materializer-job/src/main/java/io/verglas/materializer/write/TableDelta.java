@@ -2,7 +2,6 @@ package io.verglas.materializer.write;
 
 import io.verglas.materializer.progress.SegmentProgress;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,8 +11,9 @@ import java.util.TreeMap;
 
 /**
  * What one writer subtask produced for one table in one checkpoint, and what the committer
- * turns into one Iceberg {@code RowDelta}: new data files, row positions to delete in existing
- * (or just written) data files, and how far into each WAL segment the rows reach.
+ * turns into one Iceberg {@code RowDelta}: new data files, rows to delete in existing (or just
+ * written) data files ({@link DeletedRows}: positions, each with the row's primary key), and how
+ * far into each WAL segment the rows reach.
  *
  * <p>Data files travel as Iceberg's own JSON ({@code ContentFileParser}), read back with the
  * table's partition specs, so the checkpointed form does not depend on Java serialization of
@@ -25,20 +25,31 @@ public final class TableDelta {
   private final long checkpointId;
   private final int subtask;
   private final List<String> dataFiles;
-  private final Map<String, long[]> deletes;
+  private final Map<String, DeletedRows> deletes;
   private final Map<String, SegmentProgress> segments;
 
   public TableDelta(String tableUuid, String tableName, long checkpointId, int subtask,
-      List<String> dataFiles, Map<String, long[]> deletes, Map<String, SegmentProgress> segments) {
+      List<String> dataFiles, Map<String, DeletedRows> deletes,
+      Map<String, SegmentProgress> segments) {
     this.tableUuid = Objects.requireNonNull(tableUuid, "tableUuid");
     this.tableName = Objects.requireNonNull(tableName, "tableName");
     this.checkpointId = checkpointId;
     this.subtask = subtask;
     this.dataFiles = List.copyOf(dataFiles);
-    Map<String, long[]> sorted = new TreeMap<>();
-    deletes.forEach((path, positions) -> sorted.put(path, sortedDistinct(positions)));
+    Map<String, DeletedRows> sorted = new TreeMap<>();
+    deletes.forEach((path, rows) -> {
+      if (rows.size() > 0) {
+        sorted.put(path, rows);
+      }
+    });
     this.deletes = Collections.unmodifiableMap(sorted);
     this.segments = Collections.unmodifiableMap(new TreeMap<>(segments));
+  }
+
+  /** The same delta for another checkpoint and subtask. */
+  public TableDelta withCheckpoint(long newCheckpointId, int newSubtask) {
+    return new TableDelta(tableUuid, tableName, newCheckpointId, newSubtask, dataFiles, deletes,
+        segments);
   }
 
   /** The union of deltas of one table (from several subtasks, or several flushes). */
@@ -48,7 +59,7 @@ public final class TableDelta {
     }
     TableDelta first = deltas.get(0);
     List<String> files = new ArrayList<>();
-    Map<String, long[]> deletes = new LinkedHashMap<>();
+    Map<String, DeletedRows> deletes = new LinkedHashMap<>();
     Map<String, SegmentProgress> segments = new LinkedHashMap<>();
     long checkpointId = Long.MIN_VALUE;
     for (TableDelta delta : deltas) {
@@ -57,7 +68,7 @@ public final class TableDelta {
             + " and " + delta.tableUuid);
       }
       files.addAll(delta.dataFiles);
-      delta.deletes.forEach((path, positions) -> deletes.merge(path, positions, TableDelta::concat));
+      delta.deletes.forEach((path, rows) -> deletes.merge(path, rows, DeletedRows::union));
       delta.segments.forEach((key, progress) -> segments.merge(key, progress, SegmentProgress::max));
       checkpointId = Math.max(checkpointId, delta.checkpointId);
     }
@@ -88,9 +99,16 @@ public final class TableDelta {
     return dataFiles;
   }
 
+  /** Data file path → the rows to delete in it. */
+  public Map<String, DeletedRows> deletedRows() {
+    return deletes;
+  }
+
   /** Data file path → sorted, distinct row positions to delete. */
   public Map<String, long[]> deletes() {
-    return deletes;
+    Map<String, long[]> positions = new TreeMap<>();
+    deletes.forEach((path, rows) -> positions.put(path, rows.positions()));
+    return positions;
   }
 
   /** Segment key → how far this delta's rows reach into it. */
@@ -112,32 +130,15 @@ public final class TableDelta {
     return !dataFiles.isEmpty() || !deletes.isEmpty();
   }
 
-  private static long[] concat(long[] a, long[] b) {
-    long[] all = Arrays.copyOf(a, a.length + b.length);
-    System.arraycopy(b, 0, all, a.length, b.length);
-    return all;
-  }
-
-  private static long[] sortedDistinct(long[] positions) {
-    return Arrays.stream(positions).sorted().distinct().toArray();
-  }
-
   @Override
   public boolean equals(Object o) {
     if (!(o instanceof TableDelta other)) {
       return false;
     }
-    if (deletes.size() != other.deletes.size()) {
-      return false;
-    }
-    for (Map.Entry<String, long[]> entry : deletes.entrySet()) {
-      if (!Arrays.equals(entry.getValue(), other.deletes.get(entry.getKey()))) {
-        return false;
-      }
-    }
     return tableUuid.equals(other.tableUuid) && tableName.equals(other.tableName)
         && checkpointId == other.checkpointId && subtask == other.subtask
-        && dataFiles.equals(other.dataFiles) && segments.equals(other.segments);
+        && dataFiles.equals(other.dataFiles) && deletes.equals(other.deletes)
+        && segments.equals(other.segments);
   }
 
   @Override

@@ -14,18 +14,21 @@ import java.util.Map;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 /**
- * Version 1 of the {@link TableDelta} bytes (network and committer state):
+ * The {@link TableDelta} bytes (network and committer state). Version 2 (written):
  * <pre>
  *   str tableUuid, str tableName, i64 checkpointId, i32 subtask,
  *   i32 n, n × str dataFileJson,
- *   i32 m, m × (str path, i32 k, k × i64 position),
+ *   i32 m, m × (str path, i32 k, k × (i64 position, i32 keyLength, keyLength × u8 keyPayload)),
  *   i32 s, s × (str segmentKey, str stream, i64 sequence, i64 rowsThrough, i64 rowCount)
  * </pre>
- * where {@code str} is an i32 byte length and UTF-8 bytes (file JSON can exceed writeUTF's 64 KiB).
+ * where {@code str} is an i32 byte length and UTF-8 bytes (file JSON can exceed writeUTF's 64 KiB)
+ * and {@code keyLength} is -1 for a row whose key is unknown. Version 1 (still read) lacks the
+ * keys: {@code k × i64 position}; its rows read with unknown keys.
  */
 public final class TableDeltaSerializer implements SimpleVersionedSerializer<TableDelta> {
   public static final TableDeltaSerializer INSTANCE = new TableDeltaSerializer();
-  static final int VERSION = 1;
+  static final int VERSION = 2;
+  static final int VERSION_WITHOUT_KEYS = 1;
 
   @Override
   public int getVersion() {
@@ -45,11 +48,17 @@ public final class TableDeltaSerializer implements SimpleVersionedSerializer<Tab
       writeString(out, file);
     }
     out.writeInt(delta.deletes().size());
-    for (Map.Entry<String, long[]> entry : delta.deletes().entrySet()) {
+    for (Map.Entry<String, DeletedRows> entry : delta.deletedRows().entrySet()) {
+      DeletedRows rows = entry.getValue();
       writeString(out, entry.getKey());
-      out.writeInt(entry.getValue().length);
-      for (long position : entry.getValue()) {
-        out.writeLong(position);
+      out.writeInt(rows.size());
+      for (int i = 0; i < rows.size(); i++) {
+        out.writeLong(rows.position(i));
+        byte[] key = rows.key(i);
+        out.writeInt(key == null ? -1 : key.length);
+        if (key != null) {
+          out.write(key);
+        }
       }
     }
     out.writeInt(delta.segments().size());
@@ -67,7 +76,7 @@ public final class TableDeltaSerializer implements SimpleVersionedSerializer<Tab
 
   @Override
   public TableDelta deserialize(int version, byte[] serialized) throws IOException {
-    if (version != VERSION) {
+    if (version != VERSION && version != VERSION_WITHOUT_KEYS) {
       throw new IOException("Cannot read table delta: unknown version " + version);
     }
     DataInputStream in = new DataInputStream(new ByteArrayInputStream(serialized));
@@ -81,14 +90,19 @@ public final class TableDeltaSerializer implements SimpleVersionedSerializer<Tab
       files.add(readString(in));
     }
     int deleteCount = in.readInt();
-    Map<String, long[]> deletes = new LinkedHashMap<>();
+    Map<String, DeletedRows> deletes = new LinkedHashMap<>();
     for (int i = 0; i < deleteCount; i++) {
       String path = readString(in);
-      long[] positions = new long[in.readInt()];
-      for (int p = 0; p < positions.length; p++) {
-        positions[p] = in.readLong();
+      int rowCount = in.readInt();
+      if (rowCount < 0) {
+        throw new IOException("Cannot read table delta: row count " + rowCount + " is invalid");
       }
-      deletes.put(path, positions);
+      DeletedRows.Builder rows = DeletedRows.builder();
+      for (int r = 0; r < rowCount; r++) {
+        long position = in.readLong();
+        rows.add(position, version == VERSION_WITHOUT_KEYS ? null : readKey(in));
+      }
+      deletes.put(path, rows.build());
     }
     int segmentCount = in.readInt();
     Map<String, SegmentProgress> segments = new LinkedHashMap<>();
@@ -101,6 +115,17 @@ public final class TableDeltaSerializer implements SimpleVersionedSerializer<Tab
       throw new IOException("Cannot read table delta: " + in.available() + " trailing bytes");
     }
     return new TableDelta(uuid, name, checkpointId, subtask, files, deletes, segments);
+  }
+
+  private static byte[] readKey(DataInputStream in) throws IOException {
+    int length = in.readInt();
+    if (length == -1) {
+      return null;
+    }
+    if (length < 0 || length > in.available()) {
+      throw new IOException("Cannot read table delta: key length " + length + " is invalid");
+    }
+    return in.readNBytes(length);
   }
 
   private static void writeString(DataOutputStream out, String value) throws IOException {

@@ -11,6 +11,7 @@ import io.verglas.materializer.table.VerglasTables;
 import io.verglas.materializer.testing.LocalTables;
 import io.verglas.materializer.testing.TestingTables;
 import io.verglas.materializer.testing.TestingWalStore;
+import io.verglas.materializer.write.DeletedRows;
 import io.verglas.materializer.write.TableDelta;
 import io.verglas.wal.WalLayout;
 import java.io.IOException;
@@ -161,12 +162,13 @@ class TableCommitterTest {
   }
 
   @Test
-  void deletesAgainstAFileThatIsGoneFailWithAClearMessage() {
+  void keylessDeletesAgainstAFileThatIsGoneFailWithAClearMessage() {
     TableDelta orphan = delta(1, List.of(), Map.of("file:/nowhere.parquet", new long[] {0}),
         segment("s1", 0, 1, 1));
     assertThatThrownBy(() -> committer.commit(orphan))
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("data file file:/nowhere.parquet is not in snapshot");
+        .hasMessageContaining("Cannot re-resolve deletes in file:/nowhere.parquet of table"
+            + " db.users: the file was rewritten, the delta carries no keys");
   }
 
   @Test
@@ -189,6 +191,13 @@ class TableCommitterTest {
 
   private TableDelta delta(long checkpoint, List<DataFile> files, Map<String, long[]> deletes,
       Map<String, SegmentProgress> segments) {
+    Map<String, DeletedRows> rows = new TreeMap<>();
+    deletes.forEach((path, positions) -> rows.put(path, DeletedRows.of(positions)));
+    return keyedDelta(checkpoint, files, rows, segments);
+  }
+
+  private TableDelta keyedDelta(long checkpoint, List<DataFile> files,
+      Map<String, DeletedRows> deletes, Map<String, SegmentProgress> segments) {
     List<String> json = files.stream().map(f -> LocalTables.json(table, f)).toList();
     return new TableDelta(table.uuid().toString(), "db.users", checkpoint, 0, json, deletes,
         segments);

@@ -40,17 +40,30 @@ public final class TestingTables {
         PartitionSpec.builderFor(USERS).identity("region").build());
   }
 
+  public static Table createUsers(Catalog catalog, String namespace, String name,
+      int formatVersion) {
+    return create(catalog, TableIdentifier.of(namespace, name), USERS,
+        PartitionSpec.builderFor(USERS).identity("region").build(), formatVersion);
+  }
+
   public static Table createEvents(Catalog catalog, String namespace, String name) {
     return create(catalog, TableIdentifier.of(namespace, name), EVENTS, PartitionSpec.unpartitioned());
   }
 
   public static Table create(Catalog catalog, TableIdentifier id, Schema schema, PartitionSpec spec) {
+    return create(catalog, id, schema, spec, Integer.parseInt(
+        VerglasTableProperties.FORMAT_VERSION_DEFAULT));
+  }
+
+  /** A managed table of the given Iceberg format version (2: position deletes, 3: DVs). */
+  public static Table create(Catalog catalog, TableIdentifier id, Schema schema, PartitionSpec spec,
+      int formatVersion) {
     if (catalog instanceof SupportsNamespaces namespaces
         && !namespaces.namespaceExists(id.namespace())) {
       namespaces.createNamespace(id.namespace());
     }
     Map<String, String> props = new HashMap<>();
-    props.put(TableProperties.FORMAT_VERSION, VerglasTableProperties.FORMAT_VERSION_DEFAULT);
+    props.put(TableProperties.FORMAT_VERSION, Integer.toString(formatVersion));
     props.put(VerglasTableProperties.MANAGED, "true");
     return catalog.createTable(id, schema, spec, props);
   }

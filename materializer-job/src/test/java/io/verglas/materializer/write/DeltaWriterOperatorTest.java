@@ -109,6 +109,12 @@ class DeltaWriterOperatorTest {
       TableDelta delta = single(harness.extractOutputValues());
       assertThat(delta.deletes()).containsOnlyKeys(firstFile);
       assertThat(delta.deletes().get(firstFile)).hasSize(2);
+      // Each delete carries its row's key, for re-resolution after a compaction.
+      DeletedRows rows = delta.deletedRows().get(firstFile);
+      assertThat(rows.hasAllKeys()).isTrue();
+      assertThat(List.of(rows.key(0), rows.key(1)))
+          .extracting(key -> KeyRows.decode(key, table.schema()).getField("id"))
+          .containsExactlyInAnyOrder(1, 2);
       assertThat(delta.dataFiles()).singleElement()
           .satisfies(json -> assertThat(json).contains("\"record-count\":1"));
     }

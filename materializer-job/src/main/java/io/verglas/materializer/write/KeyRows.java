@@ -1,0 +1,49 @@
+package io.verglas.materializer.write;
+
+import io.verglas.row.RowCodec;
+import io.verglas.table.PrimaryKeys;
+import java.nio.ByteBuffer;
+import java.util.List;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.types.Types;
+
+/**
+ * The primary key of a row in two forms.
+ * <ul>
+ *   <li>Payload: a {@link RowCodec} row that holds only the key columns (field-id keyed, so any
+ *       later schema of the table decodes it). It travels with every delete in a
+ *       {@link TableDelta}, so the committer can look the row up again.
+ *   <li>Identity: {@link RowCodec#encodeKey} bytes, equal for equal keys, for matching rows read
+ *       from data files against wanted keys.
+ * </ul>
+ */
+public final class KeyRows {
+  private KeyRows() {}
+
+  /** The payload of {@code record}'s key ({@code record} in {@code schema}). */
+  public static byte[] payload(Record record, Schema schema) {
+    GenericRecord key = GenericRecord.create(schema);
+    for (int fieldId : PrimaryKeys.fieldIds(schema)) {
+      String name = schema.findColumnName(fieldId);
+      key.setField(name, record.getField(name));
+    }
+    return RowCodec.encode(key, schema);
+  }
+
+  /** The key columns of a payload, as a record of {@code schema} (other columns null). */
+  public static Record decode(byte[] payload, Schema schema) {
+    return RowCodec.decode(payload, schema);
+  }
+
+  /** The identity of a record's key; {@code schema} is the record's (possibly projected) schema. */
+  public static ByteBuffer identity(Record record, Schema schema, List<Integer> keyFieldIds) {
+    return ByteBuffer.wrap(RowCodec.encodeKey(record, schema, keyFieldIds));
+  }
+
+  /** The key columns of {@code schema} in key order. */
+  public static List<Types.NestedField> columns(Schema schema) {
+    return PrimaryKeys.fieldIds(schema).stream().map(schema::findField).toList();
+  }
+}

@@ -1,0 +1,304 @@
+package io.verglas.materializer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.verglas.materializer.commit.TableCommitter;
+import io.verglas.materializer.commit.TableCommitter.Outcome;
+import io.verglas.materializer.commit.TableCommitterHooks;
+import io.verglas.materializer.source.WalRow;
+import io.verglas.materializer.table.VerglasTables;
+import io.verglas.materializer.testing.LocalTables;
+import io.verglas.materializer.testing.TestingCompactor;
+import io.verglas.materializer.testing.TestingRows;
+import io.verglas.materializer.testing.TestingTables;
+import io.verglas.materializer.testing.TestingWalStore;
+import io.verglas.materializer.write.DeltaWriterOperator;
+import io.verglas.materializer.write.TableDelta;
+import io.verglas.materializer.write.TableDeltaTypeInfo;
+import io.verglas.store.ObjectStoreEndpoint;
+import io.verglas.wal.WalLayout;
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.From;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.statistics.Statistics;
+import net.jqwik.api.Tuple;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.Size;
+import org.apache.flink.api.common.serialization.SerializerConfigImpl;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.Record;
+
+/**
+ * Model-based property test of the writer and committer together (the operators themselves, on
+ * Flink's harness, against a real local warehouse): random sequences of upserts and deletes over
+ * a small key space (keys also move between partitions), cut into many checkpoints, with
+ * failures, replays, lost notifications and compactions (Iceberg's core rewrite) in between.
+ * After every commit the table must equal an in-memory model of last-writer-wins, with no key
+ * twice. Runs on format version 2 (position-delete files) and 3 (DVs).
+ *
+ * <p>A failure prints jqwik's seed and the shrunk step list; {@code @Property(seed = "...")}
+ * replays it. jqwik's failure database lives under {@code target/}.
+ */
+class MaterializerModelTest {
+  static final String[] REGIONS = {"eu", "us", null};
+
+  /** One thing that happens to the pipeline. */
+  sealed interface Step permits Put, Remove, Checkpoint, Compact {}
+
+  /** An upsert of {@code key} into {@code region}. */
+  record Put(int key, int region) implements Step {}
+
+  record Remove(int key) implements Step {}
+
+  /** A checkpoint, and what goes wrong around its commit. */
+  record Checkpoint(Mode mode) implements Step {}
+
+  /** A compaction between commits. */
+  record Compact() implements Step {}
+
+  enum Mode {
+    /** Checkpoint completes, the committer commits. */
+    COMMIT,
+    /** ... and commits the same delta again (a restart after the commit): a no-op. */
+    COMMIT_TWICE,
+    /** The checkpoint fails: the writer restores the last one and the source replays. */
+    FAIL_AND_REPLAY,
+    /** Completes, but the notification is lost: committed with the next checkpoint. */
+    LOST_NOTIFICATION,
+    /** A compaction commits after the writer flushed and before the committer reads. */
+    COMPACT_BEFORE_COMMIT,
+    /** A compaction commits while the committer is committing (after it read the snapshot). */
+    COMPACT_DURING_COMMIT
+  }
+
+  @Provide
+  Arbitrary<Step> steps() {
+    Arbitrary<Integer> keys = Arbitraries.integers().between(0, 7);
+    Arbitrary<Step> put = Combinators.combine(keys, Arbitraries.integers().between(0, 2))
+        .as(Put::new);
+    return Arbitraries.frequencyOf(
+        Tuple.of(10, put),
+        Tuple.of(3, keys.map(Remove::new)),
+        Tuple.of(4, Arbitraries.of(Mode.class).map(Checkpoint::new)),
+        Tuple.of(1, Arbitraries.just(new Compact())));
+  }
+
+  @Property(tries = 16)
+  void theTableEqualsTheModelAfterEveryCommit(
+      @ForAll @Size(min = 20, max = 70) List<@From("steps") Step> steps,
+      @ForAll @IntRange(min = 2, max = 3) int formatVersion,
+      @ForAll boolean tinyWriterBuffer) throws Exception {
+    Path dir = Files.createTempDirectory("materializer-model");
+    try (Simulation simulation = new Simulation(dir, formatVersion, tinyWriterBuffer)) {
+      for (Step step : steps) {
+        simulation.apply(step);
+      }
+      simulation.apply(new Checkpoint(Mode.COMMIT));
+      assertThat(simulation.tableRows()).isEqualTo(simulation.model);
+      Statistics.label("rows re-resolved by key").collect(bucket(simulation.relocatedRows()));
+      Statistics.label("compactions committed").collect(bucket(simulation.compactor.committed()));
+    } finally {
+      deleteRecursively(dir);
+    }
+  }
+
+  private static String bucket(long count) {
+    return count == 0 ? "0" : count < 5 ? "1-4" : "5+";
+  }
+
+  /** The pipeline under test and its model. */
+  static final class Simulation implements Closeable {
+    final Catalog catalog;
+    final Catalog committerCatalog;
+    final Table table;
+    final MaterializerConfig config;
+    final TableCommitter committer;
+    final TestingCompactor compactor = new TestingCompactor(7);
+    final TestingRows rows;
+    KeyedOneInputStreamOperatorTestHarness<String, WalRow, TableDelta> harness;
+    OperatorSubtaskState lastCheckpoint;
+    final List<WalRow> sinceLastCheckpoint = new ArrayList<>();
+    /** Last writer wins over every row fed so far. */
+    final Map<Integer, String> model = new TreeMap<>();
+    /** What the table must hold once the pending checkpoints are committed. */
+    final NavigableMap<Long, Map<Integer, String>> modelAt = new TreeMap<>();
+    final NavigableMap<Long, TableDelta> pending = new TreeMap<>();
+    Map<Integer, String> committedModel = new TreeMap<>();
+    long checkpointId;
+    int version;
+
+    Simulation(Path dir, int formatVersion, boolean tinyWriterBuffer) throws Exception {
+      catalog = LocalTables.catalog(dir);
+      table = TestingTables.createUsers(catalog, "db", "users", formatVersion);
+      config = MaterializerConfig.builder()
+          .catalogProperties(LocalTables.catalogProperties(dir))
+          .objectStore(new ObjectStoreEndpoint(URI.create("http://127.0.0.1:1"), "us-east-1", "a",
+              "s", "unused"))
+          .writerBufferBytes(tinyWriterBuffer ? 1 : 1L << 20)
+          .build();
+      committerCatalog = LocalTables.catalog(dir);
+      committer = new TableCommitter(new VerglasTables(committerCatalog),
+          new TestingWalStore(WalLayout.defaults()), event -> {}, "job-model");
+      rows = new TestingRows(table);
+      harness = newHarness(null);
+    }
+
+    void apply(Step step) throws Exception {
+      if (step instanceof Put put) {
+        GenericRecord record = GenericRecord.create(table.schema());
+        record.setField("id", put.key());
+        record.setField("name", "k" + put.key() + "v" + (++version));
+        record.setField("region", REGIONS[put.region()]);
+        record.setField("value", (long) version);
+        feed(rows.upsert(record));
+        model.put(put.key(), describe(record));
+      } else if (step instanceof Remove remove) {
+        GenericRecord record = GenericRecord.create(table.schema());
+        record.setField("id", remove.key());
+        feed(rows.delete(record));
+        model.remove(remove.key());
+      } else if (step instanceof Compact) {
+        compactor.compact(table);
+        assertThat(tableRows()).as("after a compaction").isEqualTo(committedModel);
+      } else if (step instanceof Checkpoint checkpoint) {
+        checkpoint(checkpoint.mode());
+      }
+    }
+
+    private void feed(WalRow row) throws Exception {
+      sinceLastCheckpoint.add(row);
+      harness.processElement(row, 0);
+    }
+
+    private void checkpoint(Mode mode) throws Exception {
+      if (mode == Mode.FAIL_AND_REPLAY) {
+        // The attempt dies before the checkpoint completes: its buffered rows and early-flushed
+        // files are lost, the writer restores the last completed checkpoint, the source replays.
+        harness.close();
+        harness = newHarness(lastCheckpoint);
+        for (WalRow row : sinceLastCheckpoint) {
+          harness.processElement(row, 0);
+        }
+      }
+      long id = ++checkpointId;
+      harness.prepareSnapshotPreBarrier(id);
+      List<TableDelta> deltas = new ArrayList<>(harness.extractOutputValues());
+      harness.getOutput().clear();
+      lastCheckpoint = harness.snapshot(id, id);
+      sinceLastCheckpoint.clear();
+      if (!deltas.isEmpty()) {
+        pending.put(id, TableDelta.merge(deltas));
+        modelAt.put(id, new TreeMap<>(model));
+      }
+      if (mode == Mode.LOST_NOTIFICATION) {
+        return;
+      }
+      if (mode == Mode.COMPACT_BEFORE_COMMIT) {
+        compactor.compact(table);
+      }
+      if (mode == Mode.COMPACT_DURING_COMMIT) {
+        int[] calls = {0};
+        TableCommitterHooks.beforeCommit(committer, t -> {
+          if (calls[0]++ == 0) {
+            compactor.compact(t);
+          }
+        });
+      }
+      try {
+        while (!pending.isEmpty()) {
+          Map.Entry<Long, TableDelta> next = pending.pollFirstEntry();
+          Outcome outcome = committer.commit(next.getValue()).outcome();
+          assertThat(outcome).isIn(Outcome.COMMITTED, Outcome.NOTHING_TO_COMMIT);
+          committedModel = modelAt.remove(next.getKey());
+          assertThat(tableRows()).as("after committing checkpoint %s", next.getKey())
+              .isEqualTo(committedModel);
+          if (mode == Mode.COMMIT_TWICE) {
+            assertThat(committer.commit(next.getValue()).outcome())
+                .isIn(Outcome.ALREADY_COMMITTED, Outcome.NOTHING_TO_COMMIT);
+            assertThat(tableRows()).isEqualTo(committedModel);
+          }
+        }
+      } finally {
+        TableCommitterHooks.beforeCommit(committer, t -> {});
+      }
+    }
+
+    private KeyedOneInputStreamOperatorTestHarness<String, WalRow, TableDelta> newHarness(
+        OperatorSubtaskState restore) throws Exception {
+      var created = new KeyedOneInputStreamOperatorTestHarness<String, WalRow, TableDelta>(
+          new DeltaWriterOperator(config), row -> row.routingKey, Types.STRING);
+      created.setup(TableDeltaTypeInfo.INSTANCE.createSerializer(new SerializerConfigImpl()));
+      if (restore != null) {
+        created.initializeState(restore);
+      }
+      created.open();
+      return created;
+    }
+
+    /** id → name/region/value; fails on a key that is there twice. */
+    Map<Integer, String> tableRows() {
+      Map<Integer, String> rows = new TreeMap<>();
+      for (Record record : TestingTables.read(table)) {
+        String previous = rows.put((Integer) record.getField("id"), describe(record));
+        assertThat(previous).as("key %s is in the table twice", record.getField("id")).isNull();
+      }
+      return rows;
+    }
+
+    long relocatedRows() {
+      table.refresh();
+      long total = 0;
+      for (org.apache.iceberg.Snapshot snapshot : table.snapshots()) {
+        total += Long.parseLong(snapshot.summary()
+            .getOrDefault(TableCommitter.SUMMARY_RELOCATED_ROWS, "0"));
+      }
+      return total;
+    }
+
+    static String describe(Record record) {
+      return record.getField("name") + "/" + record.getField("region") + "/"
+          + record.getField("value");
+    }
+
+    @Override
+    public void close() throws IOException {
+      try {
+        harness.close();
+      } catch (Exception e) {
+        throw new IOException(e);
+      } finally {
+        ((Closeable) catalog).close();
+        ((Closeable) committerCatalog).close();
+      }
+    }
+  }
+
+  static void deleteRecursively(Path dir) throws IOException {
+    try (Stream<Path> paths = Files.walk(dir)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(path);
+      }
+    }
+  }
+}
