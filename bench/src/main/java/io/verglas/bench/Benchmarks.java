@@ -8,7 +8,8 @@ public final class Benchmarks {
   private Benchmarks() {}
 
   public static List<Benchmark> all() {
-    return List.of(new io.verglas.bench.ingest.IngestBenchmark());
+    return List.of(new io.verglas.bench.ingest.IngestBenchmark(),
+        new io.verglas.bench.materialize.MaterializeBenchmark());
   }
 
   public static Optional<Benchmark> find(String name) {

@@ -155,7 +155,9 @@ class MaterializerResilienceITCase {
       assertThat(compactor.compact(compacted)).isTrue();
       workload.touchAll(s1, users);
       awaitModel(users, workload.model());
-      MaterializerFixture.await("WAL drained", TIMEOUT, world::walKeys, List::isEmpty);
+      // Drained: every segment committed (a DELETE that failed under load may leave a committed
+      // segment behind until a restart reads it again: deletion is best effort by design).
+      MaterializerFixture.await("WAL drained", TIMEOUT, world::uncommittedWalKeys, List::isEmpty);
     } finally {
       running.set(false);
       compaction.join();

@@ -81,6 +81,11 @@ public final class VerglasTables implements Closeable {
     return Optional.of(table);
   }
 
+  /** How many tables are cached (at most {@value #CACHE_SIZE}; only tables that had rows). */
+  public int size() {
+    return byUuid.size();
+  }
+
   @Override
   public void close() throws IOException {
     byUuid.clear();

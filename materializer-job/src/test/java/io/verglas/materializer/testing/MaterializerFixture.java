@@ -50,6 +50,11 @@ public final class MaterializerFixture implements AutoCloseable {
     return catalog;
   }
 
+  /** The catalog's properties (a SQLite JDBC catalog on the in-process S3 server). */
+  public Map<String, String> catalogProperties() {
+    return catalogProperties;
+  }
+
   public TestingS3 s3() {
     return s3;
   }
@@ -67,6 +72,34 @@ public final class MaterializerFixture implements AutoCloseable {
     return s3.list("_wal/").stream()
         .filter(key -> io.verglas.wal.WalLayout.defaults().parse(key).isPresent())
         .toList();
+  }
+
+  /**
+   * The WAL segments still stored whose rows are not all committed to their table. Deleting a
+   * committed segment is best effort (a failed DELETE leaves it until a restarted job reads it
+   * again), so "drained" for a running job means this list is empty, not {@link #walKeys}.
+   */
+  public List<String> uncommittedWalKeys() {
+    List<String> pending = new java.util.ArrayList<>();
+    for (String key : walKeys()) {
+      byte[] bytes;
+      try {
+        bytes = client.getObjectAsBytes(b -> b.bucket(BUCKET).key(key)).asByteArray();
+      } catch (software.amazon.awssdk.services.s3.model.NoSuchKeyException e) {
+        continue; // deleted meanwhile
+      }
+      io.verglas.wal.WalSegmentHeader header =
+          io.verglas.wal.WalSegmentCodec.decode(bytes).header();
+      org.apache.iceberg.Table table = catalog.loadTable(
+          org.apache.iceberg.catalog.TableIdentifier.of(header.tableName().toArray(String[]::new)));
+      io.verglas.materializer.progress.WalMark mark =
+          io.verglas.materializer.progress.WalSummary.committed(table)
+              .getOrDefault(header.streamId(), io.verglas.materializer.progress.WalMark.NONE);
+      if (!mark.coversSegment(header.sequence(), header.recordCount())) {
+        pending.add(key);
+      }
+    }
+    return pending;
   }
 
   /** A config for this world; {@code checkpointDir} may be null. */
