@@ -1,7 +1,12 @@
 package io.verglas.cache;
 
+import io.verglas.cache.admin.AdminServer;
+import io.verglas.cache.admin.CacheAdmin;
 import io.verglas.cache.block.BlockCache;
+import io.verglas.cache.block.MetadataStore;
 import io.verglas.cache.origin.Origin;
+import io.verglas.cache.protection.OriginProtection;
+import io.verglas.cache.protection.ProtectedOrigin;
 import io.verglas.cache.s3.S3Server;
 import io.verglas.cache.s3.S3ServerConfig;
 import java.net.InetAddress;
@@ -16,19 +21,29 @@ import java.util.Objects;
 
 /**
  * A cache node: an S3-compatible HTTP endpoint in front of one {@link Origin}, serving object
- * reads through a block cache.
+ * reads through a block cache (DRAM, optional NVMe) and a metadata store.
  *
  * <pre>{@code
- * try (CacheNode node = CacheNode.builder()
- *     .credentials("access", "secret")
- *     .origin(new LocalDirectoryOrigin(dir))
- *     .build()
- *     .start()) {
+ * try (S3Origin origin = S3Origin.builder().endpoint(URI.create("https://s3.example.com"))
+ *         .credentials(access, secret).build();
+ *     CacheNode node = CacheNode.builder()
+ *         .credentials("client-key", "client-secret")
+ *         .origin(origin)                          // or new LocalDirectoryOrigin(dir)
+ *         .dramCapacityBytes(4L << 30)
+ *         .nvmeDirectory(Path.of("/nvme/verglas")).nvmeCapacityBytes(500L << 30)
+ *         .adminPort(9091)                         // /health, /stats, /metrics, POST /purge
+ *         .build()
+ *         .start()) {
  *   URI endpoint = node.endpoint();   // http://127.0.0.1:<port>, path-style
  * }
  * }</pre>
  *
- * The node does not own the origin: close the origin after the node.
+ * <p>Reads resolve a key to one ETag and serve every byte of the response from that version
+ * (blocks are keyed by ETag). Iceberg's immutable files are resolved once; other objects are
+ * revalidated with If-None-Match after {@link Builder#metadataTtl}. Writes go through to the
+ * origin before they are acknowledged. Calls to the origin pass a concurrency limit, retries
+ * and a circuit breaker ({@link OriginProtection}). The node does not own the origin: close the
+ * origin after the node.
  */
 public final class CacheNode implements AutoCloseable {
   public static final int MIB = 1024 * 1024;
@@ -40,15 +55,27 @@ public final class CacheNode implements AutoCloseable {
   public static final long DEFAULT_SPOOL_THRESHOLD = 8L * MIB;
   public static final Duration DEFAULT_CLOCK_SKEW = Duration.ofMinutes(15);
   public static final Duration DEFAULT_METADATA_TTL = Duration.ofSeconds(2);
+  public static final int DEFAULT_NVME_IO_THREADS = 4;
+  public static final long DEFAULT_METADATA_STORE_CAPACITY = 64L * MIB;
+  public static final int DEFAULT_METADATA_STORE_MAX_ENTRY = 8 * MIB;
 
   private final S3ServerConfig config;
   private final S3Server server;
+  private final AdminServer adminServer;
+  private final String adminHost;
+  private final java.time.Instant created;
   private int port = -1;
+  private int adminPort = -1;
   private boolean closed;
 
-  private CacheNode(S3ServerConfig config, Origin origin) {
+  private CacheNode(S3ServerConfig config, Origin origin, String adminHost, Integer adminPort,
+      String adminToken) {
     this.config = config;
     this.server = new S3Server(config, origin);
+    this.adminHost = adminHost;
+    this.adminServer = adminPort == null ? null
+        : new AdminServer(adminHost, adminPort, new Admin(), adminToken);
+    this.created = config.clock().instant();
   }
 
   public static Builder builder() {
@@ -64,7 +91,68 @@ public final class CacheNode implements AutoCloseable {
       throw new IllegalStateException("Cannot start a cache node twice");
     }
     port = server.start();
+    if (adminServer != null) {
+      try {
+        adminPort = adminServer.start();
+      } catch (RuntimeException e) {
+        close();
+        throw e;
+      }
+    }
     return this;
+  }
+
+  /**
+   * The admin endpoint ({@code http://<host>:<port>}: /health, /stats, /metrics, POST /purge);
+   * the node must be started with an admin port configured.
+   */
+  public synchronized URI adminEndpoint() {
+    if (adminPort < 0) {
+      throw new IllegalStateException(adminServer == null
+          ? "Cannot tell the admin endpoint: no admin port was configured"
+          : "Cannot tell the admin endpoint: the cache node is not started");
+    }
+    return URI.create("http://" + displayHost(adminHost) + ":" + adminPort);
+  }
+
+  /**
+   * Forgets everything cached for keys of {@code bucket} starting with {@code prefix} ("" for
+   * the whole bucket): blocks in DRAM and NVMe, metadata store entries and resolved ETags.
+   */
+  public PurgeResult purge(String bucket, String prefix) {
+    Objects.requireNonNull(bucket, "bucket");
+    Objects.requireNonNull(prefix, "prefix");
+    S3Server.PurgeCounts counts = server.purge(bucket, prefix);
+    return new PurgeResult(bucket, prefix, counts.blocks(), counts.metadataEntries(), counts.etags());
+  }
+
+  /** A health report: {@code status} is "ok", or "degraded" while the origin is failing. */
+  public Map<String, Object> health() {
+    Map<String, Object> health = new LinkedHashMap<>();
+    String circuit = server.protectedOrigin().circuitState();
+    boolean failing = circuit.equals("OPEN") || circuit.equals("HALF_OPEN");
+    health.put("status", failing ? "degraded" : "ok");
+    health.put("origin", failing ? "failing (circuit " + circuit + "); serving cached bytes only" : "ok");
+    health.put("since", created.toString());
+    health.put("nvme", server.blockCache().hasNvme() ? "on" : "off");
+    return health;
+  }
+
+  private final class Admin implements CacheAdmin {
+    @Override
+    public CacheStats stats() {
+      return CacheNode.this.stats();
+    }
+
+    @Override
+    public PurgeResult purge(String bucket, String prefix) {
+      return CacheNode.this.purge(bucket, prefix);
+    }
+
+    @Override
+    public Map<String, Object> health() {
+      return CacheNode.this.health();
+    }
   }
 
   /** The bound port; the node must be started. */
@@ -77,7 +165,11 @@ public final class CacheNode implements AutoCloseable {
 
   /** {@code http://<host>:<port>}; a wildcard bind address is reported as the loopback address. */
   public URI endpoint() {
-    String host = config.host();
+    return URI.create("http://" + displayHost(config.host()) + ":" + port());
+  }
+
+  private static String displayHost(String configured) {
+    String host = configured;
     try {
       if (InetAddress.getByName(host).isAnyLocalAddress()) {
         host = InetAddress.getLoopbackAddress().getHostAddress();
@@ -88,7 +180,7 @@ public final class CacheNode implements AutoCloseable {
     if (host.indexOf(':') >= 0 && !host.startsWith("[")) {
       host = "[" + host + "]";
     }
-    return URI.create("http://" + host + ":" + port());
+    return host;
   }
 
   public String region() {
@@ -97,6 +189,17 @@ public final class CacheNode implements AutoCloseable {
 
   public CacheStats stats() {
     BlockCache blocks = server.blockCache();
+    TierStats dram = new TierStats(blocks.dramHits(), blocks.dramMisses(), blocks.dramFills(),
+        blocks.dramEvictions(), blocks.dramAdmissionRejects(), blocks.dramBytes(),
+        blocks.dramCapacityBytes(), blocks.dramEntries());
+    TierStats nvme = !blocks.hasNvme() ? TierStats.ABSENT
+        : new TierStats(blocks.nvmeHits(), blocks.nvmeMisses(), blocks.nvmeFills(),
+            blocks.nvmeEvictions(), blocks.nvmeAdmissionRejects(), blocks.nvmeBytes(),
+            blocks.nvmeCapacityBytes(), blocks.nvmeEntries());
+    MetadataStore store = server.metadataStore();
+    TierStats metadata = store == null ? TierStats.ABSENT
+        : new TierStats(store.hits(), store.misses(), store.fills(), store.evictions(), 0,
+            store.bytes(), store.capacityBytes(), store.entries());
     return new CacheStats(
         blocks.hits(),
         blocks.misses(),
@@ -106,7 +209,30 @@ public final class CacheNode implements AutoCloseable {
         blocks.evictions(),
         server.originRequests(),
         blocks.dramBytes(),
-        blocks.dramCapacityBytes());
+        blocks.dramCapacityBytes(),
+        dram,
+        nvme,
+        metadata,
+        blocks.nvmeChecksumFailures(),
+        blocks.nvmeRecovered(),
+        blocks.nvmeDroppedWrites(),
+        server.revalidations(),
+        server.revalidationsNotModified(),
+        originStats());
+  }
+
+  private OriginStats originStats() {
+    ProtectedOrigin p = server.protectedOrigin();
+    return new OriginStats(p.attempts(), p.retries(), p.failures(), p.shortCircuited(),
+        p.rejected(), p.inFlight(), p.queued(), p.circuitState());
+  }
+
+  /**
+   * Waits until the blocks accepted for the NVMe tier so far are written (or dropped), so a
+   * restart finds them. NVMe writes happen in the background and never delay a response.
+   */
+  public void flush() {
+    server.blockCache().flush();
   }
 
   /** Stops serving and releases the event loops and cached blocks; idempotent. */
@@ -116,6 +242,9 @@ public final class CacheNode implements AutoCloseable {
       return;
     }
     closed = true;
+    if (adminServer != null) {
+      adminServer.close();
+    }
     server.close();
   }
 
@@ -147,6 +276,16 @@ public final class CacheNode implements AutoCloseable {
     private Duration metadataTtl;
     private String virtualHostDomain;
     private Integer ioThreads;
+    private Path nvmeDirectory;
+    private Long nvmeCapacityBytes;
+    private Integer nvmeIoThreads;
+    private ImmutableObjects immutableObjects;
+    private Long metadataStoreCapacityBytes;
+    private Integer metadataStoreMaxEntryBytes;
+    private Integer adminPort;
+    private String adminHost;
+    private String adminToken;
+    private OriginProtection originProtection;
 
     private Builder() {}
 
@@ -264,8 +403,10 @@ public final class CacheNode implements AutoCloseable {
     }
 
     /**
-     * How long a key's ETag is trusted without asking the origin; writes through this node
-     * invalidate at once. Default 2 s; zero disables the metadata cache.
+     * How long a mutable object's ETag is trusted before it is revalidated with the origin
+     * ({@code If-None-Match}); writes through this node invalidate at once. Default 2 s; zero
+     * revalidates on every read. Immutable objects (see {@link #immutableObjects}) are never
+     * revalidated.
      */
     public Builder metadataTtl(Duration value) {
       once(metadataTtl, "metadataTtl");
@@ -273,6 +414,83 @@ public final class CacheNode implements AutoCloseable {
         throw new IllegalArgumentException("Invalid metadata TTL: " + value);
       }
       metadataTtl = value;
+      return this;
+    }
+
+    /**
+     * Which objects are immutable and so never revalidated; default
+     * {@link ImmutableObjects#icebergPaths()}. {@link ImmutableObjects#NONE} revalidates all.
+     */
+    public Builder immutableObjects(ImmutableObjects value) {
+      once(immutableObjects, "immutableObjects");
+      immutableObjects = Objects.requireNonNull(value, "immutableObjects");
+      return this;
+    }
+
+    /**
+     * Ceiling of the metadata store, which keeps Iceberg metadata objects and Parquet footers
+     * apart from data blocks (no admission; data scans cannot evict them). Default 64 MiB; 0
+     * disables it (they are then cached as blocks).
+     */
+    public Builder metadataStoreCapacityBytes(long bytes) {
+      once(metadataStoreCapacityBytes, "metadataStoreCapacityBytes");
+      if (bytes < 0) {
+        throw new IllegalArgumentException("Invalid metadata store capacity: " + bytes + " (must be >= 0)");
+      }
+      metadataStoreCapacityBytes = bytes;
+      return this;
+    }
+
+    /**
+     * Largest metadata object or footer the metadata store keeps (larger ones are read as
+     * blocks); default 8 MiB or the store's capacity if smaller.
+     */
+    public Builder metadataStoreMaxEntryBytes(int bytes) {
+      once(metadataStoreMaxEntryBytes, "metadataStoreMaxEntryBytes");
+      if (bytes <= 0) {
+        throw new IllegalArgumentException("Invalid metadata store entry limit: " + bytes + " (must be > 0)");
+      }
+      metadataStoreMaxEntryBytes = bytes;
+      return this;
+    }
+
+    /**
+     * Serve the admin endpoint (/health, /stats, /metrics, POST /purge) on this port, 0 for a
+     * random free one; without it there is no admin endpoint.
+     */
+    public Builder adminPort(int value) {
+      once(adminPort, "adminPort");
+      if (value < 0 || value > 65535) {
+        throw new IllegalArgumentException("Invalid admin port: " + value + " (0..65535)");
+      }
+      adminPort = value;
+      return this;
+    }
+
+    /** Address the admin endpoint binds; default the S3 endpoint's host. */
+    public Builder adminHost(String value) {
+      once(adminHost, "adminHost");
+      adminHost = requireText(value, "adminHost");
+      return this;
+    }
+
+    /**
+     * Require {@code Authorization: Bearer <token>} on every admin endpoint but /health. Without
+     * a token the admin endpoint is open: bind it to a private address.
+     */
+    public Builder adminToken(String value) {
+      once(adminToken, "adminToken");
+      adminToken = requireText(value, "adminToken");
+      return this;
+    }
+
+    /**
+     * Concurrency limit, retries and circuit breaker for calls to the origin; default
+     * {@link OriginProtection#defaults()}; {@link OriginProtection#disabled()} turns them off.
+     */
+    public Builder originProtection(OriginProtection value) {
+      once(originProtection, "originProtection");
+      originProtection = Objects.requireNonNull(value, "originProtection");
       return this;
     }
 
@@ -293,6 +511,37 @@ public final class CacheNode implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Directory of the NVMe block tier (created if missing); requires {@link #nvmeCapacityBytes}.
+     * Blocks found there are served after a restart; {@link #build()} recovers their index.
+     * Without it the node caches in DRAM only.
+     */
+    public Builder nvmeDirectory(Path value) {
+      once(nvmeDirectory, "nvmeDirectory");
+      nvmeDirectory = Objects.requireNonNull(value, "nvmeDirectory");
+      return this;
+    }
+
+    /** Ceiling of the NVMe tier: bytes of block files (data plus a small header) on disk. */
+    public Builder nvmeCapacityBytes(long bytes) {
+      once(nvmeCapacityBytes, "nvmeCapacityBytes");
+      if (bytes <= 0) {
+        throw new IllegalArgumentException("Invalid NVMe capacity: " + bytes + " (must be > 0)");
+      }
+      nvmeCapacityBytes = bytes;
+      return this;
+    }
+
+    /** Threads that read and write NVMe block files; default 4. */
+    public Builder nvmeIoThreads(int value) {
+      once(nvmeIoThreads, "nvmeIoThreads");
+      if (value < 1) {
+        throw new IllegalArgumentException("Invalid nvmeIoThreads: " + value + " (must be >= 1)");
+      }
+      nvmeIoThreads = value;
+      return this;
+    }
+
     public CacheNode build() {
       if (origin == null) {
         throw new IllegalStateException("Cannot build a cache node without an origin");
@@ -307,6 +556,24 @@ public final class CacheNode implements AutoCloseable {
       if (dram < block) {
         throw new IllegalStateException("Cannot build a cache node whose DRAM capacity (" + dram
             + " bytes) is smaller than one block (" + block + " bytes)");
+      }
+      if ((nvmeDirectory == null) != (nvmeCapacityBytes == null)) {
+        throw new IllegalStateException(
+            "Cannot build a cache node with only one of nvmeDirectory and nvmeCapacityBytes set");
+      }
+      if (nvmeCapacityBytes != null && nvmeCapacityBytes < block + 64 * 1024) {
+        throw new IllegalStateException("Cannot build a cache node whose NVMe capacity ("
+            + nvmeCapacityBytes + " bytes) is smaller than one block file (" + block + " bytes + header)");
+      }
+      long metaCapacity = metadataStoreCapacityBytes != null
+          ? metadataStoreCapacityBytes : DEFAULT_METADATA_STORE_CAPACITY;
+      int metaMaxEntry = (int) Math.min(metaCapacity, DEFAULT_METADATA_STORE_MAX_ENTRY);
+      if (metadataStoreMaxEntryBytes != null) {
+        if (metadataStoreMaxEntryBytes > metaCapacity) {
+          throw new IllegalStateException("Cannot build a cache node whose metadata store entry limit ("
+              + metadataStoreMaxEntryBytes + " bytes) exceeds its capacity (" + metaCapacity + " bytes)");
+        }
+        metaMaxEntry = metadataStoreMaxEntryBytes;
       }
       S3ServerConfig config = new S3ServerConfig(
           host != null ? host : "127.0.0.1",
@@ -323,8 +590,23 @@ public final class CacheNode implements AutoCloseable {
           spoolDirectory != null ? spoolDirectory : Path.of(System.getProperty("java.io.tmpdir")),
           metadataTtl != null ? metadataTtl : DEFAULT_METADATA_TTL,
           virtualHostDomain,
-          ioThreads != null ? ioThreads : 0);
-      return new CacheNode(config, origin);
+          ioThreads != null ? ioThreads : 0,
+          nvmeDirectory,
+          nvmeCapacityBytes != null ? nvmeCapacityBytes : 0,
+          nvmeIoThreads != null ? nvmeIoThreads : DEFAULT_NVME_IO_THREADS,
+          immutableObjects != null ? immutableObjects : ImmutableObjects.icebergPaths(),
+          metaCapacity,
+          metaMaxEntry,
+          originProtection != null ? originProtection : OriginProtection.defaults());
+      if (adminPort == null && (adminHost != null || adminToken != null)) {
+        throw new IllegalStateException(
+            "Cannot build a cache node with adminHost or adminToken but no adminPort");
+      }
+      if (adminPort != null && port != null && port != 0 && adminPort.equals(port)
+          && (adminHost == null || adminHost.equals(config.host()))) {
+        throw new IllegalStateException("Cannot build a cache node whose admin port equals its S3 port: " + port);
+      }
+      return new CacheNode(config, origin, adminHost != null ? adminHost : config.host(), adminPort, adminToken);
     }
 
     private static void once(Object current, String name) {

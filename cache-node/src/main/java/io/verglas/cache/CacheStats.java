@@ -4,17 +4,29 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
- * A snapshot of a cache node's counters (cumulative since start, except the DRAM gauges).
+ * A snapshot of a cache node's counters (cumulative since start, except gauges).
  *
- * @param hits block lookups answered by the DRAM tier
+ * <p>The first fields summarize the block cache; {@code dram} and {@code nvme} break it down by
+ * tier.
+ *
+ * @param hits block lookups answered by a tier (DRAM or NVMe)
  * @param misses block lookups that started an origin fetch
  * @param coalescedMisses block lookups that joined a fetch already in flight (singleflight)
  * @param bytesServedFromCache response bytes that came from cached blocks
- * @param fills blocks inserted into the cache
- * @param evictions blocks evicted by the size ceiling
+ * @param fills blocks fetched from the origin into the cache path
+ * @param evictions blocks evicted from either tier to make room
  * @param originRequests calls made to the origin (HEAD, range reads, writes, listings, ...)
  * @param dramBytes bytes held by the DRAM tier now
  * @param dramCapacityBytes the DRAM tier's ceiling
+ * @param dram the DRAM block tier
+ * @param nvme the NVMe block tier ({@link TierStats#ABSENT} when not configured)
+ * @param metadata the metadata store (Iceberg metadata objects and Parquet footers)
+ * @param nvmeChecksumFailures NVMe blocks dropped because their checksum or header failed
+ * @param nvmeRecoveredBlocks NVMe blocks found on disk when the node started
+ * @param nvmeDroppedWrites NVMe writes skipped (write queue full, I/O failure)
+ * @param revalidations ETag lookups of mutable objects that asked the origin after the TTL
+ * @param revalidationsNotModified revalidations answered "not modified"
+ * @param origin retries, failures and circuit breaker state of the origin protection
  */
 public record CacheStats(
     long hits,
@@ -25,7 +37,16 @@ public record CacheStats(
     long evictions,
     long originRequests,
     long dramBytes,
-    long dramCapacityBytes) {
+    long dramCapacityBytes,
+    TierStats dram,
+    TierStats nvme,
+    TierStats metadata,
+    long nvmeChecksumFailures,
+    long nvmeRecoveredBlocks,
+    long nvmeDroppedWrites,
+    long revalidations,
+    long revalidationsNotModified,
+    OriginStats origin) {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 

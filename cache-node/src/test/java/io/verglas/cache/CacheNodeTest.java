@@ -46,6 +46,35 @@ class CacheNodeTest {
   }
 
   @Test
+  void tierSettingsAreChecked() {
+    try (LocalDirectoryOrigin origin = new LocalDirectoryOrigin(dir)) {
+      assertThatThrownBy(() -> CacheNode.builder().nvmeCapacityBytes(-1))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("-1");
+      assertThatThrownBy(() -> CacheNode.builder().nvmeIoThreads(0))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("nvmeIoThreads: 0");
+      assertThatThrownBy(() -> CacheNode.builder().metadataStoreCapacityBytes(-5))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("-5");
+      assertThatThrownBy(() -> CacheNode.builder().allowAnonymous(true).origin(origin)
+          .nvmeDirectory(dir.resolve("nvme")).build())
+          .isInstanceOf(IllegalStateException.class).hasMessageContaining("nvmeCapacityBytes");
+      assertThatThrownBy(() -> CacheNode.builder().allowAnonymous(true).origin(origin)
+          .nvmeDirectory(dir.resolve("nvme")).nvmeCapacityBytes(CacheNode.MIB).build())
+          .isInstanceOf(IllegalStateException.class).hasMessageContaining("smaller than one block file");
+      assertThatThrownBy(() -> CacheNode.builder().allowAnonymous(true).origin(origin)
+          .metadataStoreCapacityBytes(1000).metadataStoreMaxEntryBytes(1001).build())
+          .isInstanceOf(IllegalStateException.class).hasMessageContaining("1001");
+      // A small store caps the default entry limit instead of failing; 0 disables the store.
+      CacheNode.builder().allowAnonymous(true).origin(origin).metadataStoreCapacityBytes(1000).build().close();
+      try (CacheNode node = CacheNode.builder().allowAnonymous(true).origin(origin)
+          .metadataStoreCapacityBytes(0).build()) {
+        assertThat(node.stats().metadata()).isEqualTo(TierStats.ABSENT);
+        assertThat(node.stats().nvme()).isEqualTo(TierStats.ABSENT);
+      }
+      assertThat(java.nio.file.Files.exists(dir.resolve("nvme"))).isFalse(); // refused builds left nothing
+    }
+  }
+
+  @Test
   void lifecycle() throws Exception {
     try (LocalDirectoryOrigin origin = new LocalDirectoryOrigin(dir)) {
       CacheNode node = CacheNode.builder().origin(origin).credentials("a", "b").build();
@@ -57,7 +86,12 @@ class CacheNodeTest {
       Map<String, Object> stats = new ObjectMapper().readValue(node.stats().toJson(),
           new com.fasterxml.jackson.core.type.TypeReference<Map<String, Object>>() { });
       assertThat(stats).containsKeys("hits", "misses", "bytesServedFromCache", "fills", "evictions",
-          "originRequests", "dramBytes", "dramCapacityBytes");
+          "originRequests", "dramBytes", "dramCapacityBytes", "dram", "nvme", "metadata",
+          "revalidations", "origin");
+      @SuppressWarnings("unchecked")
+      Map<String, Object> dram = (Map<String, Object>) stats.get("dram");
+      assertThat(dram).containsKeys("hits", "misses", "bytes", "fills",
+          "evictions", "admissionRejects", "capacityBytes", "entries");
       assertThat(stats.get("dramCapacityBytes")).isEqualTo(268435456);
       node.close();
       node.close();

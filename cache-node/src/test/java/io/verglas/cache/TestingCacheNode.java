@@ -46,7 +46,9 @@ public final class TestingCacheNode implements AutoCloseable {
     tune.accept(builder);
     this.node = builder.build().start();
     this.s3 = client(ACCESS_KEY, SECRET_KEY);
-    s3.createBucket(CreateBucketRequest.builder().bucket(BUCKET).build());
+    if (!java.nio.file.Files.isDirectory(root.resolve(BUCKET))) {
+      s3.createBucket(CreateBucketRequest.builder().bucket(BUCKET).build());
+    }
   }
 
   public S3Client client(String accessKey, String secretKey) {

@@ -28,9 +28,12 @@ public final class TestingCountingOrigin implements Origin {
   private final Origin delegate;
   public final AtomicInteger rangeReads = new AtomicInteger();
   public final AtomicInteger heads = new AtomicInteger();
+  public final AtomicInteger revalidations = new AtomicInteger();
   public final AtomicInteger failedRangeReads = new AtomicInteger();
   private volatile CompletableFuture<Void> gate = CompletableFuture.completedFuture(null);
   private volatile long delayMillis;
+  /** While true, heads and range reads fail as an unreachable origin would. */
+  public volatile boolean down;
   private volatile java.util.function.LongConsumer beforeRangeRead = offset -> { };
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "testing-origin-timer");
@@ -62,6 +65,10 @@ public final class TestingCountingOrigin implements Origin {
   @Override
   public CompletableFuture<byte[]> readRange(String bucket, String key, String etag, long offset, int length) {
     rangeReads.incrementAndGet();
+    if (down) {
+      failedRangeReads.incrementAndGet();
+      return CompletableFuture.failedFuture(unreachable());
+    }
     return gate.thenCompose(v -> afterDelay())
         .thenCompose(v -> {
           beforeRangeRead.accept(offset);
@@ -87,7 +94,16 @@ public final class TestingCountingOrigin implements Origin {
   @Override
   public CompletableFuture<ObjectMeta> head(String bucket, String key) {
     heads.incrementAndGet();
+    if (down) {
+      return CompletableFuture.failedFuture(unreachable());
+    }
     return delegate.head(bucket, key);
+  }
+
+  @Override
+  public CompletableFuture<java.util.Optional<ObjectMeta>> revalidate(String bucket, String key, String etag) {
+    revalidations.incrementAndGet();
+    return delegate.revalidate(bucket, key, etag);
   }
 
   @Override
@@ -154,6 +170,10 @@ public final class TestingCountingOrigin implements Origin {
   @Override
   public CompletableFuture<PartListing> listParts(MultipartUpload upload, int marker, int maxParts) {
     return delegate.listParts(upload, marker, maxParts);
+  }
+
+  private static Throwable unreachable() {
+    return new java.io.UncheckedIOException(new java.net.ConnectException("Connection refused (testing origin is down)"));
   }
 
   @Override

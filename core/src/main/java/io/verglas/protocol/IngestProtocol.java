@@ -16,7 +16,13 @@ package io.verglas.protocol;
  */
 public final class IngestProtocol {
   public static final String ACTION_CREATE_TABLE = "create-table";
+  /** Adds nullable columns: body {@link AlterTableRequestParser} JSON; result like create-table. */
+  public static final String ACTION_ALTER_TABLE = "alter-table";
+  /** Drops a Verglas table: body {@link DropTableRequest} JSON. */
+  public static final String ACTION_DROP_TABLE = "drop-table";
   public static final String ACTION_HEALTH = "health";
+  /** The server's metrics in the Prometheus text format. */
+  public static final String ACTION_METRICS = "metrics";
 
   /** Same name as {@code io.verglas.arrow.ArrowSchemas#OP_COLUMN}. */
   public static final String OP_COLUMN = io.verglas.arrow.ArrowSchemas.OP_COLUMN;

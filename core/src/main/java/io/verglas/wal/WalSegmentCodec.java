@@ -33,24 +33,66 @@ public final class WalSegmentCodec {
   private WalSegmentCodec() {}
 
   public static byte[] encode(WalSegmentHeader header, List<WalBatch> batches) {
+    return encodeParts(header, batches).toByteArray();
+  }
+
+  /**
+   * Encodes a segment without copying the batches' IPC bytes: the result references them
+   * between the framing this method writes. Same bytes as {@link #encode}.
+   */
+  public static EncodedSegment encodeParts(WalSegmentHeader header, List<WalBatch> batches) {
     try {
       byte[] headerBytes = headerBytes(header, batches.size());
-      byte[] body = bodyBytes(batches);
-      ByteArrayOutputStream bytes = new ByteArrayOutputStream(body.length + headerBytes.length + 32);
-      DataOutputStream out = new DataOutputStream(bytes);
+      List<byte[]> body = new ArrayList<>(batches.size() * 2);
+      CRC32C bodyCrc = new CRC32C();
+      long bodyLength = 0;
+      for (WalBatch batch : batches) {
+        byte[] frame = batchFrame(batch);
+        body.add(frame);
+        body.add(batch.arrowIpc());
+        bodyCrc.update(frame, 0, frame.length);
+        bodyCrc.update(batch.arrowIpc(), 0, batch.arrowIpc().length);
+        bodyLength += frame.length + batch.arrowIpc().length;
+      }
+      ByteArrayOutputStream prefix = new ByteArrayOutputStream(headerBytes.length + 32);
+      DataOutputStream out = new DataOutputStream(prefix);
       out.write(MAGIC);
       out.writeShort(FORMAT_VERSION);
       out.writeInt(headerBytes.length);
       out.write(headerBytes);
       out.writeInt(crc(headerBytes));
-      out.writeLong(body.length);
-      out.write(body);
-      out.writeInt(crc(body));
+      out.writeLong(bodyLength);
       out.flush();
-      return bytes.toByteArray();
+      ByteArrayOutputStream suffix = new ByteArrayOutputStream(4);
+      new DataOutputStream(suffix).writeInt((int) bodyCrc.getValue());
+      List<byte[]> parts = new ArrayList<>(body.size() + 2);
+      parts.add(prefix.toByteArray());
+      parts.addAll(body);
+      parts.add(suffix.toByteArray());
+      return new EncodedSegment(parts);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** The fields of one body batch that precede its IPC bytes. */
+  private static byte[] batchFrame(WalBatch batch) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(32);
+    DataOutputStream out = new DataOutputStream(bytes);
+    out.writeLong(batch.hlc());
+    out.writeInt(batch.rowCount());
+    String key = batch.idempotencyKey();
+    out.writeBoolean(key != null);
+    if (key != null) {
+      if (key.length() > MAX_KEY_LENGTH) {
+        throw new IllegalArgumentException("Invalid idempotency key: longer than "
+            + MAX_KEY_LENGTH + " characters");
+      }
+      out.writeUTF(key);
+    }
+    out.writeInt(batch.arrowIpc().length);
+    out.flush();
+    return bytes.toByteArray();
   }
 
   public static WalSegment decode(byte[] segment) {
@@ -122,29 +164,6 @@ public final class WalSegmentCodec {
     }
     return new WalSegmentHeader(tableUuid, name, in.readInt(), in.readUTF(), in.readLong(),
         in.readLong(), in.readLong(), in.readLong(), in.readLong());
-  }
-
-  private static byte[] bodyBytes(List<WalBatch> batches) throws IOException {
-    int size = batches.stream().mapToInt(b -> b.arrowIpc().length + 32).sum();
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(size);
-    DataOutputStream out = new DataOutputStream(bytes);
-    for (WalBatch batch : batches) {
-      out.writeLong(batch.hlc());
-      out.writeInt(batch.rowCount());
-      String key = batch.idempotencyKey();
-      out.writeBoolean(key != null);
-      if (key != null) {
-        if (key.length() > MAX_KEY_LENGTH) {
-          throw new IllegalArgumentException("Invalid idempotency key: longer than "
-              + MAX_KEY_LENGTH + " characters");
-        }
-        out.writeUTF(key);
-      }
-      out.writeInt(batch.arrowIpc().length);
-      out.write(batch.arrowIpc());
-    }
-    out.flush();
-    return bytes.toByteArray();
   }
 
   private static List<WalBatch> readBody(byte[] body, int batchCount) throws IOException {

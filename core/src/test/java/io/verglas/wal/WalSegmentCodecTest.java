@@ -17,6 +17,25 @@ class WalSegmentCodecTest {
       new WalBatch(100L, 2, "key-1", "first".getBytes(StandardCharsets.UTF_8)),
       new WalBatch(200L, 3, null, "second".getBytes(StandardCharsets.UTF_8)));
 
+  /** The version-1 bytes, as first written (golden file): readers and writers must keep them. */
+  @Test
+  void encodesAndDecodesTheGoldenVersionOneBytes() throws Exception {
+    byte[] golden;
+    try (java.io.InputStream in = getClass().getResourceAsStream("/wal/segment-v1.bin")) {
+      golden = in.readAllBytes();
+    }
+
+    assertThat(WalSegmentCodec.encode(HEADER, BATCHES)).isEqualTo(golden);
+    EncodedSegment parts = WalSegmentCodec.encodeParts(HEADER, BATCHES);
+    assertThat(parts.length()).isEqualTo(golden.length);
+    assertThat(parts.newInputStream().readAllBytes()).isEqualTo(golden);
+    assertThat(parts.contentEquals(golden)).isTrue();
+    byte[] other = golden.clone();
+    other[other.length - 1] ^= 1;
+    assertThat(parts.contentEquals(other)).isFalse();
+    assertThat(WalSegmentCodec.decode(golden).header()).isEqualTo(HEADER);
+  }
+
   @Test
   void roundTripsHeaderAndBatches() {
     WalSegment segment = WalSegmentCodec.decode(WalSegmentCodec.encode(HEADER, BATCHES));

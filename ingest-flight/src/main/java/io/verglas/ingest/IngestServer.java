@@ -2,22 +2,29 @@ package io.verglas.ingest;
 
 import io.verglas.clock.HybridLogicalClock;
 import io.verglas.ingest.flight.IngestFlightProducer;
+import io.verglas.ingest.metrics.IngestMetrics;
+import io.verglas.ingest.validation.RejectReason;
 import io.verglas.ingest.flight.StaticBearerAuthenticator;
 import io.verglas.ingest.table.TableCache;
 import io.verglas.ingest.validation.BatchLimits;
 import io.verglas.ingest.validation.BatchValidator;
 import io.verglas.ingest.wal.GroupCommitter;
+import io.verglas.ingest.wal.IngestLayout;
 import io.verglas.ingest.wal.PutRetryPolicy;
 import io.verglas.ingest.wal.S3SegmentStore;
 import io.verglas.ingest.wal.SegmentStore;
-import io.verglas.ingest.wal.StreamRecovery;
 import io.verglas.ingest.wal.WalWriterConfig;
 import io.verglas.store.ObjectStoreEndpoint;
 import io.verglas.wal.WalLayout;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.arrow.flight.FlightServer;
 import org.apache.arrow.flight.Location;
@@ -32,14 +39,17 @@ import software.amazon.awssdk.services.s3.S3Client;
  * An Arrow Flight server that validates incoming rows against Iceberg tables and makes them
  * durable in a write-ahead log on object storage before acknowledging them.
  *
- * <p>One server writes one WAL stream ({@link Builder#streamId}); several servers run side by
- * side with different stream ids and no coordination. If two processes are started with the
- * same stream id, the first conditional PUT that collides fences one of them: it fails what it
- * holds and accepts no more writes (its health action reports "fenced").
+ * <p>One server owns one ingest stream ({@link Builder#streamId}), written through
+ * {@link Builder#lanes} WAL streams at once (see {@link IngestLayout}); several servers run side
+ * by side with different stream ids and no coordination. If two processes are started with the
+ * same stream id, the later one takes the stream over (it claims a newer epoch) and the earlier
+ * one is fenced at its next write: it fails what it holds and accepts no more writes (its
+ * health action reports "fenced").
  *
- * <p>Lifecycle: {@link #start()} lists the stream to continue after its last segment, then
- * opens the Flight port; {@link #close()} writes every pending segment (acknowledging those
- * batches), then stops the Flight server.
+ * <p>Lifecycle: {@link #start()} claims the stream, lists each lane to continue after its last
+ * segment and restores the idempotency keys of the window, then opens the Flight port;
+ * {@link #close()} writes every pending segment (acknowledging those batches), then stops the
+ * Flight server.
  *
  * <p>The JVM needs {@code --add-opens=java.base/java.nio=ALL-UNNAMED} (Arrow).
  */
@@ -50,8 +60,10 @@ public final class IngestServer implements AutoCloseable {
   private final Builder config;
   private final BufferAllocator allocator;
   private final boolean ownsAllocator;
+  private final IngestMetrics metrics = new IngestMetrics();
   private S3Client s3;
   private GroupCommitter committer;
+  private ScheduledExecutorService maintenance;
   private IngestFlightProducer producer;
   private FlightServer flight;
   private boolean started;
@@ -81,23 +93,23 @@ public final class IngestServer implements AutoCloseable {
     try {
       s3 = config.objectStore.newClient();
       SegmentStore store = new S3SegmentStore(s3, config.objectStore.bucket());
-      long next = StreamRecovery.nextSequence(store, config.walLayout, config.streamId,
-          config.clock);
-      committer = new GroupCommitter(config.streamId, config.walLayout, store, config.clock,
-          config.walConfig());
-      committer.start(next);
+      committer = new GroupCommitter(config.streamId, new IngestLayout(config.walLayout), store,
+          config.clock, config.walConfig(), metrics, owner());
+      committer.start();
+      startMaintenance();
       TableCache tables = new TableCache(config.catalog, config.schemaRefreshInterval);
       BatchValidator validator = new BatchValidator(config.batchLimits());
       producer = new IngestFlightProducer(allocator, config.catalog, tables,
-          validator, committer);
+          validator, committer, metrics);
       flight = FlightServer.builder(allocator, Location.forGrpcInsecure(config.host, config.port),
               producer)
-          .headerAuthenticator(new StaticBearerAuthenticator(config.token))
+          .headerAuthenticator(new StaticBearerAuthenticator(config.token,
+              () -> metrics.rejected(RejectReason.UNAUTHENTICATED)))
           .maxInboundMessageSize(maxMessageSize(config.maxBatchBytes))
           .build()
           .start();
-      LOG.info("Ingest server for WAL stream {} listening on {} (next segment {})",
-          config.streamId, location(), next);
+      LOG.info("Ingest server for stream {} listening on {} ({})", config.streamId, location(),
+          committer.status());
       return this;
     } catch (IOException | RuntimeException e) {
       close();
@@ -122,6 +134,44 @@ public final class IngestServer implements AutoCloseable {
     return config.streamId;
   }
 
+  /** This server's counters and latency histograms (also the {@code metrics} action). */
+  public IngestMetrics metrics() {
+    return metrics;
+  }
+
+  /** Deletes expired idempotency key journals now and then (they outlive their segments). */
+  private void startMaintenance() {
+    maintenance = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread thread = new Thread(r, "verglas-ingest-maintenance-" + config.streamId);
+      thread.setDaemon(true);
+      return thread;
+    });
+    long periodMillis = Math.max(1_000, config.idempotencyWindow.toMillis() / 4);
+    maintenance.scheduleWithFixedDelay(() -> {
+      try {
+        int deleted = committer.expireKeyJournals();
+        if (deleted > 0) {
+          LOG.info("Deleted {} expired idempotency key journals of stream {}", deleted,
+              config.streamId);
+        }
+      } catch (RuntimeException e) {
+        LOG.warn("Cannot expire idempotency key journals of stream {}: {}", config.streamId,
+            e.toString());
+      }
+    }, 0, periodMillis, TimeUnit.MILLISECONDS);
+  }
+
+  /** Who claims the stream, as recorded in the claim object (for operators). */
+  private static String owner() {
+    String host;
+    try {
+      host = InetAddress.getLocalHost().getHostName();
+    } catch (IOException e) {
+      host = "unknown-host";
+    }
+    return host + "/" + ManagementFactory.getRuntimeMXBean().getPid() + "/" + UUID.randomUUID();
+  }
+
   /** Writes pending segments (acknowledging their batches), then stops serving. Idempotent. */
   @Override
   public synchronized void close() {
@@ -129,6 +179,9 @@ public final class IngestServer implements AutoCloseable {
       return;
     }
     closed = true;
+    if (maintenance != null) {
+      maintenance.shutdownNow();
+    }
     if (committer != null) {
       committer.close();
     }
@@ -137,6 +190,10 @@ public final class IngestServer implements AutoCloseable {
     }
     if (flight != null) {
       flight.shutdown();
+      if (producer != null) {
+        // Calls that started while the first round ended the others.
+        producer.endPuts();
+      }
       try {
         if (!flight.awaitTermination(SHUTDOWN_GRACE_SECONDS, TimeUnit.SECONDS)) {
           flight.close();
@@ -182,6 +239,10 @@ public final class IngestServer implements AutoCloseable {
     private Duration backpressureTimeout;
     private int maxBatchRows = -1;
     private long maxBatchBytes = -1;
+    private int maxCellBytes = -1;
+    private int lanes = -1;
+    private Duration idempotencyWindow;
+    private int idempotencyMaxKeys = -1;
     private int putMaxAttempts = -1;
     private Duration putInitialBackoff;
     private Duration putMaxBackoff;
@@ -232,10 +293,52 @@ public final class IngestServer implements AutoCloseable {
       return this;
     }
 
-    /** This server's WAL stream: unique among the ingest processes running at once. */
+    /**
+     * This server's stream: unique among the ingest processes running at once (letters,
+     * digits, '_', '-'). Its lanes are the WAL streams {@code id}, {@code id.1}, {@code id.2}, ...
+     */
     public Builder streamId(String streamId) {
       requireUnset(this.streamId, "streamId");
-      this.streamId = WalLayout.checkStreamId(streamId);
+      this.streamId = IngestLayout.checkStreamId(streamId);
+      return this;
+    }
+
+    /** How many segments are written at once, each lane in order; default 4. */
+    public Builder lanes(int lanes) {
+      requireUnset(this.lanes == -1 ? null : this.lanes, "lanes");
+      if (lanes < 1 || lanes > WalWriterConfig.MAX_LANES) {
+        throw new IllegalArgumentException("Invalid lanes: " + lanes + " (1 to "
+            + WalWriterConfig.MAX_LANES + ")");
+      }
+      this.lanes = lanes;
+      return this;
+    }
+
+    /** How long idempotency keys of durable batches are remembered; default 15 minutes. */
+    public Builder idempotencyWindow(Duration window) {
+      requireUnset(this.idempotencyWindow, "idempotencyWindow");
+      this.idempotencyWindow = positive(window, "idempotency window");
+      return this;
+    }
+
+    /** At most this many idempotency keys are remembered (oldest dropped); default 1,000,000. */
+    public Builder idempotencyMaxKeys(int keys) {
+      requireUnset(this.idempotencyMaxKeys == -1 ? null : this.idempotencyMaxKeys,
+          "idempotencyMaxKeys");
+      if (keys < 0) {
+        throw new IllegalArgumentException("Invalid idempotency max keys: " + keys);
+      }
+      this.idempotencyMaxKeys = keys;
+      return this;
+    }
+
+    /** Most bytes in one string or binary cell; default 8 MiB. */
+    public Builder maxCellBytes(int bytes) {
+      requireUnset(this.maxCellBytes == -1 ? null : this.maxCellBytes, "maxCellBytes");
+      if (bytes <= 0) {
+        throw new IllegalArgumentException("Invalid max cell bytes: " + bytes);
+      }
+      this.maxCellBytes = bytes;
       return this;
     }
 
@@ -371,11 +474,12 @@ public final class IngestServer implements AutoCloseable {
 
     WalWriterConfig walConfig() {
       return new WalWriterConfig(flushBytes, flushInterval, maxBufferedBytes, backpressureTimeout,
-          new PutRetryPolicy(putMaxAttempts, putInitialBackoff, putMaxBackoff));
+          new PutRetryPolicy(putMaxAttempts, putInitialBackoff, putMaxBackoff), lanes,
+          idempotencyWindow, idempotencyMaxKeys);
     }
 
     BatchLimits batchLimits() {
-      return new BatchLimits(maxBatchRows, maxBatchBytes);
+      return new BatchLimits(maxBatchRows, maxBatchBytes, maxCellBytes);
     }
 
     private Builder copyWithDefaults() {
@@ -396,6 +500,12 @@ public final class IngestServer implements AutoCloseable {
           : WalWriterConfig.BACKPRESSURE_TIMEOUT_DEFAULT;
       copy.maxBatchRows = maxBatchRows != -1 ? maxBatchRows : BatchLimits.MAX_ROWS_DEFAULT;
       copy.maxBatchBytes = maxBatchBytes != -1 ? maxBatchBytes : BatchLimits.MAX_BYTES_DEFAULT;
+      copy.maxCellBytes = maxCellBytes != -1 ? maxCellBytes : BatchLimits.MAX_CELL_BYTES_DEFAULT;
+      copy.lanes = lanes != -1 ? lanes : WalWriterConfig.LANES_DEFAULT;
+      copy.idempotencyWindow = idempotencyWindow != null ? idempotencyWindow
+          : WalWriterConfig.IDEMPOTENCY_WINDOW_DEFAULT;
+      copy.idempotencyMaxKeys = idempotencyMaxKeys != -1 ? idempotencyMaxKeys
+          : WalWriterConfig.IDEMPOTENCY_MAX_KEYS_DEFAULT;
       copy.putMaxAttempts = putMaxAttempts != -1 ? putMaxAttempts
           : PutRetryPolicy.MAX_ATTEMPTS_DEFAULT;
       copy.putInitialBackoff = putInitialBackoff != null ? putInitialBackoff

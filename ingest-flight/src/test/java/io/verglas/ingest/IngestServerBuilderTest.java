@@ -34,6 +34,13 @@ class IngestServerBuilderTest {
   void checksValuesAsTheyAreSetAndOnlyOnce() {
     assertThatThrownBy(() -> IngestServer.builder().streamId("no/slash"))
         .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("Invalid stream id: 'no/slash'");
+    assertThatThrownBy(() -> IngestServer.builder().streamId("lane.1"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("Invalid stream id: 'lane.1' "
+            + "(letters, digits, '_', '-'; '.' is reserved for the stream's lanes)");
+    assertThatThrownBy(() -> IngestServer.builder().lanes(0)).hasMessage("Invalid lanes: 0 (1 to 64)");
+    assertThatThrownBy(() -> IngestServer.builder().maxCellBytes(0)).hasMessage("Invalid max cell bytes: 0");
+    assertThatThrownBy(() -> IngestServer.builder().idempotencyWindow(Duration.ZERO))
+        .hasMessage("Invalid idempotency window: PT0S");
     assertThatThrownBy(() -> IngestServer.builder().port(70000)).hasMessage("Invalid port: 70000");
     assertThatThrownBy(() -> IngestServer.builder().flushBytes(0)).hasMessage("Invalid flush bytes: 0");
     assertThatThrownBy(() -> IngestServer.builder().flushInterval(Duration.ZERO))

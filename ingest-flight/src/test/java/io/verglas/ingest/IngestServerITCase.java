@@ -93,29 +93,31 @@ class IngestServerITCase {
       }
       pool.shutdown();
 
-      List<String> keys = env.segmentKeys(stream);
-      for (int i = 0; i < keys.size(); i++) {
-        assertThat(keys.get(i)).isEqualTo(TestEnvironment.LAYOUT.segmentKey(stream, i + 1));
-      }
+      List<WalSegment> segments = env.laneSegments(stream);
       Map<String, Long> walRows = new HashMap<>();
-      Map<Long, WalSegment> bySequence = new HashMap<>();
-      for (String key : keys) {
-        WalSegment segment = env.segment(key);
-        bySequence.put(segment.header().sequence(), segment);
+      Map<String, WalSegment> byPosition = new HashMap<>();
+      Map<String, Long> lastSequence = new HashMap<>();
+      for (WalSegment segment : segments) {
+        String lane = segment.header().streamId();
+        // Listed in key order: each lane's sequences run 1, 2, 3, ... without gaps.
+        assertThat(segment.header().sequence()).isEqualTo(lastSequence.getOrDefault(lane, 0L) + 1);
+        lastSequence.put(lane, segment.header().sequence());
+        byPosition.put(lane + "/" + segment.header().sequence(), segment);
         String table = String.join(".", segment.header().tableName());
         for (WalBatch batch : segment.batches()) {
           walRows.merge(table, countRows(batch, serverAllocator), Long::sum);
         }
       }
       assertThat(walRows).isEqualTo(ackedRows);
-      assertThat(keys.size()).as("group commit packs batches").isLessThan(acks.size());
+      assertThat(segments.size()).as("group commit packs batches").isLessThan(acks.size());
       for (PutAck ack : acks) {
-        WalBatch batch = bySequence.get(ack.sequence()).batches().get(ack.batch());
+        WalBatch batch = byPosition.get(ack.stream() + "/" + ack.sequence()).batches()
+            .get(ack.batch());
         assertThat(batch.hlc()).isEqualTo(ack.hlc());
         assertThat(batch.rowCount()).isEqualTo(ack.rows());
-        assertThat(ack.stream()).isEqualTo(stream);
+        assertThat(ack.stream()).matches(stream + "(\\.[123])?");
       }
-      assertThat(bySequence.values().stream().flatMap(s -> s.batches().stream())
+      assertThat(segments.stream().flatMap(s -> s.batches().stream())
           .filter(b -> b.idempotencyKey() != null).count()).isEqualTo(2 * BATCHES);
     }
   }
@@ -202,7 +204,7 @@ class IngestServerITCase {
           assertThat(client.push(table, List.of(batch)).get(0).rows()).isEqualTo(1);
         }
       }
-      assertThat(env.segments("evolve").get(0).header().schemaId()).isEqualTo(1);
+      assertThat(env.laneSegments("evolve").get(0).header().schemaId()).isEqualTo(1);
       assertThat(client.tableSchema(table).findField("region")).isNotNull();
     }
   }
@@ -241,9 +243,11 @@ class IngestServerITCase {
       client.createTable(TestTables.events("restart", "events"));
     }
     IngestServer first = IngestServer.builder().catalog(env.catalog()).objectStore(env.endpoint())
-        .streamId(stream).token(TestEnvironment.TOKEN).flushInterval(Duration.ofHours(1)).build()
-        .start();
-    try (VerglasClient client = client(first); RowBatchBuilder rows = client.rowBatchBuilder(table)) {
+        .streamId(stream).token(TestEnvironment.TOKEN).flushInterval(Duration.ofHours(1))
+        .lanes(1).build().start();
+    try (VerglasClient client = VerglasClient.builder().uri(first.location())
+            .token(TestEnvironment.TOKEN).writeRetries(0).build();
+        RowBatchBuilder rows = client.rowBatchBuilder(table)) {
       TableWriter writer = client.openWriter(table);
       rows.add(Map.of("id", 1L, "name", "one"));
       CompletableFuture<PutAck> pending;
@@ -259,7 +263,7 @@ class IngestServerITCase {
           .hasMessage("UNAVAILABLE: Ingest server is shutting down; every batch acknowledged so "
               + "far is durable");
     }
-    try (IngestServer second = env.server(stream).build().start();
+    try (IngestServer second = env.server(stream).lanes(1).build().start();
         VerglasClient client = client(second);
         RowBatchBuilder rows = client.rowBatchBuilder(table)) {
       rows.add(Map.of("id", 2L, "name", "two"));
@@ -273,5 +277,100 @@ class IngestServerITCase {
     assertThat(env.segmentKeys(stream)).containsExactly(
         TestEnvironment.LAYOUT.segmentKey(stream, 1), TestEnvironment.LAYOUT.segmentKey(stream, 2));
     assertThat(env.segments(stream)).extracting(s -> s.header().recordCount()).containsExactly(1L, 1L);
+  }
+
+  @Test
+  void alterTableAddsNullableColumnsAndDropTableRemovesTheTable() throws Exception {
+    TableIdentifier table = TestTables.id("admin", "events");
+    try (IngestServer server = env.server("admin-actions").build().start();
+        VerglasClient client = client(server)) {
+      client.createTable(TestTables.events("admin", "events"));
+
+      TableInfo altered = client.addColumn(table, "region",
+          org.apache.iceberg.types.Types.StringType.get());
+
+      assertThat(altered.schema().findField("region").isOptional()).isTrue();
+      assertThat(client.tableSchema(table).findField("region")).isNotNull();
+      try (RowBatchBuilder rows = client.rowBatchBuilder(table)) {
+        rows.add(Map.of("id", 1L, "name", "one", "region", "eu"));
+        try (VectorSchemaRoot batch = rows.build()) {
+          assertThat(client.push(table, List.of(batch)).get(0).rows()).isEqualTo(1);
+        }
+      }
+
+      client.dropTable(table, false);
+
+      assertThat(env.catalog().tableExists(table)).isFalse();
+      assertThat(client.listTables()).doesNotContain(table);
+      assertThatThrownBy(() -> client.tableSchema(table)).isInstanceOfSatisfying(
+          VerglasException.class, e -> assertThat(e.code())
+              .isEqualTo(org.apache.arrow.flight.FlightStatusCode.NOT_FOUND));
+    }
+  }
+
+  @Test
+  void aRetriedKeyIsWrittenOnceAlsoAfterARestart() throws Exception {
+    String stream = "retries";
+    TableIdentifier table = TestTables.id("retry", "clicks");
+    PutAck first;
+    try (IngestServer server = env.server(stream).build().start();
+        VerglasClient client = client(server)) {
+      client.createTable(TestTables.clicks("retry", "clicks"));
+      first = pushKeyed(client, table, "click-1", "u1");
+      assertThat(pushKeyed(client, table, "click-1", "u1")).isEqualTo(first);
+    }
+    try (IngestServer restarted = env.server(stream).build().start();
+        VerglasClient client = client(restarted)) {
+      assertThat(pushKeyed(client, table, "click-1", "u1")).isEqualTo(first);
+      assertThat(pushKeyed(client, table, "click-2", "u2")).isNotEqualTo(first);
+      assertThat(restarted.metrics().snapshot().duplicatesAbsorbed()).isEqualTo(1);
+    }
+    long copies = env.laneSegments(stream).stream().flatMap(s -> s.batches().stream())
+        .filter(b -> "click-1".equals(b.idempotencyKey())).count();
+    assertThat(copies).isEqualTo(1);
+  }
+
+  private static PutAck pushKeyed(VerglasClient client, TableIdentifier table, String key,
+      String user) {
+    try (RowBatchBuilder rows = client.rowBatchBuilder(table);
+        TableWriter writer = client.openWriter(table)) {
+      rows.add(Map.of("user", user, "page", "/"));
+      try (VectorSchemaRoot batch = rows.build()) {
+        PutAck ack = writer.write(batch, key).join();
+        return ack;
+      }
+    }
+  }
+
+  @Test
+  void metricsCountBatchesRowsRejectsAndLatencies() throws Exception {
+    TableIdentifier table = TestTables.id("metrics", "events");
+    try (IngestServer server = env.server("metrics").build().start();
+        VerglasClient client = client(server)) {
+      client.createTable(TestTables.events("metrics", "events"));
+      try (RowBatchBuilder rows = client.rowBatchBuilder(table)) {
+        rows.add(Map.of("id", 1L, "name", "one")).add(Map.of("id", 2L, "name", "two"));
+        try (VectorSchemaRoot batch = rows.build()) {
+          client.push(table, List.of(batch));
+        }
+        rows.add(Map.of("id", 3L));
+        try (VectorSchemaRoot bad = rows.build()) {
+          assertThatThrownBy(() -> client.push(table, List.of(bad)))
+              .isInstanceOf(VerglasException.class);
+        }
+      }
+
+      String text = client.metrics();
+
+      assertThat(text).contains("verglas_ingest_batches_total 1\n", "verglas_ingest_rows_total 2\n",
+          "verglas_ingest_acknowledged_rows_total 2\n", "verglas_ingest_segments_total 1\n",
+          "verglas_ingest_rejects_total{reason=\"null_required\"} 1\n",
+          "verglas_ingest_ack_latency_seconds_count 1\n",
+          "verglas_ingest_flush_latency_seconds_count 1\n",
+          "# TYPE verglas_ingest_ack_latency_seconds histogram\n");
+      assertThat(text).containsPattern("verglas_ingest_wal_bytes_total [1-9]\\d*\n");
+      assertThat(client.health().json()).contains("\"acknowledgedBatches\":1", "\"rejects\":1",
+          "\"lanes\":[{\"stream\":\"metrics\",");
+    }
   }
 }

@@ -90,6 +90,29 @@ final class TestEnvironment implements Closeable {
     return segmentKeys(streamId).stream().map(this::segment).collect(Collectors.toList());
   }
 
+  /** The segments of every lane of an ingest stream ({@code id}, {@code id.1}, ...). */
+  List<WalSegment> laneSegments(String streamId) {
+    return s3.listObjectsV2Paginator(ListObjectsV2Request.builder().bucket(BUCKET)
+            .prefix(LAYOUT.prefix()).build())
+        .contents().stream().map(S3Object::key)
+        .filter(key -> LAYOUT.parse(key).map(name -> name.streamId().equals(streamId)
+            || name.streamId().startsWith(streamId + ".")).orElse(false))
+        .map(this::segment).collect(Collectors.toList());
+  }
+
+  S3Client s3() {
+    return s3;
+  }
+
+  /** Stops the S3 server (the catalog object stays open): the object store is gone. */
+  void stopObjectStore() throws Exception {
+    try {
+      s3proxy.stop();
+    } catch (java.util.concurrent.TimeoutException e) {
+      // stopped; idle connections timed out
+    }
+  }
+
   @Override
   public void close() throws IOException {
     try {

@@ -23,6 +23,16 @@ public final class TestVectors implements AutoCloseable {
     this.allocator = allocator;
   }
 
+  public BufferAllocator allocator() {
+    return allocator;
+  }
+
+  /** Closes the vector with this object (for vectors made outside the helpers). */
+  public <T extends AutoCloseable> T track(T vector) {
+    open.add(vector);
+    return vector;
+  }
+
   public VectorSchemaRoot root(FieldVector... vectors) {
     List<Field> fields = new ArrayList<>();
     for (FieldVector vector : vectors) {
@@ -36,6 +46,7 @@ public final class TestVectors implements AutoCloseable {
 
   public BigIntVector longs(String name, Long... values) {
     BigIntVector vector = new BigIntVector(name, allocator);
+    open.add(vector);
     vector.allocateNew(values.length);
     for (int i = 0; i < values.length; i++) {
       if (values[i] == null) {
@@ -50,6 +61,7 @@ public final class TestVectors implements AutoCloseable {
 
   public IntVector ints(String name, int... values) {
     IntVector vector = new IntVector(name, allocator);
+    open.add(vector);
     vector.allocateNew(values.length);
     for (int i = 0; i < values.length; i++) {
       vector.set(i, values[i]);
@@ -60,6 +72,7 @@ public final class TestVectors implements AutoCloseable {
 
   public VarCharVector strings(String name, String... values) {
     VarCharVector vector = new VarCharVector(name, allocator);
+    open.add(vector);
     vector.allocateNew();
     for (int i = 0; i < values.length; i++) {
       if (values[i] == null) {

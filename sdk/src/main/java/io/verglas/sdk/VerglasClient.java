@@ -2,6 +2,9 @@ package io.verglas.sdk;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.verglas.protocol.AlterTableRequest;
+import io.verglas.protocol.AlterTableRequestParser;
+import io.verglas.protocol.DropTableRequest;
 import io.verglas.protocol.IngestProtocol;
 import io.verglas.protocol.PutAck;
 import io.verglas.table.CreateTableRequest;
@@ -48,6 +51,8 @@ import org.apache.iceberg.catalog.TableIdentifier;
 public final class VerglasClient implements AutoCloseable {
   static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofSeconds(60);
   static final int DEFAULT_MAX_IN_FLIGHT_BATCHES = 64;
+  static final int DEFAULT_WRITE_RETRIES = 5;
+  static final Duration DEFAULT_RETRY_BACKOFF = Duration.ofMillis(200);
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
   private final URI uri;
@@ -57,6 +62,15 @@ public final class VerglasClient implements AutoCloseable {
   private final CallOption[] writeOptions;
   private final CallOption[] callOptions;
   private final int maxInFlightBatches;
+  private final int writeRetries;
+  private final Duration retryBackoff;
+  private final boolean autoIdempotencyKeys;
+  private final java.util.concurrent.ExecutorService retries =
+      java.util.concurrent.Executors.newCachedThreadPool(runnable -> {
+        Thread thread = new Thread(runnable, "verglas-writer-retry");
+        thread.setDaemon(true);
+        return thread;
+      });
   private final Set<TableWriter> openWriters = ConcurrentHashMap.newKeySet();
 
   private VerglasClient(Builder builder) {
@@ -76,6 +90,9 @@ public final class VerglasClient implements AutoCloseable {
     this.callOptions = options.toArray(CallOption[]::new);
     this.maxInFlightBatches = builder.maxInFlightBatches == 0
         ? DEFAULT_MAX_IN_FLIGHT_BATCHES : builder.maxInFlightBatches;
+    this.writeRetries = builder.writeRetries < 0 ? DEFAULT_WRITE_RETRIES : builder.writeRetries;
+    this.retryBackoff = builder.retryBackoff == null ? DEFAULT_RETRY_BACKOFF : builder.retryBackoff;
+    this.autoIdempotencyKeys = builder.autoIdempotencyKeys;
   }
 
   public static Builder builder() {
@@ -94,6 +111,32 @@ public final class VerglasClient implements AutoCloseable {
   public TableInfo createTable(CreateTableRequest request) {
     byte[] body = CreateTableRequestParser.toJson(request).getBytes(StandardCharsets.UTF_8);
     return TableInfo.fromJson(singleResult(IngestProtocol.ACTION_CREATE_TABLE, body));
+  }
+
+  /** Adds nullable columns to a table; returns the table with its new schema. */
+  public TableInfo alterTable(AlterTableRequest request) {
+    byte[] body = AlterTableRequestParser.toJson(request).getBytes(StandardCharsets.UTF_8);
+    return TableInfo.fromJson(singleResult(IngestProtocol.ACTION_ALTER_TABLE, body));
+  }
+
+  /** Adds one nullable column of an Iceberg primitive type to a table. */
+  public TableInfo addColumn(TableIdentifier table, String name, org.apache.iceberg.types.Type type) {
+    return alterTable(new AlterTableRequest(List.of(table.namespace().levels()), table.name(),
+        List.of(new AlterTableRequest.NewColumn(name, type, null))));
+  }
+
+  /**
+   * Drops a table ({@code purge} also deletes its files); fails with NOT_FOUND if it does not
+   * exist.
+   */
+  public void dropTable(TableIdentifier table, boolean purge) {
+    singleResult(IngestProtocol.ACTION_DROP_TABLE,
+        DropTableRequest.of(table, purge).toJson().getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** The server's metrics in the Prometheus text format. */
+  public String metrics() {
+    return singleResult(IngestProtocol.ACTION_METRICS, new byte[0]);
   }
 
   /**
@@ -147,7 +190,8 @@ public final class VerglasClient implements AutoCloseable {
   /** Opens a writer that also hands every acknowledgement, in batch order, to {@code onAck}. */
   public TableWriter openWriter(TableIdentifier table, Consumer<PutAck> onAck) {
     TableWriter writer = new TableWriter(flight, allocator, table, descriptor(table), writeOptions,
-        maxInFlightBatches, onAck, openWriters::remove);
+        maxInFlightBatches, onAck, openWriters::remove, writeRetries, retryBackoff,
+        autoIdempotencyKeys, retries);
     openWriters.add(writer);
     return writer;
   }
@@ -177,6 +221,7 @@ public final class VerglasClient implements AutoCloseable {
     for (TableWriter writer : openWriters) {
       writer.cancel();
     }
+    retries.shutdownNow();
     try {
       flight.close();
     } catch (InterruptedException e) {
@@ -227,6 +272,9 @@ public final class VerglasClient implements AutoCloseable {
     private BufferAllocator allocator;
     private Duration callTimeout;
     private int maxInFlightBatches;
+    private int writeRetries = -1;
+    private Duration retryBackoff;
+    private boolean autoIdempotencyKeys;
 
     private Builder() {}
 
@@ -293,6 +341,41 @@ public final class VerglasClient implements AutoCloseable {
         throw new IllegalArgumentException("Invalid max in-flight batches: " + batches);
       }
       this.maxInFlightBatches = batches;
+      return this;
+    }
+
+    /**
+     * How many times in a row a writer re-opens its stream after a transient failure
+     * (UNAVAILABLE) and resends its unacknowledged keyed batches; 0 disables it. Default 5.
+     */
+    public Builder writeRetries(int retries) {
+      if (this.writeRetries != -1) {
+        throw new IllegalStateException("writeRetries was already set to " + this.writeRetries);
+      }
+      if (retries < 0) {
+        throw new IllegalArgumentException("Invalid write retries: " + retries);
+      }
+      this.writeRetries = retries;
+      return this;
+    }
+
+    /** The pause before the first re-open, doubling up to 5 s. Default 200 ms. */
+    public Builder retryBackoff(Duration backoff) {
+      requireUnset(this.retryBackoff, "retryBackoff");
+      if (backoff == null || backoff.isNegative()) {
+        throw new IllegalArgumentException("Invalid retry backoff: " + backoff);
+      }
+      this.retryBackoff = backoff;
+      return this;
+    }
+
+    /**
+     * Gives every batch written without a key one of its own (unique per writer and batch), so
+     * that every batch can be resent safely. Keys cost the server a small journal write per
+     * segment. Default off.
+     */
+    public Builder autoIdempotencyKeys(boolean enabled) {
+      this.autoIdempotencyKeys = enabled;
       return this;
     }
 

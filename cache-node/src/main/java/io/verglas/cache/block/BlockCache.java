@@ -1,90 +1,209 @@
 package io.verglas.cache.block;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.util.IllegalReferenceCountException;
+import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Predicate;
 
 /**
- * Block lookup with singleflight fills.
+ * Block lookup over a DRAM tier and an optional NVMe tier, with singleflight fills and
+ * scan-resistant admission.
  *
- * <p>Design: a lookup checks the DRAM tier; on a miss it registers a future in {@code inFlight}
- * (one per block id). The first registrant loads, everyone who finds a registered future joins
- * it, so N concurrent misses of one block cost one origin fetch. A loader inserts into DRAM before
- * unregistering, so a reader that misses the in-flight map afterwards finds the block in DRAM;
- * the second DRAM check after registering closes the gap in the other direction. Failed loads
- * are not cached: every waiter of that load gets the error, the next reader tries again.
+ * <p>Design: a lookup is counted in the admission sketch, then checks DRAM; on a miss it
+ * registers a future in {@code inFlight} (one per block id). The first registrant loads (NVMe,
+ * then the loader, i.e. the origin), everyone who finds a registered future joins it, so N
+ * concurrent misses of one block cost one NVMe read or origin fetch. A loader inserts into DRAM
+ * before unregistering, so a reader that misses the in-flight map afterwards finds the block in
+ * DRAM (if it was admitted); the second DRAM check after registering closes the gap in the other
+ * direction. Failed loads are not cached: every waiter of that load gets the error, the next
+ * reader tries again.
  *
- * <p>Mechanism only: eviction is the tier's policy, admission (scan resistance) and a disk tier
- * plug in at {@link #loadMiss} later.
+ * <p>Placement: a block from the origin is offered to DRAM and (in the background) to NVMe; a
+ * block from NVMe is offered to DRAM (promotion). Each offer passes {@link Admission}: a full
+ * tier takes only blocks seen at least twice, so a scan cannot flush a warm cache. The tiers are
+ * inclusive: a block may be in both.
+ *
+ * <p>Memory: DRAM blocks are direct buffers, so a hit is written to a socket without copying it
+ * into a direct buffer first (on a cache node serving hits, that copy and its allocation were a
+ * third of the server's CPU). They are reference-counted and freed when the last holder
+ * releases them, not when the garbage collector finds them: the tier holds one reference, a
+ * reader gets its own retained view ({@link BlockRead}) and releases it after writing. A reader
+ * that races an eviction fails to retain (the count is already zero) and takes the miss path.
+ * Loads (origin, NVMe) hand readers heap arrays; only admitted blocks are copied to direct memory.
  */
-public final class BlockCache {
-  private final BlockTier dram;
-  private final ConcurrentHashMap<BlockId, CompletableFuture<byte[]>> inFlight =
+public final class BlockCache implements AutoCloseable {
+  private final DramTier<BlockId, ByteBuf> dram;
+  private final NvmeTier nvme;
+  private final Admission admission;
+  private final ConcurrentHashMap<BlockId, CompletableFuture<Loaded>> inFlight =
       new ConcurrentHashMap<>();
-  private final LongAdder hits = new LongAdder();
+  private final LongAdder dramHits = new LongAdder();
+  private final LongAdder dramMisses = new LongAdder();
+  private final LongAdder nvmeHits = new LongAdder();
   private final LongAdder misses = new LongAdder();
   private final LongAdder coalesced = new LongAdder();
   private final LongAdder fills = new LongAdder();
+  private final LongAdder dramRejects = new LongAdder();
+  private final LongAdder nvmeRejects = new LongAdder();
+  /** Allocates the DRAM copies; its metric tells how much direct memory blocks still hold. */
+  private final UnpooledByteBufAllocator direct = new UnpooledByteBufAllocator(true);
 
+  /** Where a loaded block came from. */
+  private record Loaded(byte[] data, boolean fromCache) {}
+
+  /** A DRAM-only cache. */
   public BlockCache(long dramCapacityBytes) {
+    this(dramCapacityBytes, null, 0, 1, 1 << 20);
+  }
+
+  /**
+   * A cache with a DRAM tier and, if {@code nvmeDirectory} is not null, an NVMe tier in that
+   * directory, whose index is recovered here.
+   *
+   * @param typicalBlockSize used to size the admission sketch
+   */
+  public BlockCache(long dramCapacityBytes, Path nvmeDirectory, long nvmeCapacityBytes,
+      int nvmeIoThreads, int typicalBlockSize) {
     if (dramCapacityBytes <= 0) {
       throw new IllegalArgumentException("Invalid DRAM capacity: " + dramCapacityBytes);
     }
-    this.dram = new DramTier(dramCapacityBytes);
+    this.dram = new DramTier<>(dramCapacityBytes, ByteBuf::readableBytes, ByteBuf::release);
+    this.nvme = nvmeDirectory == null ? null
+        : new NvmeTier(nvmeDirectory, nvmeCapacityBytes, nvmeIoThreads);
+    long blocks = (dramCapacityBytes + (nvme == null ? 0 : nvmeCapacityBytes)) / Math.max(1, typicalBlockSize);
+    this.admission = new Admission(Math.max(1024, 4 * blocks));
   }
 
   public CompletableFuture<BlockRead> get(BlockId id, BlockLoader loader) {
-    byte[] cached = dram.getIfPresent(id);
+    admission.record(id);
+    ByteBuf cached = dramGet(id);
     if (cached != null) {
-      hits.increment();
+      dramHits.increment();
       return CompletableFuture.completedFuture(new BlockRead(cached, true));
     }
-    CompletableFuture<byte[]> mine = new CompletableFuture<>();
-    CompletableFuture<byte[]> existing = inFlight.putIfAbsent(id, mine);
+    CompletableFuture<Loaded> mine = new CompletableFuture<>();
+    CompletableFuture<Loaded> existing = inFlight.putIfAbsent(id, mine);
     if (existing != null) {
       coalesced.increment();
-      return existing.thenApply(data -> new BlockRead(data, false));
+      return existing.thenApply(l -> new BlockRead(Unpooled.wrappedBuffer(l.data()), l.fromCache()));
     }
-    cached = dram.getIfPresent(id);
+    cached = dramGet(id);
     if (cached != null) {
       inFlight.remove(id, mine);
-      mine.complete(cached);
-      hits.increment();
+      mine.complete(new Loaded(ByteBufUtil.getBytes(cached), true));
+      dramHits.increment();
       return CompletableFuture.completedFuture(new BlockRead(cached, true));
     }
-    misses.increment();
-    loadMiss(id, loader).whenComplete((data, error) -> {
+    dramMisses.increment();
+    loadMiss(id, loader).whenComplete((loaded, error) -> {
       if (error == null) {
-        dram.put(id, data);
-        fills.increment();
+        place(id, loaded);
       }
       inFlight.remove(id, mine);
       if (error != null) {
         mine.completeExceptionally(error);
       } else {
-        mine.complete(data);
+        mine.complete(loaded);
       }
     });
-    return mine.thenApply(data -> new BlockRead(data, false));
+    return mine.thenApply(l -> new BlockRead(Unpooled.wrappedBuffer(l.data()), l.fromCache()));
   }
 
-  /** The miss path below DRAM; a disk tier will be consulted here before the loader. */
-  private CompletableFuture<byte[]> loadMiss(BlockId id, BlockLoader loader) {
+  /** A retained view of the DRAM copy, or null (absent, or evicted and freed meanwhile). */
+  private ByteBuf dramGet(BlockId id) {
+    ByteBuf held = dram.get(id);
+    if (held == null) {
+      return null;
+    }
+    try {
+      return held.retainedDuplicate();
+    } catch (IllegalReferenceCountException evictedMeanwhile) {
+      return null;
+    }
+  }
+
+  /** The miss path below DRAM: NVMe, then the loader. */
+  private CompletableFuture<Loaded> loadMiss(BlockId id, BlockLoader loader) {
+    if (nvme == null) {
+      return fromOrigin(id, loader);
+    }
+    return nvme.read(id).thenCompose(data -> {
+      if (data != null) {
+        nvmeHits.increment();
+        return CompletableFuture.completedFuture(new Loaded(data, true));
+      }
+      return fromOrigin(id, loader);
+    });
+  }
+
+  private CompletableFuture<Loaded> fromOrigin(BlockId id, BlockLoader loader) {
+    misses.increment();
     try {
       CompletableFuture<byte[]> load = loader.load(id);
-      return load != null
-          ? load
-          : CompletableFuture.failedFuture(new IllegalStateException("Loader returned null for " + id));
+      if (load == null) {
+        return CompletableFuture.failedFuture(new IllegalStateException("Loader returned null for " + id));
+      }
+      return load.thenApply(data -> {
+        fills.increment();
+        return new Loaded(data, false);
+      });
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
   }
 
-  public long hits() {
-    return hits.sum();
+  private void place(BlockId id, Loaded loaded) {
+    byte[] data = loaded.data();
+    if (dram.contains(id)) {
+      // already held (a concurrent promotion)
+    } else if (admission.admit(id, data.length, dram.residentBytes(), dram.capacityBytes())) {
+      ByteBuf copy = direct.directBuffer(data.length, data.length);
+      copy.writeBytes(data);
+      dram.put(id, copy);
+    } else {
+      dramRejects.increment();
+    }
+    if (nvme != null && !loaded.fromCache() && !nvme.contains(id)) {
+      if (admission.admit(id, BlockFile.fileLength(id, data.length), nvme.diskBytes(), nvme.capacityBytes())) {
+        nvme.write(id, data);
+      } else {
+        nvmeRejects.increment();
+      }
+    }
   }
 
-  /** Lookups that started a load. */
+  /** Removes every cached block matching the predicate from both tiers; returns how many. */
+  public long purge(Predicate<BlockId> matching) {
+    long removed = dram.purge(matching);
+    if (nvme != null) {
+      removed += nvme.purge(matching);
+    }
+    return removed;
+  }
+
+  /** Waits until blocks accepted for the NVMe tier so far are written (or dropped). */
+  public void flush() {
+    if (nvme != null) {
+      nvme.flush();
+    }
+  }
+
+  public boolean hasNvme() {
+    return nvme != null;
+  }
+
+  /** Lookups answered by a tier (DRAM or NVMe). */
+  public long hits() {
+    return dramHits.sum() + nvmeHits.sum();
+  }
+
+  /** Lookups that went to the loader (the origin). */
   public long misses() {
     return misses.sum();
   }
@@ -94,23 +213,114 @@ public final class BlockCache {
     return coalesced.sum();
   }
 
+  /** Blocks the loader delivered. */
   public long fills() {
     return fills.sum();
   }
 
+  /** Blocks evicted from either tier. */
   public long evictions() {
+    return dram.evictions() + (nvme == null ? 0 : nvme.evictions());
+  }
+
+  public long dramHits() {
+    return dramHits.sum();
+  }
+
+  public long dramMisses() {
+    return dramMisses.sum();
+  }
+
+  public long dramFills() {
+    return dram.inserted();
+  }
+
+  public long dramEvictions() {
     return dram.evictions();
+  }
+
+  public long dramAdmissionRejects() {
+    return dramRejects.sum();
   }
 
   public long dramBytes() {
     return dram.residentBytes();
   }
 
+  /**
+   * Direct memory held by DRAM blocks, including blocks already evicted that a reader has not
+   * released yet. Equals {@link #dramBytes()} when no response is being written; after
+   * {@link #close()} and the end of all responses, zero.
+   */
+  public long directBytesInUse() {
+    return direct.metric().usedDirectMemory();
+  }
+
   public long dramCapacityBytes() {
     return dram.capacityBytes();
   }
 
+  public long dramEntries() {
+    return dram.entries();
+  }
+
+  public long nvmeHits() {
+    return nvmeHits.sum();
+  }
+
+  public long nvmeMisses() {
+    return nvme == null ? 0 : nvme.misses();
+  }
+
+  public long nvmeFills() {
+    return nvme == null ? 0 : nvme.fills();
+  }
+
+  public long nvmeEvictions() {
+    return nvme == null ? 0 : nvme.evictions();
+  }
+
+  public long nvmeAdmissionRejects() {
+    return nvmeRejects.sum();
+  }
+
+  /** Bytes of block files on disk (and being written). */
+  public long nvmeBytes() {
+    return nvme == null ? 0 : nvme.diskBytes();
+  }
+
+  public long nvmeCapacityBytes() {
+    return nvme == null ? 0 : nvme.capacityBytes();
+  }
+
+  public long nvmeEntries() {
+    return nvme == null ? 0 : nvme.entries();
+  }
+
+  public long nvmeChecksumFailures() {
+    return nvme == null ? 0 : nvme.checksumFailures();
+  }
+
+  /** NVMe writes skipped: queue full, no room even after eviction, or I/O failure. */
+  public long nvmeDroppedWrites() {
+    return nvme == null ? 0 : nvme.droppedWrites();
+  }
+
+  /** Blocks found on disk when the NVMe tier was opened. */
+  public long nvmeRecovered() {
+    return nvme == null ? 0 : nvme.recovered();
+  }
+
   public void invalidateAll() {
     dram.invalidateAll();
+  }
+
+  /** Drops the DRAM tier and closes the NVMe tier (its files stay for the next start). */
+  @Override
+  public void close() {
+    dram.invalidateAll();
+    if (nvme != null) {
+      nvme.close();
+    }
   }
 }

@@ -1,6 +1,7 @@
 package io.verglas.cache.origin;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -30,6 +31,16 @@ public interface Origin extends AutoCloseable {
   CompletableFuture<Void> deleteBucket(String bucket);
 
   CompletableFuture<ObjectMeta> head(String bucket, String key);
+
+  /**
+   * Revalidates a cached version ({@code If-None-Match: etag}): completes empty if the current
+   * version still has {@code etag}, else with the current version's metadata. The default asks
+   * {@link #head} and compares; an origin that can answer 304 Not Modified should.
+   */
+  default CompletableFuture<Optional<ObjectMeta>> revalidate(String bucket, String key, String etag) {
+    return head(bucket, key).thenApply(meta ->
+        ETags.matches(meta.etag(), etag) ? Optional.empty() : Optional.of(meta));
+  }
 
   /** Reads {@code length} bytes at {@code offset} of the version whose ETag is expectedEtag. */
   CompletableFuture<byte[]> readRange(

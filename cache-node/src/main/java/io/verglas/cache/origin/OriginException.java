@@ -23,7 +23,11 @@ public class OriginException extends RuntimeException {
     INVALID_PART_ORDER,
     ENTITY_TOO_SMALL,
     CONFLICT,
-    NOT_IMPLEMENTED
+    NOT_IMPLEMENTED,
+    /** The origin asked to slow down (S3 503 SlowDown); the request was not applied. */
+    SLOW_DOWN,
+    /** The origin cannot be reached or failed (5xx, I/O error, circuit open). */
+    UNAVAILABLE
   }
 
   private final Reason reason;

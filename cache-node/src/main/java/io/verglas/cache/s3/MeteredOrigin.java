@@ -62,6 +62,12 @@ final class MeteredOrigin implements Origin {
   }
 
   @Override
+  public CompletableFuture<java.util.Optional<ObjectMeta>> revalidate(String bucket, String key, String etag) {
+    requests.increment();
+    return delegate.revalidate(bucket, key, etag);
+  }
+
+  @Override
   public CompletableFuture<byte[]> readRange(
       String bucket, String key, String expectedEtag, long offset, int length) {
     requests.increment();

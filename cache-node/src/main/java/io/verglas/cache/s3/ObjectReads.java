@@ -1,11 +1,14 @@
 package io.verglas.cache.s3;
 
+import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.verglas.cache.block.BlockCache;
 import io.verglas.cache.block.BlockId;
 import io.verglas.cache.block.BlockLoader;
 import io.verglas.cache.block.BlockRead;
+import io.verglas.cache.block.MetadataStore;
+import io.verglas.cache.iceberg.IcebergPaths;
 import io.verglas.cache.origin.ObjectMeta;
 import io.verglas.cache.origin.Origin;
 import io.verglas.cache.origin.OriginException;
@@ -22,6 +25,11 @@ import java.util.concurrent.atomic.LongAdder;
  * sent yet, so the attempt is retried against the new version; after the head is sent a change
  * aborts the connection (see {@link ObjectStreamer}).
  *
+ * <p>Iceberg metadata objects (up to the metadata store's entry limit) and Parquet footers are
+ * served from the {@link MetadataStore}, apart from data blocks. A footer is looked for when a
+ * short suffix of a Parquet file is read (how readers find the footer); once stored, any read
+ * inside it is served from it.
+ *
  * <p>Requests naming a versionId bypass the block and metadata caches and go to the origin.
  */
 final class ObjectReads {
@@ -30,14 +38,16 @@ final class ObjectReads {
   private final Origin origin;
   private final ObjectMetaCache metas;
   private final BlockCache blocks;
+  private final MetadataStore metadata;
   private final int blockSize;
   private final LongAdder bytesFromCache;
 
-  ObjectReads(Origin origin, ObjectMetaCache metas, BlockCache blocks, int blockSize,
-      LongAdder bytesFromCache) {
+  ObjectReads(Origin origin, ObjectMetaCache metas, BlockCache blocks, MetadataStore metadata,
+      int blockSize, LongAdder bytesFromCache) {
     this.origin = origin;
     this.metas = metas;
     this.blocks = blocks;
+    this.metadata = metadata;
     this.blockSize = blockSize;
     this.bytesFromCache = bytesFromCache;
   }
@@ -57,11 +67,9 @@ final class ObjectReads {
       if (plan.range() == null) {
         return CompletableFuture.completedFuture(plan.response());
       }
-      ObjectStreamer streamer = new ObjectStreamer(index -> cachedBlock(r, meta, index),
-          blockSize, plan.range().start(), plan.range().end(), bytesFromCache);
-      return streamer.prefetch().handle((first, error) -> {
+      return body(r, meta, plan).handle((response, error) -> {
         if (error == null) {
-          return CompletableFuture.completedFuture(plan.response().stream(streamer));
+          return CompletableFuture.completedFuture(response);
         }
         if (changedUnderneath(error) && attempt < MAX_ATTEMPTS) {
           metas.invalidate(r.bucket, r.key);
@@ -72,19 +80,81 @@ final class ObjectReads {
     });
   }
 
+  /**
+   * The response with its body: from the metadata store for Iceberg metadata objects and
+   * Parquet footers, else streamed from blocks (completing once the first block is there).
+   */
+  private CompletableFuture<S3Response> body(S3Request r, ObjectMeta meta, Plan plan) {
+    HttpRange range = plan.range();
+    if (metadata != null) {
+      MetadataStore.RangeReader reader = (offset, length) -> versionRead(r.bucket, r.key, meta.etag(), offset, length);
+      if (IcebergPaths.isMetadata(r.key) && meta.size() <= metadata.maxEntryBytes()) {
+        return metadata.object(r.bucket, r.key, meta.etag(), meta.size(), reader)
+            .thenApply(cached -> slice(plan, cached.data(), 0, cached.fromCache()));
+      }
+      if (IcebergPaths.isParquet(r.key)) {
+        byte[] footer = metadata.footerCovering(r.bucket, r.key, meta.etag(), meta.size(), range.start());
+        if (footer != null) {
+          return CompletableFuture.completedFuture(slice(plan, footer, meta.size() - footer.length, true));
+        }
+        if (looksForFooter(range, meta.size())) {
+          return metadata.footer(r.bucket, r.key, meta.etag(), meta.size(), reader).thenCompose(cached -> {
+            long start = meta.size() - cached.data().length;
+            if (cached.data().length > 0 && range.start() >= start) {
+              return CompletableFuture.completedFuture(slice(plan, cached.data(), start, cached.fromCache()));
+            }
+            return streamBlocks(r, meta, plan);
+          });
+        }
+      }
+    }
+    return streamBlocks(r, meta, plan);
+  }
+
+  /** A short suffix read (not the whole object): how Parquet readers find the footer. */
+  private static boolean looksForFooter(HttpRange range, long size) {
+    return range.end() == size - 1 && range.start() > 0
+        && range.length() <= MetadataStore.FOOTER_PROBE_BYTES;
+  }
+
+  private CompletableFuture<S3Response> streamBlocks(S3Request r, ObjectMeta meta, Plan plan) {
+    ObjectStreamer streamer = new ObjectStreamer(index -> cachedBlock(r, meta, index),
+        blockSize, plan.range().start(), plan.range().end(), bytesFromCache);
+    return streamer.prefetch().handle((first, error) -> {
+      if (error != null) {
+        streamer.abort(); // release the blocks read ahead
+        throw error instanceof java.util.concurrent.CompletionException ce
+            ? ce : new java.util.concurrent.CompletionException(error);
+      }
+      return plan.response().stream(streamer);
+    });
+  }
+
+  /** The planned range out of {@code data}, which holds the object's bytes from {@code dataStart}. */
+  private S3Response slice(Plan plan, byte[] data, long dataStart, boolean fromCache) {
+    int from = (int) (plan.range().start() - dataStart);
+    int length = (int) plan.range().length();
+    if (fromCache) {
+      bytesFromCache.add(length);
+    }
+    return plan.response().content(data, from, length);
+  }
+
+  /** A read of the version with {@code etag}; a change of the key drops its cached ETag. */
+  private CompletableFuture<byte[]> versionRead(String bucket, String key, String etag, long offset, int length) {
+    return origin.readRange(bucket, key, etag, offset, length)
+        .whenComplete((data, error) -> {
+          if (error != null && changedUnderneath(error)) {
+            metas.invalidate(bucket, key);
+          }
+        })
+        .thenApply(data -> checkLength(data, length, offset));
+  }
+
   private CompletableFuture<BlockRead> cachedBlock(S3Request r, ObjectMeta meta, long index) {
     BlockId id = new BlockId(r.bucket, r.key, meta.etag(), blockSize, index);
-    BlockLoader loader = block -> {
-      int length = block.lengthIn(meta.size());
-      return origin.readRange(block.bucket(), block.key(), block.etag(), block.offset(), length)
-          .whenComplete((data, error) -> {
-            // The key moved on: drop its cached ETag so the client's retry sees the new version.
-            if (error != null && changedUnderneath(error)) {
-              metas.invalidate(block.bucket(), block.key());
-            }
-          })
-          .thenApply(data -> checkLength(data, length, block.index()));
-    };
+    BlockLoader loader = block -> versionRead(block.bucket(), block.key(), block.etag(),
+        block.offset(), block.lengthIn(meta.size()));
     return blocks.get(id, loader);
   }
 
@@ -102,12 +172,13 @@ final class ObjectReads {
         CompletableFuture<byte[]> data = Origin.NULL_VERSION.equals(versionId)
             ? origin.readRange(r.bucket, r.key, meta.etag(), offset, length)
             : origin.readVersionRange(r.bucket, r.key, versionId, offset, length);
-        return data.thenApply(bytes -> new BlockRead(checkLength(bytes, length, index), false));
+        return data.thenApply(bytes -> new BlockRead(Unpooled.wrappedBuffer(checkLength(bytes, length, offset)), false));
       };
       ObjectStreamer streamer = new ObjectStreamer(source, blockSize, plan.range().start(),
           plan.range().end(), bytesFromCache);
       return streamer.prefetch().handle((first, error) -> {
         if (error != null) {
+          streamer.abort();
           throw explain(error);
         }
         return plan.response().stream(streamer);
@@ -138,10 +209,10 @@ final class ObjectReads {
     return new Plan(response, range != null ? range : new HttpRange(0, meta.size() - 1));
   }
 
-  private static byte[] checkLength(byte[] data, int expected, long index) {
+  private static byte[] checkLength(byte[] data, int expected, long offset) {
     if (data.length != expected) {
-      throw new IllegalStateException("The origin returned " + data.length + " bytes for block "
-          + index + ", expected " + expected);
+      throw new IllegalStateException("The origin returned " + data.length + " bytes at offset "
+          + offset + ", expected " + expected);
     }
     return data;
   }

@@ -1,6 +1,6 @@
 package io.verglas.cache.s3;
 
-import io.netty.buffer.Unpooled;
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.DefaultHttpContent;
@@ -16,14 +16,17 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Design: at most {@code 1 + READAHEAD} blocks are requested ahead of the socket, and the next
  * block is written only while the channel is writable, so a slow client holds a few blocks of
- * memory however large the object. Blocks are written as heap buffers wrapping the cached arrays
- * (no copy, nothing to release). Every block comes from the same ETag (the {@link BlockSource}
+ * memory however large the object. Each block is written as a retained slice of the reader's
+ * reference (a DRAM hit is a direct buffer: no copy on its way to the socket), and every block
+ * that was requested is released exactly once, written or not (see {@link #releaseAhead}).
+ * Every block comes from the same ETag (the {@link BlockSource}
  * is bound to it); if one fails after the head is sent, the promise fails and the handler closes
  * the connection, so the client sees a truncated body, never a mixed one. All state is touched
  * on the channel's event loop only.
  */
 final class ObjectStreamer implements S3Response.BodyStream {
   private static final int READAHEAD = 2;
+  private static final int MAX_INLINE = 8;
 
   /** Fetches block {@code index} of the bound object version. */
   interface BlockSource {
@@ -43,6 +46,9 @@ final class ObjectStreamer implements S3Response.BodyStream {
   private ChannelPromise done;
   private boolean waitingForWritability;
   private boolean finished;
+  private int inlineDepth;
+  /** True while an {@link #onBlock} callback is registered on the head of {@code ahead}. */
+  private boolean headClaimed;
 
   ObjectStreamer(BlockSource source, int blockSize, long start, long end, LongAdder bytesFromCache) {
     this.source = source;
@@ -87,33 +93,67 @@ final class ObjectStreamer implements S3Response.BodyStream {
       return;
     }
     CompletableFuture<BlockRead> next = ahead.peek();
+    if (next.isDone() && inlineDepth < MAX_INLINE && ctx.executor().inEventLoop()) {
+      // A cached block: write it now rather than after a trip through the task queue (bounded,
+      // so a long run of cached blocks to a fast client cannot grow the stack without limit).
+      BlockRead read = next.isCompletedExceptionally() ? null : next.join();
+      Throwable error = read == null ? failure(next) : null;
+      inlineDepth++;
+      try {
+        onBlock(read, error);
+      } finally {
+        inlineDepth--;
+      }
+      return;
+    }
+    headClaimed = true;
     next.whenComplete((read, error) -> ctx.executor().execute(() -> onBlock(read, error)));
   }
 
+  private static Throwable failure(CompletableFuture<?> failed) {
+    try {
+      failed.join();
+      return new IllegalStateException("Block future failed without a cause");
+    } catch (java.util.concurrent.CompletionException | java.util.concurrent.CancellationException e) {
+      return e.getCause() != null ? e.getCause() : e;
+    }
+  }
+
+  /** Consumes the head of {@code ahead}: writes its part of the response and releases it. */
   private void onBlock(BlockRead read, Throwable error) {
+    headClaimed = false;
     if (finished) {
+      if (read != null) {
+        read.data().release();
+      }
       return;
     }
+    ahead.poll();
     if (error != null) {
       fail(error);
       return;
     }
-    ahead.poll();
     long index = nextToWrite++;
     requestAhead();
+    ByteBuf data = read.data();
+    int available = data.readableBytes();
     long blockStart = index * blockSize;
     int from = (int) (Math.max(start, blockStart) - blockStart);
-    int to = (int) (Math.min(end, blockStart + read.data().length - 1) - blockStart);
-    if (to < from || blockStart + read.data().length - 1 < Math.min(end, blockStart + blockSize - 1)) {
+    int to = (int) (Math.min(end, blockStart + available - 1) - blockStart);
+    if (to < from || blockStart + available - 1 < Math.min(end, blockStart + blockSize - 1)) {
+      data.release();
       fail(new IllegalStateException("Block " + index + " is shorter than expected: "
-          + read.data().length + " bytes"));
+          + available + " bytes"));
       return;
     }
     int length = to - from + 1;
     if (read.fromCache()) {
       bytesFromCache.add(length);
     }
-    DefaultHttpContent content = new DefaultHttpContent(Unpooled.wrappedBuffer(read.data(), from, length));
+    // The slice keeps the block alive until Netty has written it; our own reference goes now.
+    ByteBuf slice = data.retainedSlice(data.readerIndex() + from, length);
+    data.release();
+    DefaultHttpContent content = new DefaultHttpContent(slice);
     if (index == lastBlock) {
       finished = true;
       ctx.write(content);
@@ -138,15 +178,33 @@ final class ObjectStreamer implements S3Response.BodyStream {
     }
   }
 
+  /** Stops, releasing every block requested and not written (now or when it arrives). */
   @Override
   public void abort() {
     finished = true;
-    ahead.clear();
+    releaseAhead();
   }
 
   private void fail(Throwable error) {
     finished = true;
+    releaseAhead();
+    if (done != null) {
+      done.tryFailure(error);
+    }
+  }
+
+  /**
+   * Each block future has one consumer: {@link #onBlock} if it was claimed for it (it will
+   * release the block when it runs and finds the stream finished), else this.
+   */
+  private void releaseAhead() {
+    boolean head = true;
+    for (CompletableFuture<BlockRead> f : ahead) {
+      if (!(head && headClaimed)) {
+        f.thenAccept(read -> read.data().release());
+      }
+      head = false;
+    }
     ahead.clear();
-    done.tryFailure(error);
   }
 }

@@ -22,8 +22,26 @@ final class S3Dates {
     return XML.format(instant.truncatedTo(ChronoUnit.MILLIS));
   }
 
+  /** A formatted second. */
+  private record Second(long epochSecond, String text) {}
+
+  /**
+   * Recently formatted seconds, by second modulo the size: the Date header of every response
+   * and the Last-Modified of hot objects repeat, and formatting costs more than the rest of a
+   * header. Races only cost a recomputation.
+   */
+  private static final Second[] RECENT = new Second[256];
+
   static String http(Instant instant) {
-    return HTTP.format(instant);
+    long second = instant.getEpochSecond();
+    int slot = (int) (second & (RECENT.length - 1));
+    Second known = RECENT[slot];
+    if (known != null && known.epochSecond() == second) {
+      return known.text();
+    }
+    String text = HTTP.format(instant);
+    RECENT[slot] = new Second(second, text);
+    return text;
   }
 
   static String amz(Instant instant) {

@@ -36,6 +36,7 @@ enum S3ErrorCode {
   PRECONDITION_FAILED("PreconditionFailed", 412),
   REQUEST_TIME_TOO_SKEWED("RequestTimeTooSkewed", 403),
   SERVICE_UNAVAILABLE("ServiceUnavailable", 503),
+  SLOW_DOWN("SlowDown", 503),
   SIGNATURE_DOES_NOT_MATCH("SignatureDoesNotMatch", 403),
   X_AMZ_CONTENT_SHA256_MISMATCH("XAmzContentSHA256Mismatch", 400);
 

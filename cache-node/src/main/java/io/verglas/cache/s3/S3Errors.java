@@ -54,6 +54,8 @@ final class S3Errors {
       case ENTITY_TOO_SMALL -> S3ErrorCode.ENTITY_TOO_SMALL;
       case CONFLICT -> S3ErrorCode.CONDITIONAL_REQUEST_CONFLICT;
       case NOT_IMPLEMENTED -> S3ErrorCode.NOT_IMPLEMENTED;
+      case SLOW_DOWN -> S3ErrorCode.SLOW_DOWN;
+      case UNAVAILABLE -> S3ErrorCode.SERVICE_UNAVAILABLE;
     };
   }
 

@@ -32,9 +32,11 @@ import org.slf4j.LoggerFactory;
  * and {@code 100 Continue} before any body is read), receive the body, run the operation, write
  * the response.
  *
- * <p>Design: requests are handled one at a time per connection. While an operation runs, reading
- * is paused ({@code autoRead=false}); requests a client pipelined into the same read are queued
- * and replayed afterwards, so responses keep request order. An error found before the body is
+ * <p>Design: requests are handled one at a time per connection. Requests a client pipelines
+ * while an operation runs are queued and replayed afterwards, so responses keep request order;
+ * the first such message also pauses reading ({@code autoRead=false}) until the answer is out,
+ * which bounds what a client can queue. (Reading is not paused for every request: a cache hit
+ * completes before its read returns.) An error found before the body is
  * read is answered at once; if a body was announced the connection is closed after the answer
  * instead of reading an unwanted upload. A streamed response that fails half-way closes the
  * connection, which the client sees as a truncated body. All state is confined to the event loop.
@@ -80,6 +82,9 @@ final class S3RequestHandler extends ChannelInboundHandlerAdapter {
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     if (state == State.PROCESSING) {
+      // Reading pauses only once the client sends ahead of an answer (pipelining): toggling it
+      // for every request would cost two epoll_ctl calls per cache hit.
+      ctx.channel().config().setAutoRead(false);
       pipelined.add(msg);
       if (pipelined.size() > MAX_PIPELINED) {
         ctx.close();
@@ -186,7 +191,6 @@ final class S3RequestHandler extends ChannelInboundHandlerAdapter {
 
   private void process(ChannelHandlerContext ctx) {
     state = State.PROCESSING;
-    ctx.channel().config().setAutoRead(false);
     BodyReceiver receiver = body;
     CompletableFuture<S3Response> result;
     try {
@@ -199,14 +203,19 @@ final class S3RequestHandler extends ChannelInboundHandlerAdapter {
     }
     String resource = request.resource();
     result.whenComplete((response, error) -> {
+      Runnable answer = () -> {
+        if (receiver != null) {
+          receiver.close();
+        }
+        respond(ctx, error == null ? response : errorResponse(error, resource), keepAlive);
+      };
+      if (ctx.executor().inEventLoop()) {
+        // Completed at once (a cache hit): answer without another trip through the task queue.
+        answer.run();
+        return;
+      }
       try {
-        ctx.executor().execute(() -> {
-          if (receiver != null) {
-            receiver.close();
-          }
-          S3Response answer = error == null ? response : errorResponse(error, resource);
-          respond(ctx, answer, keepAlive);
-        });
+        ctx.executor().execute(answer);
       } catch (RejectedExecutionException e) {
         // The server is shutting down; still delete a spooled body.
         if (receiver != null) {
@@ -287,11 +296,12 @@ final class S3RequestHandler extends ChannelInboundHandlerAdapter {
     byte[] content = response.body();
     int status = response.status.code();
     if (status != 204 && status != 304 && !(head && response.headers.contains(HttpHeaderNames.CONTENT_LENGTH))) {
-      response.headers.set(HttpHeaderNames.CONTENT_LENGTH, head ? 0 : content.length);
+      response.headers.set(HttpHeaderNames.CONTENT_LENGTH, head ? 0 : response.bodyLength());
     }
     return new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, response.status,
-        head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(content), response.headers,
-        EmptyHttpHeaders.INSTANCE);
+        head || response.bodyLength() == 0 ? Unpooled.EMPTY_BUFFER
+            : Unpooled.wrappedBuffer(content, response.bodyOffset(), response.bodyLength()),
+        response.headers, EmptyHttpHeaders.INSTANCE);
   }
 
   private void addCommonHeaders(S3Response response, boolean keep) {

@@ -18,6 +18,8 @@ final class S3Response {
   final HttpResponseStatus status;
   final HttpHeaders headers = new DefaultHttpHeaders();
   private byte[] body = new byte[0];
+  private int bodyOffset;
+  private int bodyLength;
   private BodyStream stream;
 
   private S3Response(HttpResponseStatus status) {
@@ -49,7 +51,17 @@ final class S3Response {
 
   S3Response body(byte[] bytes, String contentType) {
     this.body = bytes;
+    this.bodyOffset = 0;
+    this.bodyLength = bytes.length;
     headers.set(HttpHeaderNames.CONTENT_TYPE, contentType);
+    return this;
+  }
+
+  /** Object content held in memory: {@code length} bytes of {@code bytes} from {@code offset}. */
+  S3Response content(byte[] bytes, int offset, int length) {
+    this.body = bytes;
+    this.bodyOffset = offset;
+    this.bodyLength = length;
     return this;
   }
 
@@ -61,6 +73,14 @@ final class S3Response {
 
   byte[] body() {
     return body;
+  }
+
+  int bodyOffset() {
+    return bodyOffset;
+  }
+
+  int bodyLength() {
+    return bodyLength;
   }
 
   BodyStream stream() {

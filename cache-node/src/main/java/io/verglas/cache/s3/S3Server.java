@@ -9,7 +9,12 @@ import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.verglas.cache.block.BlockCache;
+import io.verglas.cache.block.MetadataStore;
 import io.verglas.cache.origin.Origin;
+import io.verglas.cache.protection.Delayer;
+import io.verglas.cache.protection.ProtectedOrigin;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.net.InetSocketAddress;
 import java.util.HexFormat;
 import java.util.concurrent.ThreadLocalRandom;
@@ -24,7 +29,11 @@ import java.util.concurrent.atomic.LongAdder;
 public final class S3Server implements AutoCloseable {
   private final S3ServerConfig config;
   private final MeteredOrigin origin;
+  private final ProtectedOrigin protectedOrigin;
+  private final ScheduledExecutorService timer;
   private final BlockCache blocks;
+  private final ObjectMetaCache metas;
+  private final MetadataStore metadataStore;
   private final LongAdder bytesFromCache = new LongAdder();
   private final S3ServerInitializer initializer;
   private EventLoopGroup boss;
@@ -34,11 +43,22 @@ public final class S3Server implements AutoCloseable {
 
   public S3Server(S3ServerConfig config, Origin origin) {
     this.config = config;
-    this.origin = new MeteredOrigin(origin);
-    this.blocks = new BlockCache(config.dramCapacityBytes());
-    ObjectMetaCache metas = new ObjectMetaCache(this.origin, config.metadataTtl(), config.clock());
+    this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "verglas-origin-timer");
+      t.setDaemon(true);
+      return t;
+    });
+    this.protectedOrigin = new ProtectedOrigin(origin, config.originProtection(), config.clock(),
+        Delayer.scheduled(timer), () -> ThreadLocalRandom.current().nextDouble(), timer);
+    this.origin = new MeteredOrigin(protectedOrigin);
+    this.blocks = new BlockCache(config.dramCapacityBytes(), config.nvmeDirectory(),
+        config.nvmeCapacityBytes(), config.nvmeIoThreads(), config.blockSize());
+    this.metadataStore = config.metadataStoreCapacityBytes() == 0 ? null
+        : new MetadataStore(config.metadataStoreCapacityBytes(), config.metadataStoreMaxEntryBytes());
+    this.metas = new ObjectMetaCache(this.origin, config.metadataTtl(), config.clock(),
+        config.immutableObjects());
     S3Dispatcher dispatcher = new S3Dispatcher(
-        new ObjectReads(this.origin, metas, blocks, config.blockSize(), bytesFromCache),
+        new ObjectReads(this.origin, metas, blocks, metadataStore, config.blockSize(), bytesFromCache),
         new ObjectWrites(this.origin, metas),
         new Listings(this.origin),
         new Buckets(this.origin, config.region()),
@@ -78,9 +98,43 @@ public final class S3Server implements AutoCloseable {
     return ((InetSocketAddress) channel.localAddress()).getPort();
   }
 
+  public ProtectedOrigin protectedOrigin() {
+    return protectedOrigin;
+  }
+
   public BlockCache blockCache() {
     return blocks;
   }
+
+  /** The metadata store, or null if disabled. */
+  public MetadataStore metadataStore() {
+    return metadataStore;
+  }
+
+  /** Lookups of a mutable object's ETag that asked the origin again after the TTL. */
+  public long revalidations() {
+    return metas.revalidations();
+  }
+
+  /** Revalidations the origin answered with "not modified". */
+  public long revalidationsNotModified() {
+    return metas.notModified();
+  }
+
+  /**
+   * Forgets everything cached for keys of {@code bucket} starting with {@code prefix}: blocks
+   * (DRAM and NVMe), metadata store entries and resolved ETags. Reads after it go to the origin.
+   */
+  public PurgeCounts purge(String bucket, String prefix) {
+    long etags = metas.purge((b, k) -> b.equals(bucket) && k.startsWith(prefix));
+    long blockCount = blocks.purge(id -> id.bucket().equals(bucket) && id.key().startsWith(prefix));
+    long metadata = metadataStore == null ? 0
+        : metadataStore.purge(k -> k.bucket().equals(bucket) && k.key().startsWith(prefix));
+    return new PurgeCounts(blockCount, metadata, etags);
+  }
+
+  /** What a purge removed. */
+  public record PurgeCounts(long blocks, long metadataEntries, long etags) {}
 
   public long originRequests() {
     return origin.requests();
@@ -100,7 +154,11 @@ public final class S3Server implements AutoCloseable {
       channel.close().syncUninterruptibly();
     }
     shutdownGroups();
-    blocks.invalidateAll();
+    timer.shutdownNow();
+    blocks.close();
+    if (metadataStore != null) {
+      metadataStore.invalidateAll();
+    }
   }
 
   private void shutdownGroups() {

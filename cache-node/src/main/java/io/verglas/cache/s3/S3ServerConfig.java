@@ -1,5 +1,7 @@
 package io.verglas.cache.s3;
 
+import io.verglas.cache.ImmutableObjects;
+import io.verglas.cache.protection.OriginProtection;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -13,6 +15,13 @@ import java.util.Objects;
  * @param credentials access key → secret key
  * @param virtualHostDomain if set, {@code <bucket>.<domain>} hosts are virtual-host style
  * @param ioThreads event loop threads for connections (0: Netty's default)
+ * @param nvmeDirectory directory of the NVMe block tier, or null for DRAM only
+ * @param nvmeCapacityBytes ceiling of the NVMe tier (bytes of block files)
+ * @param nvmeIoThreads threads reading and writing NVMe block files
+ * @param immutableObjects objects whose ETag is never revalidated
+ * @param metadataStoreCapacityBytes ceiling of the metadata store; 0 disables it
+ * @param metadataStoreMaxEntryBytes largest metadata object or footer it keeps
+ * @param originProtection concurrency limit, retries and circuit breaker for origin calls
  */
 public record S3ServerConfig(
     String host,
@@ -29,7 +38,14 @@ public record S3ServerConfig(
     Path spoolDirectory,
     Duration metadataTtl,
     String virtualHostDomain,
-    int ioThreads) {
+    int ioThreads,
+    Path nvmeDirectory,
+    long nvmeCapacityBytes,
+    int nvmeIoThreads,
+    ImmutableObjects immutableObjects,
+    long metadataStoreCapacityBytes,
+    int metadataStoreMaxEntryBytes,
+    OriginProtection originProtection) {
 
   public S3ServerConfig {
     Objects.requireNonNull(host, "host");
@@ -39,6 +55,8 @@ public record S3ServerConfig(
     Objects.requireNonNull(maxClockSkew, "maxClockSkew");
     Objects.requireNonNull(spoolDirectory, "spoolDirectory");
     Objects.requireNonNull(metadataTtl, "metadataTtl");
+    Objects.requireNonNull(immutableObjects, "immutableObjects");
+    Objects.requireNonNull(originProtection, "originProtection");
   }
 
   @Override
@@ -46,6 +64,7 @@ public record S3ServerConfig(
     // Never print secrets.
     return "S3ServerConfig[host=" + host + ", port=" + port + ", region=" + region
         + ", accessKeys=" + credentials.keySet() + ", allowAnonymous=" + allowAnonymous
-        + ", blockSize=" + blockSize + ", dramCapacityBytes=" + dramCapacityBytes + "]";
+        + ", blockSize=" + blockSize + ", dramCapacityBytes=" + dramCapacityBytes
+        + ", nvmeDirectory=" + nvmeDirectory + ", nvmeCapacityBytes=" + nvmeCapacityBytes + "]";
   }
 }

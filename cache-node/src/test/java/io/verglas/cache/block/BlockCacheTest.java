@@ -30,7 +30,7 @@ class BlockCacheTest {
       @ForAll @IntRange(min = BLOCK, max = 20 * BLOCK) int capacity,
       @ForAll @Size(min = 1, max = 12) List<@IntRange(min = 1, max = 10 * BLOCK) Integer> objectSizes,
       @ForAll @Size(min = 1, max = 200) List<@IntRange(min = 0, max = 10_000) Integer> reads) {
-    BlockCache cache = new BlockCache(capacity);
+    BlockCache cache = new BlockCache(capacity); // closed (and checked) at the end
     AtomicInteger loads = new AtomicInteger();
     for (int r : reads) {
       int object = r % objectSizes.size();
@@ -42,16 +42,25 @@ class BlockCacheTest {
         loads.incrementAndGet();
         return CompletableFuture.completedFuture(new byte[length]);
       }).join();
-      assertThat(read.data()).hasSize(length);
+      assertThat(TestingBlocks.bytes(read)).hasSize(length);
       assertThat(cache.dramBytes()).isLessThanOrEqualTo(capacity);
     }
     assertThat(cache.fills()).isEqualTo(loads.get()).isEqualTo(cache.misses());
     assertThat(cache.hits() + cache.misses()).isEqualTo(reads.size());
+    // Every reader released its reference: direct memory is exactly what the tier holds.
+    assertThat(cache.directBytesInUse()).isEqualTo(cache.dramBytes());
+    cache.close();
+    assertThat(cache.directBytesInUse()).isZero();
   }
 
   @Test
   void concurrentMissesShareOneLoadAndFailuresAreNotCached() {
-    BlockCache cache = new BlockCache(10 * BLOCK);
+    try (BlockCache cache = new BlockCache(10 * BLOCK)) {
+      sharedLoads(cache);
+    }
+  }
+
+  private static void sharedLoads(BlockCache cache) {
     CompletableFuture<byte[]> origin = new CompletableFuture<>();
     AtomicInteger loads = new AtomicInteger();
     List<CompletableFuture<BlockRead>> reads = new ArrayList<>();
@@ -70,20 +79,25 @@ class BlockCacheTest {
     assertThat(cache.dramBytes()).isZero();
 
     BlockRead retry = cache.get(id("k", 0), b -> CompletableFuture.completedFuture(new byte[BLOCK])).join();
-    assertThat(retry.fromCache()).isFalse();
-    assertThat(cache.get(id("k", 0), b -> {
+    assertThat(TestingBlocks.fromCache(retry)).isFalse();
+    assertThat(TestingBlocks.fromCache(cache.get(id("k", 0), b -> {
       throw new AssertionError("must be a hit");
-    }).join().fromCache()).isTrue();
+    }).join())).isTrue();
   }
 
   @Test
   void blocksOfDifferentEtagsAreDifferentBlocks() {
-    BlockCache cache = new BlockCache(10 * BLOCK);
-    cache.get(new BlockId("b", "k", "\"v1\"", BLOCK, 0), b -> CompletableFuture.completedFuture(new byte[] {1})).join();
+    try (BlockCache cache = new BlockCache(10 * BLOCK)) {
+      etagsApart(cache);
+    }
+  }
+
+  private static void etagsApart(BlockCache cache) {
+    TestingBlocks.bytes(cache.get(new BlockId("b", "k", "\"v1\"", BLOCK, 0), b -> CompletableFuture.completedFuture(new byte[] {1})).join());
     BlockRead v2 = cache.get(new BlockId("b", "k", "\"v2\"", BLOCK, 0),
         b -> CompletableFuture.completedFuture(new byte[] {2})).join();
     assertThat(v2.fromCache()).isFalse();
-    assertThat(v2.data()).containsExactly(2);
+    assertThat(TestingBlocks.bytes(v2)).containsExactly(2);
   }
 
   @Test

@@ -1,23 +1,17 @@
 package io.verglas.ingest.flight;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.verglas.arrow.ArrowSchemas;
-import io.verglas.ingest.table.IngestTable;
 import io.verglas.ingest.table.TableCache;
 import io.verglas.table.CreateTableRequest;
 import io.verglas.table.CreateTableRequestParser;
 import io.verglas.table.PrimaryKeys;
 import io.verglas.table.VerglasTableProperties;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import org.apache.iceberg.Schema;
-import org.apache.iceberg.SchemaParser;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
@@ -36,7 +30,6 @@ import org.apache.iceberg.exceptions.AlreadyExistsException;
  */
 final class CreateTableAction {
   private static final Set<String> FORMAT_VERSIONS = Set.of("2", "3");
-  private static final ObjectMapper MAPPER = new ObjectMapper();
   private final Catalog catalog;
   private final TableCache tables;
 
@@ -69,7 +62,7 @@ final class CreateTableAction {
     } catch (AlreadyExistsException e) {
       throw new AlreadyExistsException("Cannot create table %s: it already exists", id);
     }
-    return toJson(tables.reload(id));
+    return TableJson.toBytes(tables.reload(id));
   }
 
   private static CreateTableRequest parse(byte[] body) {
@@ -119,21 +112,5 @@ final class CreateTableAction {
         }
       }
     }
-  }
-
-  private static byte[] toJson(IngestTable table) {
-    ObjectNode node = MAPPER.createObjectNode();
-    Arrays.stream(table.identifier().namespace().levels()).forEach(node.putArray("namespace")::add);
-    node.put("name", table.identifier().name());
-    node.put("uuid", table.uuid());
-    node.put("location", table.location());
-    node.put("formatVersion", table.formatVersion());
-    try {
-      node.set("schema", MAPPER.readTree(SchemaParser.toJson(table.schema())));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    table.primaryKey().forEach(node.putArray("primaryKey")::add);
-    return node.toString().getBytes(StandardCharsets.UTF_8);
   }
 }

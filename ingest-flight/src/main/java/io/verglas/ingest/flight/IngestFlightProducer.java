@@ -1,7 +1,10 @@
 package io.verglas.ingest.flight;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.verglas.ingest.metrics.IngestMetrics;
+import io.verglas.ingest.metrics.PrometheusText;
 import io.verglas.ingest.table.TableCache;
 import io.verglas.ingest.validation.BatchValidator;
 import io.verglas.ingest.wal.GroupCommitter;
@@ -17,6 +20,7 @@ import org.apache.arrow.flight.Criteria;
 import org.apache.arrow.flight.FlightDescriptor;
 import org.apache.arrow.flight.FlightInfo;
 import org.apache.arrow.flight.FlightProducer;
+import org.apache.arrow.flight.FlightRuntimeException;
 import org.apache.arrow.flight.FlightStream;
 import org.apache.arrow.flight.PutResult;
 import org.apache.arrow.flight.Result;
@@ -28,14 +32,17 @@ import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
  * The Flight face of an ingest server; each call is delegated to the class that owns it and
- * every failure becomes a status through {@link Statuses}.
+ * every failure becomes a status through {@link Statuses} (and, when it is the client's fault,
+ * a reject counted by reason).
  *
  * <ul>
  *   <li>DoPut ([namespace..., table]) → {@link PutHandler}
  *   <li>GetFlightInfo / GetSchema → {@link TableSchemas}, always from freshly loaded metadata
  *       (a writer asks once and should see the current schema); ListFlights →
  *       {@link TableListing}
- *   <li>DoAction {@code create-table} → {@link CreateTableAction}; {@code health}
+ *   <li>DoAction {@code create-table} → {@link CreateTableAction}, {@code alter-table} →
+ *       {@link AlterTableAction}, {@code drop-table} → {@link DropTableAction}; {@code health}
+ *       (JSON) and {@code metrics} (Prometheus text)
  *   <li>DoGet → UNIMPLEMENTED: tables are read through Iceberg or the cache node
  * </ul>
  */
@@ -43,24 +50,35 @@ public final class IngestFlightProducer implements FlightProducer {
   private static final List<ActionType> ACTIONS = List.of(
       new ActionType(IngestProtocol.ACTION_CREATE_TABLE, "Create a table: body = JSON "
           + "{namespace, name, schema (Iceberg JSON), primaryKey, partitionSpec, properties}"),
-      new ActionType(IngestProtocol.ACTION_HEALTH, "Report whether this server accepts writes"));
+      new ActionType(IngestProtocol.ACTION_ALTER_TABLE, "Add nullable columns: body = JSON "
+          + "{namespace, name, addColumns: [{name, type, doc}]}"),
+      new ActionType(IngestProtocol.ACTION_DROP_TABLE, "Drop a table: body = JSON "
+          + "{namespace, name, purge}"),
+      new ActionType(IngestProtocol.ACTION_HEALTH, "Report whether this server accepts writes"),
+      new ActionType(IngestProtocol.ACTION_METRICS, "This server's metrics (Prometheus text)"));
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
   private final BufferAllocator allocator;
   private final TableCache tables;
   private final BatchValidator validator;
   private final GroupCommitter committer;
+  private final IngestMetrics metrics;
   private final CreateTableAction createTable;
+  private final AlterTableAction alterTable;
+  private final DropTableAction dropTable;
   private final TableListing listing;
   private final Set<AckSender> activePuts = ConcurrentHashMap.newKeySet();
 
   public IngestFlightProducer(BufferAllocator allocator, Catalog catalog, TableCache tables,
-      BatchValidator validator, GroupCommitter committer) {
+      BatchValidator validator, GroupCommitter committer, IngestMetrics metrics) {
     this.allocator = allocator;
     this.tables = tables;
     this.validator = validator;
     this.committer = committer;
+    this.metrics = metrics;
     this.createTable = new CreateTableAction(catalog, tables);
+    this.alterTable = new AlterTableAction(catalog, tables);
+    this.dropTable = new DropTableAction(catalog, tables);
     this.listing = new TableListing(catalog, tables);
   }
 
@@ -68,7 +86,7 @@ public final class IngestFlightProducer implements FlightProducer {
   public Runnable acceptPut(CallContext context, FlightStream stream,
       StreamListener<PutResult> ackStream) {
     AckSender acks = new AckSender(ackStream, allocator);
-    PutHandler handler = new PutHandler(stream, acks, tables, validator, committer);
+    PutHandler handler = new PutHandler(stream, acks, tables, validator, committer, metrics);
     return () -> {
       activePuts.add(acks);
       try {
@@ -98,7 +116,7 @@ public final class IngestFlightProducer implements FlightProducer {
       return new FlightInfo(TableSchemas.arrowSchema(tables.reload(id)), descriptor, List.of(),
           -1, -1);
     } catch (RuntimeException e) {
-      throw Statuses.toFlight(e);
+      throw fail(e);
     }
   }
 
@@ -108,7 +126,7 @@ public final class IngestFlightProducer implements FlightProducer {
       TableIdentifier id = TableDescriptors.identifier(descriptor);
       return new SchemaResult(TableSchemas.arrowSchema(tables.reload(id)));
     } catch (RuntimeException e) {
-      throw Statuses.toFlight(e);
+      throw fail(e);
     }
   }
 
@@ -118,14 +136,14 @@ public final class IngestFlightProducer implements FlightProducer {
     try {
       listing.list(criteria.getExpression(), listener);
     } catch (RuntimeException e) {
-      listener.onError(Statuses.toFlight(e));
+      listener.onError(fail(e));
     }
   }
 
   @Override
   public void getStream(CallContext context, Ticket ticket, ServerStreamListener listener) {
-    listener.error(CallStatus.UNIMPLEMENTED.withDescription("DoGet is not supported: read "
-        + "tables through their Iceberg catalog or the Verglas cache node").toRuntimeException());
+    listener.error(fail(CallStatus.UNIMPLEMENTED.withDescription("DoGet is not supported: read "
+        + "tables through their Iceberg catalog or the Verglas cache node").toRuntimeException()));
   }
 
   @Override
@@ -136,18 +154,27 @@ public final class IngestFlightProducer implements FlightProducer {
         case IngestProtocol.ACTION_CREATE_TABLE:
           result = createTable.run(action.getBody());
           break;
+        case IngestProtocol.ACTION_ALTER_TABLE:
+          result = alterTable.run(action.getBody());
+          break;
+        case IngestProtocol.ACTION_DROP_TABLE:
+          result = dropTable.run(action.getBody());
+          break;
         case IngestProtocol.ACTION_HEALTH:
           result = health();
           break;
+        case IngestProtocol.ACTION_METRICS:
+          result = PrometheusText.render(metrics.snapshot()).getBytes(StandardCharsets.UTF_8);
+          break;
         default:
           throw CallStatus.UNIMPLEMENTED.withDescription("Unknown action '" + action.getType()
-              + "' (supported: " + IngestProtocol.ACTION_CREATE_TABLE + ", "
-              + IngestProtocol.ACTION_HEALTH + ")").toRuntimeException();
+              + "' (supported: " + String.join(", ", ACTIONS.stream().map(ActionType::getType)
+                  .toList()) + ")").toRuntimeException();
       }
       listener.onNext(new Result(result));
       listener.onCompleted();
     } catch (RuntimeException e) {
-      listener.onError(Statuses.toFlight(e));
+      listener.onError(fail(e));
     }
   }
 
@@ -157,13 +184,26 @@ public final class IngestFlightProducer implements FlightProducer {
     listener.onCompleted();
   }
 
+  private FlightRuntimeException fail(RuntimeException e) {
+    metrics.rejected(Rejections.reason(e));
+    return Statuses.toFlight(e);
+  }
+
   private byte[] health() {
     GroupCommitter.Status status = committer.status();
     ObjectNode node = MAPPER.createObjectNode();
     node.put("status", status.state().equals("running") ? "ok" : status.state());
     node.put("stream", committer.streamId());
-    node.put("nextSequence", status.nextSequence());
+    node.put("epoch", status.epoch());
+    node.put("nextSequence", status.lanes().isEmpty() ? -1 : status.lanes().get(0).nextSequence());
+    ArrayNode lanes = node.putArray("lanes");
+    for (GroupCommitter.LaneStatus lane : status.lanes()) {
+      lanes.addObject().put("stream", lane.stream()).put("nextSequence", lane.nextSequence());
+    }
     node.put("bufferedBytes", status.bufferedBytes());
+    IngestMetrics.Snapshot snapshot = metrics.snapshot();
+    node.put("acknowledgedBatches", snapshot.batchesAcknowledged());
+    node.put("rejects", snapshot.rejectsTotal());
     return node.toString().getBytes(StandardCharsets.UTF_8);
   }
 }

@@ -31,11 +31,19 @@ final class Statuses {
       return flight;
     } else if (e instanceof NoSuchTableException || e instanceof NoSuchNamespaceException) {
       return CallStatus.NOT_FOUND.withDescription(e.getMessage()).toRuntimeException();
+    } else if (e instanceof org.apache.iceberg.exceptions.CommitFailedException) {
+      return CallStatus.UNAVAILABLE.withDescription(e.getMessage() + " (a concurrent change won; "
+          + "retry)").toRuntimeException();
     } else if (e instanceof AlreadyExistsException) {
       return CallStatus.ALREADY_EXISTS.withDescription(e.getMessage()).toRuntimeException();
     } else if (e instanceof InvalidBatchException || e instanceof IllegalArgumentException
         || e instanceof ValidationException || e instanceof UnsupportedTypeException) {
       return CallStatus.INVALID_ARGUMENT.withDescription(e.getMessage()).toRuntimeException();
+    } else if (e instanceof org.apache.iceberg.exceptions.RuntimeIOException
+        || e instanceof java.io.UncheckedIOException
+        || e instanceof software.amazon.awssdk.core.exception.SdkClientException) {
+      return CallStatus.UNAVAILABLE.withDescription("Cannot reach the catalog or the object "
+          + "store: " + e.getMessage()).withCause(e).toRuntimeException();
     } else if (e instanceof WalUnavailableException) {
       return CallStatus.UNAVAILABLE.withDescription(e.getMessage()).toRuntimeException();
     } else if (e instanceof CancellationException) {

@@ -2,40 +2,68 @@ package io.verglas.ingest.validation;
 
 import io.verglas.arrow.ArrowSchemas;
 import io.verglas.ingest.table.IngestTable;
+import io.verglas.ingest.validation.ColumnPlan.CheckedColumn;
+import io.verglas.ingest.validation.ColumnPlan.NullRule;
+import io.verglas.ingest.validation.ColumnPlan.ValueRule;
 import io.verglas.protocol.IngestProtocol;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
+import java.time.DateTimeException;
+import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import org.apache.arrow.vector.BaseLargeVariableWidthVector;
+import org.apache.arrow.vector.BaseVariableWidthVector;
+import org.apache.arrow.vector.DateMilliVector;
+import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.LargeVarCharVector;
-import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.TimeMicroVector;
+import org.apache.arrow.vector.TimeMilliVector;
+import org.apache.arrow.vector.TimeNanoVector;
+import org.apache.arrow.vector.TimeSecVector;
+import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
 /**
  * Decides whether incoming Arrow data fits a table, before anything is written.
  *
  * <p>Per stream ({@link #plan}): every field must name a top-level table column
- * (case-sensitive) or be {@code _op} (Utf8); no name may repeat; each type must be accepted by
- * {@link ArrowSchemas#incompatibility} (safe widenings included); dictionary encoding is
- * refused; primary-key columns must be present. Optional columns may be absent (null).
+ * (case-sensitive; a near miss is pointed out) or be {@code _op} (Utf8); no name may repeat;
+ * nested and dictionary-encoded fields are refused; each type must be accepted by
+ * {@link ArrowSchemas#incompatibility} (the canonical type or a safe widening), decimals must be
+ * 128-bit and timestamp zones valid; primary-key columns must be present. Optional columns may
+ * be absent (null).
  *
  * <p>Per batch ({@link #validate}): the row and byte limits; {@code _op} is 'U', 'D' or null
  * (= 'U'); primary-key cells are never null; on upsert rows required cells are not null and
- * required columns are present. A delete row needs only its primary key, so its other
- * required columns may be null or absent; 'D' on a table without a primary key is refused.
+ * required columns are present (a delete row needs only its primary key; 'D' on a table without
+ * a primary key is refused). Values must survive the conversion to the column's type exactly:
+ * string and binary cells within the cell byte limit, decimals within the column's precision,
+ * nanosecond times and timestamps in whole microseconds, second and millisecond timestamps
+ * within the microsecond range, millisecond dates in whole days, times within a day.
  *
- * <p>Problems are reported row by row, so the message names the first offending rows.
+ * <p>Design: a batch is checked column by column, each column in one pass over its buffers
+ * (skipped entirely when it has nothing to check, e.g. no nulls), which keeps clean batches
+ * cheap; the report puts what was found back into row order (see {@link ValidationReport}).
  */
 public final class BatchValidator {
   private static final int MAX_NAMES_LISTED = 20;
   private static final int MAX_VALUE_SHOWN = 20;
+  private static final int OP_POSITION = -1;
+  private static final int MISSING_POSITION = Integer.MAX_VALUE - 1;
+  private static final long MICROS_PER_DAY = 86_400_000_000L;
+  private static final long MILLIS_PER_DAY = 86_400_000L;
   private final BatchLimits limits;
 
   public BatchValidator(BatchLimits limits) {
@@ -50,7 +78,7 @@ public final class BatchValidator {
   public ColumnPlan plan(Schema arrow, IngestTable table) {
     ValidationReport problems = new ValidationReport();
     Map<String, Integer> seen = new HashMap<>();
-    List<ColumnPlan.CheckedColumn> checked = new ArrayList<>();
+    List<CheckedColumn> checked = new ArrayList<>();
     int opIndex = -1;
     Types.StructType columns = table.schema().asStruct();
     List<Field> fields = arrow.getFields();
@@ -60,41 +88,46 @@ public final class BatchValidator {
       Integer previous = seen.putIfAbsent(name, i);
       if (previous != null) {
         problems.add(Problem.atColumn(name, "appears more than once (fields " + previous
-            + " and " + i + ")"));
+            + " and " + i + ")", RejectReason.SCHEMA));
         continue;
       }
       if (name.equals(IngestProtocol.OP_COLUMN)) {
-        if (isUtf8(field.getType())) {
+        if (isUtf8(field.getType()) && field.getDictionary() == null) {
           opIndex = i;
         } else {
           problems.add(Problem.atColumn(name, "must be Utf8 ('U' or 'D') but got Arrow "
-              + field.getType()));
+              + field.getType(), RejectReason.SCHEMA));
         }
         continue;
       }
       Types.NestedField column = columns.field(name);
       if (column == null) {
-        problems.add(Problem.atColumn(name, "unknown column; " + table.identifier()
-            + " has " + columnNames(table)));
+        problems.add(Problem.atColumn(name, unknownColumn(name, table), RejectReason.SCHEMA));
         continue;
       }
-      if (field.getDictionary() != null) {
-        problems.add(Problem.atColumn(name, "dictionary-encoded columns are not supported"));
+      Optional<String> problem = typeProblem(field, column.type());
+      if (problem.isPresent()) {
+        problems.add(Problem.atColumn(name, problem.get(), RejectReason.SCHEMA));
         continue;
       }
-      Optional<String> incompatibility =
-          ArrowSchemas.incompatibility(field.getType(), column.type());
-      if (incompatibility.isPresent()) {
-        problems.add(Problem.atColumn(name, incompatibility.get()));
-      } else if (column.isRequired()) {
-        checked.add(new ColumnPlan.CheckedColumn(name, i, table.isPrimaryKey(column)));
+      NullRule nulls = table.isPrimaryKey(column) ? NullRule.ALWAYS
+          : column.isRequired() ? NullRule.UPSERT : NullRule.NONE;
+      Set<ValueRule> values = valueRules(field.getType());
+      if (nulls != NullRule.NONE || !values.isEmpty()) {
+        int precision = column.type() instanceof Types.DecimalType decimal
+            ? decimal.precision() : 0;
+        for (ValueRule rule : values.isEmpty() ? Set.of(ValueRule.NONE) : values) {
+          checked.add(new CheckedColumn(name, i, nulls, rule, precision));
+          nulls = NullRule.NONE; // one null check per column
+        }
       }
     }
     List<String> missingRequired = new ArrayList<>();
     for (Types.NestedField column : table.schema().columns()) {
       if (!seen.containsKey(column.name())) {
         if (table.isPrimaryKey(column)) {
-          problems.add(Problem.atColumn(column.name(), "primary key column is missing"));
+          problems.add(Problem.atColumn(column.name(), "primary key column is missing",
+              RejectReason.NULL_KEY));
         } else if (column.isRequired()) {
           missingRequired.add(column.name());
         }
@@ -112,19 +145,95 @@ public final class BatchValidator {
     ValidationReport report = new ValidationReport();
     checkLimits(batch, report);
     if (report.isEmpty()) {
-      checkRows(batch, plan, report);
+      boolean[] deletes = checkOps(batch, plan, report);
+      for (CheckedColumn column : plan.checked()) {
+        FieldVector vector = batch.getVector(column.vectorIndex());
+        checkNulls(vector, column, deletes, report);
+        checkValues(vector, column, report);
+      }
+      checkMissing(batch.getRowCount(), plan, deletes, report);
     }
     if (!report.isEmpty()) {
       throw new InvalidBatchException("Cannot write batch " + batchIndex + " to "
-          + plan.table().identifier() + ": " + report.describe());
+          + plan.table().identifier() + ": " + report.describe(), report.firstReason());
     }
+  }
+
+  private static Optional<String> typeProblem(Field field, Type column) {
+    ArrowType type = field.getType();
+    if (field.getDictionary() != null) {
+      return Optional.of("dictionary-encoded columns are not supported; send plain " + column
+          + " values");
+    }
+    if (type.isComplex()) {
+      return Optional.of("nested Arrow type " + type + " is not supported: the column is "
+          + column + " and tables have primitive columns only");
+    }
+    Optional<String> incompatibility = ArrowSchemas.incompatibility(type, column);
+    if (incompatibility.isPresent()) {
+      if (type instanceof ArrowType.Int i && !i.getIsSigned()) {
+        return Optional.of(incompatibility.get() + " (unsigned integers are not accepted; "
+            + "send signed ones)");
+      }
+      return Optional.of(incompatibility.get() + widening(column));
+    }
+    if (type instanceof ArrowType.Decimal decimal && decimal.getBitWidth() != 128) {
+      return Optional.of("expected " + column + " as a 128-bit Arrow decimal but got "
+          + decimal.getBitWidth() + "-bit Decimal(" + decimal.getPrecision() + ", "
+          + decimal.getScale() + ")");
+    }
+    if (type instanceof ArrowType.Timestamp ts && ts.getTimezone() != null) {
+      try {
+        ZoneId.of(ts.getTimezone());
+      } catch (DateTimeException e) {
+        return Optional.of("invalid time zone '" + ts.getTimezone() + "' (use an IANA name "
+            + "like 'UTC' or an offset like '+01:00')");
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The safe widenings a column accepts, to say what would have worked. */
+  private static String widening(Type column) {
+    switch (column.typeId()) {
+      case INTEGER: return " (accepted: Int(8|16|32, signed))";
+      case LONG: return " (accepted: Int(8|16|32|64, signed))";
+      case FLOAT: return " (accepted: FloatingPoint(SINGLE))";
+      case DOUBLE: return " (accepted: FloatingPoint(SINGLE|DOUBLE))";
+      default: return "";
+    }
+  }
+
+  private static Set<ValueRule> valueRules(ArrowType type) {
+    Set<ValueRule> rules = EnumSet.noneOf(ValueRule.class);
+    if (type instanceof ArrowType.Utf8 || type instanceof ArrowType.LargeUtf8
+        || type instanceof ArrowType.Binary || type instanceof ArrowType.LargeBinary) {
+      rules.add(ValueRule.CELL_BYTES);
+    } else if (type instanceof ArrowType.Decimal) {
+      rules.add(ValueRule.DECIMAL_PRECISION);
+    } else if (type instanceof ArrowType.Timestamp ts) {
+      if (ts.getUnit() == TimeUnit.NANOSECOND) {
+        rules.add(ValueRule.WHOLE_MICROS);
+      } else if (ts.getUnit() != TimeUnit.MICROSECOND) {
+        rules.add(ValueRule.MICROS_RANGE);
+      }
+    } else if (type instanceof ArrowType.Time time) {
+      rules.add(ValueRule.TIME_OF_DAY);
+      if (time.getUnit() == TimeUnit.NANOSECOND) {
+        rules.add(ValueRule.WHOLE_MICROS);
+      }
+    } else if (type instanceof ArrowType.Date date
+        && date.getUnit() == org.apache.arrow.vector.types.DateUnit.MILLISECOND) {
+      rules.add(ValueRule.WHOLE_DAYS);
+    }
+    return rules;
   }
 
   private void checkLimits(VectorSchemaRoot batch, ValidationReport report) {
     int rows = batch.getRowCount();
     if (rows > limits.maxRows()) {
       report.add(Problem.ofBatch("batch has " + rows + " rows but at most " + limits.maxRows()
-          + " are allowed; split it"));
+          + " are allowed; split it", RejectReason.BATCH_TOO_LARGE));
     }
     long bytes = 0;
     for (FieldVector vector : batch.getFieldVectors()) {
@@ -132,64 +241,166 @@ public final class BatchValidator {
     }
     if (bytes > limits.maxBytes()) {
       report.add(Problem.ofBatch("batch has " + bytes + " bytes of Arrow buffers but at most "
-          + limits.maxBytes() + " are allowed; split it"));
+          + limits.maxBytes() + " are allowed; split it", RejectReason.BATCH_TOO_LARGE));
     }
   }
 
-  private void checkRows(VectorSchemaRoot batch, ColumnPlan plan, ValidationReport report) {
-    FieldVector op = plan.opIndex() < 0 ? null : batch.getVector(plan.opIndex());
-    List<ColumnPlan.CheckedColumn> withNulls = new ArrayList<>();
-    List<FieldVector> vectors = new ArrayList<>();
-    for (ColumnPlan.CheckedColumn column : plan.checked()) {
-      FieldVector vector = batch.getVector(column.vectorIndex());
-      if (vector.getNullCount() > 0) {
-        withNulls.add(column);
-        vectors.add(vector);
-      }
+  /** Checks {@code _op}; returns which rows are deletes, or null when none are. */
+  private static boolean[] checkOps(VectorSchemaRoot batch, ColumnPlan plan,
+      ValidationReport report) {
+    if (plan.opIndex() < 0) {
+      return null;
     }
-    List<String> missing = plan.missingRequired();
-    if (op == null && withNulls.isEmpty() && missing.isEmpty()) {
-      return;
-    }
+    FieldVector op = batch.getVector(plan.opIndex());
     boolean appendOnly = plan.table().primaryKey().isEmpty();
-    boolean missingReported = false;
+    Listing listing = new Listing(report, OP_POSITION);
+    boolean[] deletes = null;
     int rows = batch.getRowCount();
     for (int row = 0; row < rows; row++) {
-      boolean delete = false;
-      if (op != null && !op.isNull(row)) {
-        String value = opValue(op, row);
-        if (value.equals(IngestProtocol.OP_DELETE)) {
-          delete = true;
-          if (appendOnly) {
-            report.add(Problem.atRow(row, IngestProtocol.OP_COLUMN, "'D' (delete) needs a "
-                + "primary key but " + plan.table().identifier() + " is append-only"));
-          }
-        } else if (!value.equals(IngestProtocol.OP_UPSERT)) {
-          report.add(Problem.atRow(row, IngestProtocol.OP_COLUMN, "invalid value '"
-              + shorten(value) + "' (expected 'U', 'D' or null)"));
-        }
+      if (op.isNull(row)) {
+        continue;
       }
-      for (int c = 0; c < withNulls.size(); c++) {
-        ColumnPlan.CheckedColumn column = withNulls.get(c);
-        if ((column.primaryKey() || !delete) && vectors.get(c).isNull(row)) {
-          report.add(Problem.atRow(row, column.name(), column.primaryKey()
-              ? "null in primary key column" : "null in required column"));
+      byte code = singleByte(op, row);
+      if (code == 'D') {
+        if (deletes == null) {
+          deletes = new boolean[rows];
         }
+        deletes[row] = true;
+        if (appendOnly) {
+          listing.add(Problem.atRow(row, IngestProtocol.OP_COLUMN, "'D' (delete) needs a "
+              + "primary key but " + plan.table().identifier() + " is append-only",
+              RejectReason.INVALID_OP));
+        }
+      } else if (code != 'U') {
+        listing.add(Problem.atRow(row, IngestProtocol.OP_COLUMN, "invalid value '"
+            + shorten(opText(op, row)) + "' (expected 'U', 'D' or null)", RejectReason.INVALID_OP));
       }
-      if (!delete && !missingReported && !missing.isEmpty()) {
-        // Reported once, at the first upsert row: the whole column is absent.
-        missingReported = true;
+    }
+    listing.finish();
+    return deletes;
+  }
+
+  private static void checkNulls(FieldVector vector, CheckedColumn column, boolean[] deletes,
+      ValidationReport report) {
+    if (column.nulls() == NullRule.NONE || vector.getNullCount() == 0) {
+      return;
+    }
+    boolean key = column.nulls() == NullRule.ALWAYS;
+    Listing listing = new Listing(report, column.vectorIndex());
+    int rows = vector.getValueCount();
+    for (int row = 0; row < rows; row++) {
+      if (vector.isNull(row) && (key || deletes == null || !deletes[row])) {
+        listing.add(Problem.atRow(row, column.name(), key ? "null in primary key column"
+            : "null in required column", key ? RejectReason.NULL_KEY : RejectReason.NULL_REQUIRED));
+      }
+    }
+    listing.finish();
+  }
+
+  private void checkValues(FieldVector vector, CheckedColumn column, ValidationReport report) {
+    if (column.values() == ValueRule.NONE) {
+      return;
+    }
+    Listing listing = new Listing(report, column.vectorIndex());
+    int rows = vector.getValueCount();
+    for (int row = 0; row < rows; row++) {
+      if (vector.isNull(row)) {
+        continue;
+      }
+      String problem = valueProblem(vector, column, row);
+      if (problem != null) {
+        listing.add(Problem.atRow(row, column.name(), problem,
+            column.values() == ValueRule.CELL_BYTES ? RejectReason.CELL_TOO_LARGE
+                : RejectReason.VALUE));
+      }
+    }
+    listing.finish();
+  }
+
+  private String valueProblem(FieldVector vector, CheckedColumn column, int row) {
+    switch (column.values()) {
+      case CELL_BYTES: {
+        long length = vector instanceof BaseVariableWidthVector v ? v.getValueLength(row)
+            : ((BaseLargeVariableWidthVector) vector).getValueLength(row);
+        return length <= limits.maxCellBytes() ? null : "value has " + length
+            + " bytes but at most " + limits.maxCellBytes() + " are allowed per cell";
+      }
+      case DECIMAL_PRECISION: {
+        BigDecimal value = ((DecimalVector) vector).getObject(row);
+        return value.signum() == 0 || value.precision() <= column.precision() ? null
+            : "value " + shorten(value.toPlainString()) + " has " + value.precision()
+                + " digits but the column holds at most " + column.precision();
+      }
+      case WHOLE_MICROS: {
+        long nanos = vector instanceof TimeNanoVector t ? t.get(row)
+            : ((TimeStampVector) vector).get(row);
+        return nanos % 1_000 == 0 ? null : "value " + nanos + " ns is not a whole number of "
+            + "microseconds; the column stores microseconds, so precision would be lost";
+      }
+      case MICROS_RANGE: {
+        TimeStampVector ts = (TimeStampVector) vector;
+        long value = ts.get(row);
+        TimeUnit unit = ((ArrowType.Timestamp) ts.getField().getType()).getUnit();
+        long factor = unit == TimeUnit.SECOND ? 1_000_000L : 1_000L;
+        return Math.abs(value) <= Long.MAX_VALUE / factor ? null : "timestamp " + value + " "
+            + unit.name().toLowerCase(java.util.Locale.ROOT) + "s is out of range";
+      }
+      case WHOLE_DAYS: {
+        long millis = ((DateMilliVector) vector).get(row);
+        return millis % MILLIS_PER_DAY == 0 ? null : "date " + millis + " ms is not a whole "
+            + "day (dates in milliseconds must be multiples of 86400000)";
+      }
+      case TIME_OF_DAY: {
+        long micros = timeMicros(vector, row);
+        return micros >= 0 && micros < MICROS_PER_DAY ? null
+            : "time is outside one day [00:00, 24:00)";
+      }
+      default:
+        return null;
+    }
+  }
+
+  private static long timeMicros(FieldVector vector, int row) {
+    if (vector instanceof TimeMicroVector v) {
+      return v.get(row);
+    } else if (vector instanceof TimeNanoVector v) {
+      return Math.floorDiv(v.get(row), 1_000L);
+    } else if (vector instanceof TimeMilliVector v) {
+      return v.get(row) * 1_000L;
+    }
+    return ((TimeSecVector) vector).get(row) * 1_000_000L;
+  }
+
+  /** Required columns absent from the stream: reported once, at the first upsert row. */
+  private static void checkMissing(int rows, ColumnPlan plan, boolean[] deletes,
+      ValidationReport report) {
+    List<String> missing = plan.missingRequired();
+    if (missing.isEmpty()) {
+      return;
+    }
+    for (int row = 0; row < rows; row++) {
+      if (deletes == null || !deletes[row]) {
         for (String name : missing) {
           report.add(Problem.atRow(row, name, "required column is missing (only rows with "
-              + "_op 'D' may omit it)"));
+              + "_op 'D' may omit it)", RejectReason.NULL_REQUIRED), MISSING_POSITION);
         }
+        return;
       }
     }
   }
 
-  private static String opValue(FieldVector op, int row) {
-    byte[] bytes = op instanceof VarCharVector utf8
-        ? utf8.get(row) : ((LargeVarCharVector) op).get(row);
+  /** 'U' or 'D' as a byte, or 0 for any other value. */
+  private static byte singleByte(FieldVector op, int row) {
+    if (op instanceof BaseVariableWidthVector v) {
+      return v.getValueLength(row) == 1 ? v.getDataBuffer().getByte(v.getStartOffset(row)) : 0;
+    }
+    BaseLargeVariableWidthVector v = (BaseLargeVariableWidthVector) op;
+    return v.getValueLength(row) == 1 ? v.get(row)[0] : 0;
+  }
+
+  private static String opText(FieldVector op, int row) {
+    byte[] bytes = op instanceof BaseVariableWidthVector v ? v.get(row)
+        : ((BaseLargeVariableWidthVector) op).get(row);
     return new String(bytes, StandardCharsets.UTF_8);
   }
 
@@ -201,7 +412,12 @@ public final class BatchValidator {
     return value.length() <= MAX_VALUE_SHOWN ? value : value.substring(0, MAX_VALUE_SHOWN) + "…";
   }
 
-  private static String columnNames(IngestTable table) {
+  private static String unknownColumn(String name, IngestTable table) {
+    for (Types.NestedField column : table.schema().columns()) {
+      if (column.name().equalsIgnoreCase(name)) {
+        return "unknown column; did you mean '" + column.name() + "'? (names are case-sensitive)";
+      }
+    }
     List<String> names = new ArrayList<>();
     for (Types.NestedField column : table.schema().columns()) {
       if (names.size() == MAX_NAMES_LISTED) {
@@ -210,6 +426,33 @@ public final class BatchValidator {
       }
       names.add(column.name());
     }
-    return "columns [" + String.join(", ", names) + "]";
+    return "unknown column; " + table.identifier() + " has columns [" + String.join(", ", names)
+        + "]";
+  }
+
+  /** Offers one check's first problems to the report and counts the rest. */
+  private static final class Listing {
+    private final ValidationReport report;
+    private final int position;
+    private int offered;
+    private int more;
+
+    Listing(ValidationReport report, int position) {
+      this.report = report;
+      this.position = position;
+    }
+
+    void add(Problem problem) {
+      if (offered < ValidationReport.MAX_LISTED) {
+        report.add(problem, position);
+        offered++;
+      } else {
+        more++;
+      }
+    }
+
+    void finish() {
+      report.countMore(more);
+    }
   }
 }

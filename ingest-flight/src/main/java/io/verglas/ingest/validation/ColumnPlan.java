@@ -5,12 +5,41 @@ import java.util.List;
 
 /**
  * How the columns of one incoming stream map onto its table, decided once per stream from the
- * stream's Arrow schema: which vectors need null checks, where {@code _op} is, which required
- * columns are absent, and the column-level problems found.
+ * stream's Arrow schema (and again whenever the table's schema changes): which vectors need
+ * which cell checks, where {@code _op} is, which required columns are absent, and the
+ * column-level problems found.
  */
 public final class ColumnPlan {
-  /** A present column that must not hold nulls (on every row for keys, on upserts otherwise). */
-  record CheckedColumn(String name, int vectorIndex, boolean primaryKey) {}
+  /** Which nulls a column forbids. */
+  enum NullRule {
+    /** Nulls allowed. */
+    NONE,
+    /** Never null (primary-key columns). */
+    ALWAYS,
+    /** Not null on upsert rows; delete rows may leave it null (required non-key columns). */
+    UPSERT
+  }
+
+  /** What the values of a column must satisfy beyond nulls, given its Arrow and table types. */
+  enum ValueRule {
+    NONE,
+    /** String or binary cells: at most {@link BatchLimits#maxCellBytes()} bytes. */
+    CELL_BYTES,
+    /** Decimal cells: the unscaled value fits the column's precision. */
+    DECIMAL_PRECISION,
+    /** Nanosecond times or timestamps: whole microseconds (the column stores microseconds). */
+    WHOLE_MICROS,
+    /** Second or millisecond timestamps: convertible to microseconds without overflow. */
+    MICROS_RANGE,
+    /** Millisecond dates: whole days. */
+    WHOLE_DAYS,
+    /** Times: within one day. */
+    TIME_OF_DAY
+  }
+
+  /** A present column with cell checks. */
+  record CheckedColumn(String name, int vectorIndex, NullRule nulls, ValueRule values,
+      int precision) {}
 
   private final IngestTable table;
   private final int opIndex;
@@ -29,6 +58,11 @@ public final class ColumnPlan {
 
   public IngestTable table() {
     return table;
+  }
+
+  /** The Iceberg schema id the plan was made against. */
+  public int schemaId() {
+    return table.schemaId();
   }
 
   public boolean ok() {

@@ -12,22 +12,27 @@ final class PendingSegment {
   private final long openedNanos;
   private final List<WalBatch> batches = new ArrayList<>();
   private final List<CompletableFuture<PutAck>> futures = new ArrayList<>();
+  private final List<Long> appendedNanos = new ArrayList<>();
   private long bytes;
   private long charged;
   private long rows;
+  private boolean keyed;
+  private long sealedNanos;
 
   PendingSegment(SegmentTarget target, long openedNanos) {
     this.target = target;
     this.openedNanos = openedNanos;
   }
 
-  CompletableFuture<PutAck> add(WalBatch batch, long charge) {
+  CompletableFuture<PutAck> add(WalBatch batch, long charge, long nowNanos) {
     CompletableFuture<PutAck> future = new CompletableFuture<>();
     batches.add(batch);
     futures.add(future);
+    appendedNanos.add(nowNanos);
     bytes += batch.arrowIpc().length;
     charged += charge;
     rows += batch.rowCount();
+    keyed |= batch.idempotencyKey() != null;
     return future;
   }
 
@@ -40,12 +45,25 @@ final class PendingSegment {
     return openedNanos;
   }
 
+  void sealed(long nowNanos) {
+    sealedNanos = nowNanos;
+  }
+
+  /** When the segment was closed to new batches: flush latency counts from here. */
+  long sealedNanos() {
+    return sealedNanos;
+  }
+
   List<WalBatch> batches() {
     return batches;
   }
 
   List<CompletableFuture<PutAck>> futures() {
     return futures;
+  }
+
+  long appendedNanos(int batch) {
+    return appendedNanos.get(batch);
   }
 
   long bytes() {
@@ -61,17 +79,16 @@ final class PendingSegment {
     return rows;
   }
 
+  /** Whether any batch carries an idempotency key (then the segment gets a key journal). */
+  boolean keyed() {
+    return keyed;
+  }
+
   long hlcMin() {
     return batches.get(0).hlc();
   }
 
   long hlcMax() {
     return batches.get(batches.size() - 1).hlc();
-  }
-
-  void fail(Throwable error) {
-    for (CompletableFuture<PutAck> future : futures) {
-      future.completeExceptionally(error);
-    }
   }
 }

@@ -4,22 +4,30 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Group-commit settings of one WAL stream.
+ * Group-commit settings of one ingest stream.
  *
  * @param flushBytes a table's pending segment is written once its batches reach this size
  * @param flushInterval ... or once its oldest batch waited this long
  * @param maxBufferedBytes bound on the encoded bytes of batches accepted but not yet durable
  * @param backpressureTimeout how long a writer waits for buffer space before giving up
  * @param retry how segment PUTs are retried
+ * @param lanes how many segments are written at once (each lane is a WAL stream of its own,
+ *     written in order; see {@link IngestLayout})
+ * @param idempotencyWindow how long idempotency keys of durable batches are remembered
+ * @param idempotencyMaxKeys at most this many keys are remembered (the oldest are dropped)
  */
 public record WalWriterConfig(
     long flushBytes, Duration flushInterval, long maxBufferedBytes, Duration backpressureTimeout,
-    PutRetryPolicy retry) {
+    PutRetryPolicy retry, int lanes, Duration idempotencyWindow, int idempotencyMaxKeys) {
 
   public static final long FLUSH_BYTES_DEFAULT = 8L << 20;
   public static final Duration FLUSH_INTERVAL_DEFAULT = Duration.ofMillis(200);
   public static final long MAX_BUFFERED_BYTES_DEFAULT = 256L << 20;
   public static final Duration BACKPRESSURE_TIMEOUT_DEFAULT = Duration.ofSeconds(30);
+  public static final int LANES_DEFAULT = 4;
+  public static final int MAX_LANES = 64;
+  public static final Duration IDEMPOTENCY_WINDOW_DEFAULT = Duration.ofMinutes(15);
+  public static final int IDEMPOTENCY_MAX_KEYS_DEFAULT = 1_000_000;
 
   public WalWriterConfig {
     Objects.requireNonNull(retry, "retry");
@@ -36,10 +44,31 @@ public record WalWriterConfig(
     if (backpressureTimeout == null || backpressureTimeout.isNegative()) {
       throw new IllegalArgumentException("Invalid backpressure timeout: " + backpressureTimeout);
     }
+    if (lanes < 1 || lanes > MAX_LANES) {
+      throw new IllegalArgumentException("Invalid lanes: " + lanes + " (1 to " + MAX_LANES + ")");
+    }
+    if (idempotencyWindow == null || idempotencyWindow.isNegative()) {
+      throw new IllegalArgumentException("Invalid idempotency window: " + idempotencyWindow);
+    }
+    if (idempotencyMaxKeys < 0) {
+      throw new IllegalArgumentException("Invalid idempotency max keys: " + idempotencyMaxKeys);
+    }
+  }
+
+  /** The settings without idempotency and lane choices, which take their defaults. */
+  public WalWriterConfig(long flushBytes, Duration flushInterval, long maxBufferedBytes,
+      Duration backpressureTimeout, PutRetryPolicy retry) {
+    this(flushBytes, flushInterval, maxBufferedBytes, backpressureTimeout, retry, LANES_DEFAULT,
+        IDEMPOTENCY_WINDOW_DEFAULT, IDEMPOTENCY_MAX_KEYS_DEFAULT);
   }
 
   public static WalWriterConfig defaults() {
     return new WalWriterConfig(FLUSH_BYTES_DEFAULT, FLUSH_INTERVAL_DEFAULT,
         MAX_BUFFERED_BYTES_DEFAULT, BACKPRESSURE_TIMEOUT_DEFAULT, PutRetryPolicy.defaults());
+  }
+
+  public WalWriterConfig withLanes(int lanes) {
+    return new WalWriterConfig(flushBytes, flushInterval, maxBufferedBytes, backpressureTimeout,
+        retry, lanes, idempotencyWindow, idempotencyMaxKeys);
   }
 }

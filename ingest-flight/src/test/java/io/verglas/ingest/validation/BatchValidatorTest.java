@@ -64,7 +64,8 @@ class BatchValidatorTest {
         + "column '_op': must be Utf8 ('U' or 'D') but got Arrow Int(32, true); "
         + "column 'id': primary key column is missing");
     assertThat(validator.plan(mistyped, KEYED).problems().describe())
-        .isEqualTo("1 problem: column 'id': expected long but got Arrow Utf8");
+        .isEqualTo("1 problem: column 'id': expected long but got Arrow Utf8 (accepted: "
+            + "Int(8|16|32|64, signed))");
   }
 
   @Test

@@ -18,6 +18,10 @@ final class TestingSegmentStore implements SegmentStore {
   enum Fault { FAIL_RETRYABLE, FAIL_PERMANENT, LAND_THEN_FAIL }
 
   private final Map<String, byte[]> objects = new ConcurrentSkipListMap<>();
+  private final Map<String, Long> modified = new java.util.concurrent.ConcurrentHashMap<>();
+  private final java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong(42);
+  private final AtomicInteger heads = new AtomicInteger();
+  private final AtomicInteger waiting = new AtomicInteger();
   private final Deque<Fault> faults = new ArrayDeque<>();
   private final AtomicInteger putAttempts = new AtomicInteger();
   private volatile CountDownLatch gate;
@@ -44,6 +48,21 @@ final class TestingSegmentStore implements SegmentStore {
   /** Writes an object as another process would. */
   void putForeign(String key, byte[] bytes) {
     objects.put(key, bytes);
+    modified.put(key, now.get());
+  }
+
+  /** The store's clock, stamped on objects as they are written. */
+  void setNowMillis(long millis) {
+    now.set(millis);
+  }
+
+  int heads() {
+    return heads.get();
+  }
+
+  /** How many puts wait for {@link #open()} right now. */
+  int waitingPuts() {
+    return waiting.get();
   }
 
   int putAttempts() {
@@ -58,11 +77,14 @@ final class TestingSegmentStore implements SegmentStore {
   public boolean putIfAbsent(String key, byte[] bytes) {
     CountDownLatch current = gate;
     if (current != null) {
+      waiting.incrementAndGet();
       try {
         current.await();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new SegmentStoreException("interrupted", e, true);
+      } finally {
+        waiting.decrementAndGet();
       }
     }
     putAttempts.incrementAndGet();
@@ -76,10 +98,28 @@ final class TestingSegmentStore implements SegmentStore {
       throw new SegmentStoreException("Cannot put " + key + ": 403 Access Denied", null, false);
     }
     boolean created = objects.putIfAbsent(key, bytes.clone()) == null;
+    if (created) {
+      modified.put(key, now.get());
+    }
     if (fault == Fault.LAND_THEN_FAIL) {
       throw new SegmentStoreException("Cannot put " + key + ": connection reset", null, true);
     }
     return created;
+  }
+
+  @Override
+  public void put(String key, byte[] bytes) {
+    CountDownLatch current = gate;
+    if (current != null) {
+      try {
+        current.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new SegmentStoreException("interrupted", e, true);
+      }
+    }
+    objects.put(key, bytes.clone());
+    modified.put(key, now.get());
   }
 
   @Override
@@ -88,13 +128,25 @@ final class TestingSegmentStore implements SegmentStore {
   }
 
   @Override
-  public List<String> list(String prefix) {
-    List<String> keys = new ArrayList<>();
+  public boolean exists(String key) {
+    heads.incrementAndGet();
+    return objects.containsKey(key);
+  }
+
+  @Override
+  public List<StoredObject> listObjects(String prefix) {
+    List<StoredObject> found = new ArrayList<>();
     for (String key : objects.keySet()) {
       if (key.startsWith(prefix)) {
-        keys.add(key);
+        found.add(new StoredObject(key, modified.getOrDefault(key, 0L)));
       }
     }
-    return keys;
+    return found;
+  }
+
+  @Override
+  public void delete(String key) {
+    objects.remove(key);
+    modified.remove(key);
   }
 }

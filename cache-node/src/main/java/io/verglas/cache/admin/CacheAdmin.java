@@ -1,0 +1,16 @@
+package io.verglas.cache.admin;
+
+import io.verglas.cache.CacheStats;
+import io.verglas.cache.PurgeResult;
+import java.util.Map;
+
+/** What the admin endpoint can see and do on a cache node. */
+public interface CacheAdmin {
+  CacheStats stats();
+
+  /** Forgets everything cached under {@code bucket}/{@code prefix}. */
+  PurgeResult purge(String bucket, String prefix);
+
+  /** A JSON-able health report; its {@code "status"} is {@code "ok"} or {@code "degraded"}. */
+  Map<String, Object> health();
+}

@@ -1,0 +1,70 @@
+package io.verglas.cache.admin;
+
+import io.verglas.cache.CacheStats;
+import io.verglas.cache.TierStats;
+import java.util.Map;
+
+/**
+ * Renders {@link CacheStats} in the Prometheus text exposition format (version 0.0.4). Every
+ * metric is prefixed {@code verglas_cache_}; per-tier figures carry a {@code tier} label
+ * ({@code dram}, {@code nvme}, {@code metadata}). Counters end in {@code _total}.
+ */
+public final class PrometheusFormat {
+  public static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+
+  private PrometheusFormat() {}
+
+  public static String render(CacheStats s) {
+    StringBuilder out = new StringBuilder(4096);
+    Map<String, TierStats> tiers = Map.of("dram", s.dram(), "nvme", s.nvme(), "metadata", s.metadata());
+    String[] order = {"dram", "nvme", "metadata"};
+    tierMetric(out, "hits_total", "counter", "Lookups answered by the tier.", tiers, order, TierStats::hits);
+    tierMetric(out, "misses_total", "counter", "Lookups that reached the tier and missed.", tiers, order, TierStats::misses);
+    tierMetric(out, "fills_total", "counter", "Entries inserted into the tier.", tiers, order, TierStats::fills);
+    tierMetric(out, "evictions_total", "counter", "Entries removed to make room.", tiers, order, TierStats::evictions);
+    tierMetric(out, "admission_rejects_total", "counter", "Entries turned away by admission.", tiers, order, TierStats::admissionRejects);
+    tierMetric(out, "bytes", "gauge", "Bytes held by the tier.", tiers, order, TierStats::bytes);
+    tierMetric(out, "capacity_bytes", "gauge", "The tier's byte ceiling.", tiers, order, TierStats::capacityBytes);
+    tierMetric(out, "entries", "gauge", "Entries held by the tier.", tiers, order, TierStats::entries);
+    metric(out, "block_hits_total", "counter", "Block lookups answered by DRAM or NVMe.", s.hits());
+    metric(out, "block_misses_total", "counter", "Block lookups that fetched from the origin.", s.misses());
+    metric(out, "block_coalesced_misses_total", "counter", "Block lookups that joined a fetch in flight.", s.coalescedMisses());
+    metric(out, "block_fills_total", "counter", "Blocks fetched from the origin.", s.fills());
+    metric(out, "served_from_cache_bytes_total", "counter", "Response bytes served from cache.", s.bytesServedFromCache());
+    metric(out, "origin_requests_total", "counter", "Calls made to the origin.", s.originRequests());
+    metric(out, "nvme_checksum_failures_total", "counter", "NVMe blocks dropped for a failed checksum.", s.nvmeChecksumFailures());
+    metric(out, "nvme_recovered_blocks", "gauge", "NVMe blocks found on disk at startup.", s.nvmeRecoveredBlocks());
+    metric(out, "nvme_dropped_writes_total", "counter", "NVMe writes skipped.", s.nvmeDroppedWrites());
+    metric(out, "revalidations_total", "counter", "ETag revalidations of mutable objects.", s.revalidations());
+    metric(out, "revalidations_not_modified_total", "counter", "Revalidations answered not modified.", s.revalidationsNotModified());
+    metric(out, "origin_attempts_total", "counter", "Origin calls made, retries included.", s.origin().attempts());
+    metric(out, "origin_retries_total", "counter", "Origin calls repeated after a transient failure.", s.origin().retries());
+    metric(out, "origin_failures_total", "counter", "Origin calls failed after their last attempt.", s.origin().failures());
+    metric(out, "origin_short_circuited_total", "counter", "Calls failed at once by the open circuit breaker.", s.origin().shortCircuited());
+    metric(out, "origin_rejected_total", "counter", "Calls refused because too many were waiting.", s.origin().rejected());
+    metric(out, "origin_in_flight", "gauge", "Origin calls running now.", s.origin().inFlight());
+    metric(out, "origin_queued", "gauge", "Origin calls waiting for a slot now.", s.origin().queued());
+    metric(out, "origin_circuit_open", "gauge", "1 while the circuit breaker is open or half-open.",
+        s.origin().circuitState().equals("OPEN") || s.origin().circuitState().equals("HALF_OPEN") ? 1 : 0);
+    return out.toString();
+  }
+
+  private static void tierMetric(StringBuilder out, String name, String type, String help,
+      Map<String, TierStats> tiers, String[] order, java.util.function.ToLongFunction<TierStats> value) {
+    header(out, name, type, help);
+    for (String tier : order) {
+      out.append("verglas_cache_").append(name).append("{tier=\"").append(tier).append("\"} ")
+          .append(value.applyAsLong(tiers.get(tier))).append('\n');
+    }
+  }
+
+  static void metric(StringBuilder out, String name, String type, String help, long value) {
+    header(out, name, type, help);
+    out.append("verglas_cache_").append(name).append(' ').append(value).append('\n');
+  }
+
+  private static void header(StringBuilder out, String name, String type, String help) {
+    out.append("# HELP verglas_cache_").append(name).append(' ').append(help).append('\n');
+    out.append("# TYPE verglas_cache_").append(name).append(' ').append(type).append('\n');
+  }
+}

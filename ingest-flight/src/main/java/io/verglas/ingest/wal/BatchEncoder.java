@@ -1,0 +1,61 @@
+package io.verglas.ingest.wal;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.Channels;
+import org.apache.arrow.compression.ZstdCompressionCodec;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.compression.CompressionCodec;
+import org.apache.arrow.vector.compression.CompressionUtil;
+import org.apache.arrow.vector.ipc.ArrowStreamWriter;
+import org.apache.arrow.vector.ipc.message.IpcOption;
+
+/**
+ * Encodes a validated batch as it sits in a WAL segment: one Arrow IPC stream (schema + one
+ * record batch) with zstd-compressed buffers, readable by {@code io.verglas.arrow.ArrowIpc}.
+ *
+ * <p>Design: this runs on the thread of the DoPut call that received the batch, so compression
+ * (the costliest step of ingest) spreads over the concurrent calls and the WAL lanes only
+ * concatenate bytes. zstd level 1, not the library default 3: on the benchmark's rows it is
+ * about 1.5x faster for a segment under 1% larger. Readers need no level.
+ */
+public final class BatchEncoder {
+  /** The zstd level of segment buffers. */
+  public static final int ZSTD_LEVEL = 1;
+
+  private static final CompressionCodec.Factory FACTORY = new CompressionCodec.Factory() {
+    @Override
+    public CompressionCodec createCodec(CompressionUtil.CodecType type) {
+      if (type != CompressionUtil.CodecType.ZSTD) {
+        throw new IllegalArgumentException("Unsupported codec: " + type);
+      }
+      return new ZstdCompressionCodec(ZSTD_LEVEL);
+    }
+
+    @Override
+    public CompressionCodec createCodec(CompressionUtil.CodecType type, int level) {
+      return createCodec(type);
+    }
+  };
+
+  private BatchEncoder() {}
+
+  public static byte[] encode(VectorSchemaRoot root) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(estimate(root));
+    try (ArrowStreamWriter writer = new ArrowStreamWriter(root, null, Channels.newChannel(bytes),
+        IpcOption.DEFAULT, FACTORY, CompressionUtil.CodecType.ZSTD)) {
+      writer.start();
+      writer.writeBatch();
+      writer.end();
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot encode Arrow batch", e);
+    }
+    return bytes.toByteArray();
+  }
+
+  private static int estimate(VectorSchemaRoot root) {
+    long size = root.getFieldVectors().stream().mapToLong(v -> v.getBufferSize()).sum();
+    return (int) Math.min(Integer.MAX_VALUE - 64, size / 2 + 1024);
+  }
+}
