@@ -235,6 +235,7 @@ public final class IngestServer implements AutoCloseable {
     private String token;
     private long flushBytes = -1;
     private Duration flushInterval;
+    private Duration flushLinger;
     private long maxBufferedBytes = -1;
     private Duration backpressureTimeout;
     private int maxBatchRows = -1;
@@ -371,6 +372,19 @@ public final class IngestServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * While no lane is writing, a segment is written once its oldest batch waited this long
+     * instead of the whole flush interval; default 5 ms (the flush interval turns it off).
+     */
+    public Builder flushLinger(Duration linger) {
+      requireUnset(this.flushLinger, "flushLinger");
+      if (linger == null || linger.isNegative()) {
+        throw new IllegalArgumentException("Invalid flush linger: " + linger);
+      }
+      this.flushLinger = linger;
+      return this;
+    }
+
     /** Bound on accepted-but-not-durable batch bytes; default 256 MiB. */
     public Builder maxBufferedBytes(long bytes) {
       requireUnset(this.maxBufferedBytes == -1 ? null : this.maxBufferedBytes, "maxBufferedBytes");
@@ -466,6 +480,8 @@ public final class IngestServer implements AutoCloseable {
           + resolved.flushBytes + " exceeds maxBufferedBytes " + resolved.maxBufferedBytes);
       require(resolved.maxBatchBytes <= resolved.maxBufferedBytes, "maxBatchBytes "
           + resolved.maxBatchBytes + " exceeds maxBufferedBytes " + resolved.maxBufferedBytes);
+      require(resolved.flushLinger.compareTo(resolved.flushInterval) <= 0, "flushLinger "
+          + resolved.flushLinger + " exceeds flushInterval " + resolved.flushInterval);
       require(resolved.putInitialBackoff.compareTo(resolved.putMaxBackoff) <= 0,
           "putInitialBackoff " + resolved.putInitialBackoff + " exceeds putMaxBackoff "
               + resolved.putMaxBackoff);
@@ -475,7 +491,7 @@ public final class IngestServer implements AutoCloseable {
     WalWriterConfig walConfig() {
       return new WalWriterConfig(flushBytes, flushInterval, maxBufferedBytes, backpressureTimeout,
           new PutRetryPolicy(putMaxAttempts, putInitialBackoff, putMaxBackoff), lanes,
-          idempotencyWindow, idempotencyMaxKeys);
+          idempotencyWindow, idempotencyMaxKeys, flushLinger);
     }
 
     BatchLimits batchLimits() {
@@ -494,6 +510,9 @@ public final class IngestServer implements AutoCloseable {
       copy.flushBytes = flushBytes != -1 ? flushBytes : WalWriterConfig.FLUSH_BYTES_DEFAULT;
       copy.flushInterval = flushInterval != null ? flushInterval
           : WalWriterConfig.FLUSH_INTERVAL_DEFAULT;
+      copy.flushLinger = flushLinger != null ? flushLinger
+          : WalWriterConfig.FLUSH_LINGER_DEFAULT.compareTo(copy.flushInterval) < 0
+              ? WalWriterConfig.FLUSH_LINGER_DEFAULT : copy.flushInterval;
       copy.maxBufferedBytes = maxBufferedBytes != -1 ? maxBufferedBytes
           : WalWriterConfig.MAX_BUFFERED_BYTES_DEFAULT;
       copy.backpressureTimeout = backpressureTimeout != null ? backpressureTimeout

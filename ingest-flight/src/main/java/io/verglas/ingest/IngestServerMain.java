@@ -19,13 +19,14 @@ import org.apache.iceberg.catalog.Catalog;
  * java --add-opens=java.base/java.nio=ALL-UNNAMED -cp ... io.verglas.ingest.IngestServerMain \
  *   --stream ingest-1 --token secret --port 8815 \
  *   --s3-endpoint http://127.0.0.1:9000 --s3-access-key k --s3-secret-key s --bucket warehouse \
- *   --catalog-prop type=jdbc --catalog-prop uri=jdbc:sqlite:/tmp/c.db --catalog-prop warehouse=s3://warehouse/
+ *   --catalog-prop type=jdbc --catalog-prop uri=jdbc:sqlite:/tmp/c.db \
+ *   --catalog-prop warehouse=s3://warehouse/
  * </pre>
  *
  * Optional: {@code --host} (127.0.0.1), {@code --s3-region} (us-east-1), {@code --catalog-name}
  * (verglas), {@code --wal-prefix} (_wal), {@code --lanes}, {@code --flush-bytes},
- * {@code --flush-interval-ms}. Once serving it prints {@code VERGLAS_INGEST_READY port=<port>}
- * on standard output; it stops cleanly on SIGTERM.
+ * {@code --flush-interval-ms}, {@code --flush-linger-ms}. Once serving it prints
+ * {@code VERGLAS_INGEST_READY port=<port>} on standard output; it stops cleanly on SIGTERM.
  */
 public final class IngestServerMain {
   public static final String READY = "VERGLAS_INGEST_READY port=";
@@ -52,7 +53,8 @@ public final class IngestServerMain {
         options.put(name.substring(2), value);
       }
     }
-    ObjectStoreEndpoint store = new ObjectStoreEndpoint(URI.create(required(options, "s3-endpoint")),
+    ObjectStoreEndpoint store = new ObjectStoreEndpoint(
+        URI.create(required(options, "s3-endpoint")),
         options.getOrDefault("s3-region", "us-east-1"), required(options, "s3-access-key"),
         required(options, "s3-secret-key"), required(options, "bucket"));
     Map<String, String> props = new LinkedHashMap<>(store.s3FileIoProperties());
@@ -74,6 +76,9 @@ public final class IngestServerMain {
     }
     if (options.containsKey("flush-interval-ms")) {
       builder.flushInterval(Duration.ofMillis(Long.parseLong(options.get("flush-interval-ms"))));
+    }
+    if (options.containsKey("flush-linger-ms")) {
+      builder.flushLinger(Duration.ofMillis(Long.parseLong(options.get("flush-linger-ms"))));
     }
     IngestServer server = builder.build().start();
     CountDownLatch stopped = new CountDownLatch(1);

@@ -44,6 +44,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class MaterializerResilienceITCase {
   static final Duration TIMEOUT = Duration.ofSeconds(90);
+  /** The longest a compaction waits for another commit before it compacts again. */
+  static final Duration COMPACTION_PAUSE = Duration.ofSeconds(5);
 
   @RegisterExtension
   static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
@@ -118,8 +120,10 @@ class MaterializerResilienceITCase {
           boolean whole = ThreadLocalRandom.current().nextBoolean();
           if (whole ? compactor.compact(compacted) : compactor.compactOnePartition(compacted)) {
             // A compactor that rewrites the table faster than a commit attempt takes would starve
-            // the materializer (optimistic concurrency has no fairness); real ones do not.
-            Thread.sleep(400);
+            // the materializer (optimistic concurrency has no fairness); real ones do not: this
+            // one waits until another commit landed on top of its own (bounded, so a table
+            // without traffic is still compacted), however slow the machine.
+            awaitCommitAfter(compacted, COMPACTION_PAUSE);
           }
         } catch (InterruptedException e) {
           return;
@@ -178,6 +182,20 @@ class MaterializerResilienceITCase {
       assertThat(file.format()).isEqualTo(deletes);
       assertThat(file.referencedDataFile()).isNotNull();
     });
+  }
+
+  /** Waits until the table's current snapshot is not the one it has now, or {@code max}. */
+  private static void awaitCommitAfter(Table table, Duration max) throws InterruptedException {
+    Thread.sleep(400);
+    long mine = table.currentSnapshot().snapshotId();
+    long deadline = System.nanoTime() + max.toNanos();
+    while (System.nanoTime() < deadline) {
+      table.refresh();
+      if (table.currentSnapshot().snapshotId() != mine) {
+        return;
+      }
+      Thread.sleep(100);
+    }
   }
 
   static void awaitModel(Table users, Map<Integer, String> model) throws InterruptedException {

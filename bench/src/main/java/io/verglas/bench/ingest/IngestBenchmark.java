@@ -40,23 +40,32 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * endpoint with the same client, one PUT at a time ({@code raw_put_mb_per_s}), and as many at
  * once as ingest has lanes ({@code raw_put_parallel_mb_per_s}).
  *
- * <p>Method. The machine is shared and small, so one sample is noise: after two warm-up rounds
+ * <p>Method. The machine is shared and small, so one sample is noise: after three warm-up rounds
  * of both sides (the JIT compiles ingest, the S3 client and the cache node for several seconds;
- * neither side should pay for it or profit from the other's), the benchmark runs rounds of "push all rows, then PUT that round's segments raw" and reports medians over
- * the rounds, ratios taken per round (each ingest round against the raw PUTs right after it).
- * Ack latency is measured per batch from the {@code write} call, so it includes the time a
- * client waits for a free in-flight slot. Each client keeps at most {@value #IN_FLIGHT}
- * batches unacknowledged, the way a client that cares about latency runs.
+ * neither side should pay for it or profit from the other's), the benchmark runs three rounds of
+ * "push all rows, then PUT that round's segments raw" and reports medians over the rounds,
+ * ratios taken per round (each ingest round against the raw PUTs right after it). It reports
+ * the process CPU time, the JIT's compile time and the load average beside the speeds.
+ *
+ * <p>Ack latency is measured per batch from the {@code write} call, so it includes the time a
+ * client waits for a free in-flight slot; {@code ack_latency_on_wire_*} measures from the moment
+ * {@code write} returned, the batch handed to gRPC. Each client keeps at most 6 batches
+ * unacknowledged, the way a client that cares about latency runs. Segments are flushed at
+ * 2 MiB (200 ms interval) through 4 lanes.
  */
 public final class IngestBenchmark implements Benchmark {
   private static final int CLIENTS = 4;
   private static final int BATCH_ROWS = 10_000;
-  private static final int IN_FLIGHT = 4;
-  private static final int LANES = 4;
-  private static final Duration FLUSH_INTERVAL = Duration.ofMillis(200);
-  private static final long FLUSH_BYTES = 2L << 20;
+  // Overridable for experiments (-Dverglas.bench.ingest.in-flight=8 ...); the report says which.
+  private static final int IN_FLIGHT = Integer.getInteger("verglas.bench.ingest.in-flight", 6);
+  private static final int LANES = Integer.getInteger("verglas.bench.ingest.lanes", 4);
+  private static final Duration FLUSH_INTERVAL = Duration.ofMillis(
+      Long.getLong("verglas.bench.ingest.flush-interval-ms", 200));
+  private static final long FLUSH_BYTES =
+      Long.getLong("verglas.bench.ingest.flush-bytes", 2L << 20);
   private static final String TOKEN = "bench-token";
-  private static final int WARM_UP_ROUNDS = 2;
+  private static final int WARM_UP_ROUNDS =
+      Integer.getInteger("verglas.bench.ingest.warm-up-rounds", 3);
 
   @Override
   public String name() {
@@ -65,13 +74,14 @@ public final class IngestBenchmark implements Benchmark {
 
   @Override
   public String description() {
-    return "4 Flight clients push 2M rows (quick: 200k) of 10 columns; vs raw PUT of the same WAL bytes";
+    return "4 Flight clients push 2M rows (quick: 200k) of 10 columns; vs raw PUT of the same "
+        + "WAL bytes";
   }
 
   @Override
   public BenchmarkReport run(boolean quick) throws Exception {
     int rows = quick ? 200_000 : 2_000_000;
-    int rounds = quick ? 1 : 3;
+    int rounds = 3;
     double loadBefore = loadAverage();
     TableIdentifier table = TableIdentifier.of("bench", "ingest");
     try (BenchStorage storage = new BenchStorage(256L << 20);
@@ -99,28 +109,35 @@ public final class IngestBenchmark implements Benchmark {
         }
 
         List<Round> measured = new ArrayList<>();
+        long jitMillisDuringPushes = 0;
         for (int r = 0; r < rounds; r++) {
           long cpuBefore = processCpuNanos();
+          long jitBefore = jitMillis();
           IngestRun run = push(server, allocator, table, perClient);
           long cpu = processCpuNanos() - cpuBefore;
+          jitMillisDuringPushes += jitMillis() - jitBefore;
           List<byte[]> segments = newSegments(s3, bucket, seen);
           long walBytes = segments.stream().mapToLong(b -> b.length).sum();
           double sequential = rawPutMbPerSecond(s3, bucket, segments, 1);
           double parallel = rawPutMbPerSecond(s3, bucket, segments, LANES);
           measured.add(new Round(run, walBytes, segments.size(), sequential, parallel, cpu));
         }
-        return report(quick, rows, measured, loadBefore);
+        return report(quick, rows, measured, loadBefore, jitMillisDuringPushes / rounds);
       } finally {
         perClient.forEach(batches -> batches.forEach(VectorSchemaRoot::close));
       }
     }
   }
 
-  private BenchmarkReport report(boolean quick, int rows, List<Round> rounds, double loadBefore) {
+  private BenchmarkReport report(boolean quick, int rows, List<Round> rounds, double loadBefore,
+      long jitMillisPerRound) {
     double mbPerSecond = median(rounds.stream().mapToDouble(Round::mbPerSecond).toArray());
     long[] latencies = rounds.stream().flatMapToLong(r -> Arrays.stream(r.run().ackNanos()))
         .toArray();
     Arrays.sort(latencies);
+    long[] wire = rounds.stream().flatMapToLong(r -> Arrays.stream(r.run().wireAckNanos()))
+        .toArray();
+    Arrays.sort(wire);
     return BenchmarkReport.builder(name(), quick)
         .metric("rows", rows)
         .metric("clients", CLIENTS)
@@ -139,10 +156,13 @@ public final class IngestBenchmark implements Benchmark {
         .metric("ack_latency_p50_ms", round(percentileMillis(latencies, 0.50)))
         .metric("ack_latency_p99_ms", round(percentileMillis(latencies, 0.99)))
         .metric("ack_latency_max_ms", round(percentileMillis(latencies, 1.0)))
+        .metric("ack_latency_on_wire_p50_ms", round(percentileMillis(wire, 0.50)))
+        .metric("ack_latency_on_wire_p99_ms", round(percentileMillis(wire, 0.99)))
         .metric("elapsed_s", round(median(rounds.stream().mapToDouble(r -> r.run().seconds())
             .toArray())))
         .metric("cpu_s", round(median(rounds.stream().mapToDouble(r -> r.cpuNanos() / 1e9)
             .toArray())))
+        .metric("jit_compile_ms_per_round", jitMillisPerRound)
         .metric("mb_per_s_rounds", rounds.stream().map(r -> round(r.mbPerSecond())).toList())
         .peer("raw_put_mb_per_s", round(median(rounds.stream()
             .mapToDouble(Round::rawSequential).toArray())))
@@ -168,22 +188,33 @@ public final class IngestBenchmark implements Benchmark {
       TableIdentifier table, List<List<VectorSchemaRoot>> perClient) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
     List<long[]> latencies = new ArrayList<>();
+    List<long[]> wireLatencies = new ArrayList<>();
     List<Future<?>> done = new ArrayList<>();
     long start = System.nanoTime();
     for (List<VectorSchemaRoot> batches : perClient) {
+      long[] called = new long[batches.size()];
+      long[] returned = new long[batches.size()];
+      long[] acked = new long[batches.size()];
       long[] latency = new long[batches.size()];
+      long[] wire = new long[batches.size()];
       latencies.add(latency);
+      wireLatencies.add(wire);
       done.add(pool.submit(() -> {
         try (VerglasClient client = client(server, allocator);
             TableWriter writer = client.openWriter(table)) {
           List<CompletableFuture<?>> acks = new ArrayList<>();
           for (int i = 0; i < batches.size(); i++) {
             int index = i;
-            long called = System.nanoTime();
+            called[i] = System.nanoTime();
             acks.add(writer.write(batches.get(i))
-                .thenRun(() -> latency[index] = System.nanoTime() - called));
+                .thenRun(() -> acked[index] = System.nanoTime()));
+            returned[i] = System.nanoTime();
           }
           CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)).join();
+        }
+        for (int i = 0; i < called.length; i++) {
+          latency[i] = acked[i] - called[i];
+          wire[i] = Math.max(0, acked[i] - returned[i]);
         }
         return null;
       }));
@@ -193,7 +224,8 @@ public final class IngestBenchmark implements Benchmark {
     }
     long elapsed = System.nanoTime() - start;
     pool.shutdown();
-    return new IngestRun(elapsed, latencies.stream().flatMapToLong(Arrays::stream).toArray());
+    return new IngestRun(elapsed, latencies.stream().flatMapToLong(Arrays::stream).toArray(),
+        wireLatencies.stream().flatMapToLong(Arrays::stream).toArray());
   }
 
   /** The WAL segments written since the last call (keys not in {@code seen}). */
@@ -228,6 +260,13 @@ public final class IngestBenchmark implements Benchmark {
     pool.shutdown();
     long bytes = segments.stream().mapToLong(b -> b.length).sum();
     return bytes / (double) (1 << 20) / seconds;
+  }
+
+  /** Time the JIT compilers spent so far (they share the CPUs with what is measured). */
+  private static long jitMillis() {
+    java.lang.management.CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+    return jit != null && jit.isCompilationTimeMonitoringSupported()
+        ? jit.getTotalCompilationTime() : 0;
   }
 
   private static long processCpuNanos() {
@@ -268,8 +307,11 @@ public final class IngestBenchmark implements Benchmark {
     }
   }
 
-  /** Timing of one push: wall time and every batch's write-call → ack latency. */
-  record IngestRun(long elapsedNanos, long[] ackNanos) {
+  /**
+   * Timing of one push: wall time, every batch's write-call → ack latency, and its latency from
+   * the moment {@code write} returned (the batch was on the wire) → ack.
+   */
+  record IngestRun(long elapsedNanos, long[] ackNanos, long[] wireAckNanos) {
     double seconds() {
       return elapsedNanos / 1e9;
     }

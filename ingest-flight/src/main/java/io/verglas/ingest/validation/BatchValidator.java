@@ -301,6 +301,9 @@ public final class BatchValidator {
     if (column.values() == ValueRule.NONE) {
       return;
     }
+    if (column.values() == ValueRule.CELL_BYTES && dataBytes(vector) <= limits.maxCellBytes()) {
+      return; // no cell can be larger than all of them together
+    }
     Listing listing = new Listing(report, column.vectorIndex());
     int rows = vector.getValueCount();
     for (int row = 0; row < rows; row++) {
@@ -358,6 +361,20 @@ public final class BatchValidator {
       default:
         return null;
     }
+  }
+
+  /** The bytes all cells of a variable-width vector take together. */
+  private static long dataBytes(FieldVector vector) {
+    int rows = vector.getValueCount();
+    if (rows == 0) {
+      return 0;
+    }
+    if (vector instanceof BaseVariableWidthVector v) {
+      return (long) v.getEndOffset(rows - 1) - v.getStartOffset(0);
+    }
+    BaseLargeVariableWidthVector v = (BaseLargeVariableWidthVector) vector;
+    return v.getOffsetBuffer().getLong((long) rows * BaseLargeVariableWidthVector.OFFSET_WIDTH)
+        - v.getOffsetBuffer().getLong(0);
   }
 
   private static long timeMicros(FieldVector vector, int row) {

@@ -32,7 +32,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Design. Batches from every concurrent caller gather per table in an <em>open</em> segment.
  * A segment is <em>sealed</em> when its bytes reach {@code flushBytes} (by the appending
- * caller) or when its first batch has waited {@code flushInterval} (by an idle lane). The
+ * caller) or when its first batch has waited {@code flushInterval} (by an idle lane), or only
+ * {@code flushLinger} while no lane is writing: with the store idle, waiting longer cannot save
+ * a PUT, only delay acknowledgements (the last batches of a burst would otherwise wait out the
+ * interval). The
  * stream writes through {@code lanes} lanes at once, each a WAL stream of its own
  * ({@link IngestLayout#laneStreamId}): a lane takes the oldest sealed segment, gives it the
  * lane's next sequence number and PUTs it with {@code If-None-Match: *}, one segment at a time.
@@ -107,6 +110,7 @@ public final class GroupCommitter implements AutoCloseable {
   private final ArrayDeque<PendingSegment> sealed = new ArrayDeque<>();
   private State state = State.NEW;
   private String fencedReason;
+  private int busyLanes;
 
   public GroupCommitter(String streamId, IngestLayout layout, SegmentStore store,
       HybridLogicalClock clock, WalWriterConfig config, IngestMetrics metrics, String owner) {
@@ -152,7 +156,7 @@ public final class GroupCommitter implements AutoCloseable {
         throw new IllegalStateException("Cannot start WAL writer for stream " + streamId
             + ": it is " + state.name().toLowerCase(Locale.ROOT));
       }
-      long epoch = claim.acquire(config.lanes());
+      long epoch = retrier.call("claim stream " + streamId, () -> claim.acquire(config.lanes()));
       int previousLanes = claim.previous().map(StreamClaim.Claim::lanes).orElse(0);
       List<WalSegment> lastSegments = new ArrayList<>();
       for (int i = 0; i < Math.max(config.lanes(), previousLanes); i++) {
@@ -368,15 +372,17 @@ public final class GroupCommitter implements AutoCloseable {
           return null;
         }
         long now = nanoTime.getAsLong();
-        sealDue(now, state == State.CLOSING);
+        long due = busyLanes == 0 ? config.flushLinger().toNanos() : interval();
+        sealDue(now, state == State.CLOSING, due);
         PendingSegment head = sealed.poll();
         if (head != null) {
+          busyLanes++;
           return head;
         }
         if (state == State.CLOSING) {
           return null;
         }
-        long wait = open.isEmpty() ? IDLE_WAIT_NANOS : oldestOpened() + interval() - now;
+        long wait = open.isEmpty() ? IDLE_WAIT_NANOS : oldestOpened() + due - now;
         work.awaitNanos(Math.max(1, wait));
       }
     } finally {
@@ -388,14 +394,24 @@ public final class GroupCommitter implements AutoCloseable {
     return config.flushInterval().toNanos();
   }
 
+  /** A lane finished a segment: idle lanes may now seal after the linger instead. */
+  private void laneIdle() {
+    lock.lock();
+    try {
+      busyLanes--;
+      work.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** When the oldest open segment got its first batch. Caller holds the lock; open is not empty. */
   private long oldestOpened() {
     return open.values().iterator().next().openedNanos();
   }
 
-  /** Seals the open segments whose first batch waited the flush interval (all if closing). */
-  private void sealDue(long now, boolean all) {
-    long interval = interval();
+  /** Seals the open segments whose first batch waited {@code interval} (all if closing). */
+  private void sealDue(long now, boolean all, long interval) {
     Iterator<PendingSegment> it = open.values().iterator();
     while (it.hasNext()) {
       PendingSegment pending = it.next();
@@ -516,7 +532,11 @@ public final class GroupCommitter implements AutoCloseable {
       try {
         PendingSegment segment;
         while ((segment = nextSegment()) != null) {
-          write(segment);
+          try {
+            write(segment);
+          } finally {
+            laneIdle();
+          }
         }
       } catch (Throwable t) {
         // A bug, not an object-store failure (those are handled per segment): never leave
@@ -545,9 +565,10 @@ public final class GroupCommitter implements AutoCloseable {
         }
         switch (outcome) {
           case WRITTEN:
+            long ticket = claim.ticket();
             next = sequence + 1;
             failedBytes = null;
-            written(segment, sequence, bytes.length());
+            written(segment, sequence, bytes.length(), ticket);
             return;
           case EARLIER_SEGMENT_LANDED:
             LOG.warn("WAL segment {} whose write was reported failed had landed; writing the "
@@ -557,7 +578,7 @@ public final class GroupCommitter implements AutoCloseable {
             failedBytes = null;
             continue;
           case FOREIGN:
-            if (fencedByClaim(segment, key)) {
+            if (fencedByClaim(segment, key, claim.ticket())) {
               return;
             }
             if (++foreign > MAX_FOREIGN_SEGMENTS) {
@@ -583,9 +604,9 @@ public final class GroupCommitter implements AutoCloseable {
     }
 
     /** The segment is durable: check ownership, journal its keys, then acknowledge. */
-    private void written(PendingSegment segment, long sequence, long bytes) {
+    private void written(PendingSegment segment, long sequence, long bytes, long ticket) {
       String key = layout.wal().segmentKey(id, sequence);
-      if (fencedByClaim(segment, key)) {
+      if (fencedByClaim(segment, key, ticket)) {
         return;
       }
       if (segment.keyed()) {
@@ -615,11 +636,15 @@ public final class GroupCommitter implements AutoCloseable {
       acknowledge(segment, id, sequence);
     }
 
-    /** Fences the writer if a newer process claimed the stream; true if it did. */
-    private boolean fencedByClaim(PendingSegment segment, String key) {
+    /**
+     * Fences the writer if a newer process claimed the stream (by a check begun after
+     * {@code ticket}); true if it did.
+     */
+    private boolean fencedByClaim(PendingSegment segment, String key, long ticket) {
       boolean superseded;
       try {
-        superseded = retrier.call("check the claim of stream " + streamId, claim::superseded);
+        superseded = retrier.call("check the claim of stream " + streamId,
+            () -> claim.supersededSince(ticket));
       } catch (SegmentStoreException e) {
         metrics.putFailed();
         budget.release(segment.charged());

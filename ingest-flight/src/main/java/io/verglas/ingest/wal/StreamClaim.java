@@ -40,6 +40,12 @@ public final class StreamClaim {
   private long epoch = -1;
   private Claim previous;
   private volatile boolean superseded;
+  // Coalesced checks, ordered by tickets rather than by a clock (see supersededSince).
+  private final java.util.concurrent.atomic.AtomicLong tickets =
+      new java.util.concurrent.atomic.AtomicLong();
+  private final Object checks = new Object();
+  private boolean checking;
+  private long lastCheckTicket = -1;
 
   public StreamClaim(SegmentStore store, IngestLayout layout, String streamId, String owner,
       LongSupplier wallMillis) {
@@ -51,14 +57,14 @@ public final class StreamClaim {
   }
 
   /**
-   * Claims the stream: creates the epoch after the highest existing one.
+   * Claims the stream: creates the epoch after the highest existing one. Safe to call again
+   * after it failed (a claim that landed although its PUT failed is simply passed over).
    *
    * @return the epoch claimed
    */
   public synchronized long acquire(int lanes) {
     if (epoch >= 0) {
-      throw new IllegalStateException("Cannot claim stream " + streamId + ": already claimed "
-          + "epoch " + epoch);
+      return epoch;
     }
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       long highest = 0;
@@ -71,7 +77,12 @@ public final class StreamClaim {
         }
       }
       Claim mine = new Claim(highest + 1, owner, wallMillis.getAsLong(), lanes);
-      if (store.putIfAbsent(layout.claimKey(streamId, mine.epoch()), toBytes(mine))) {
+      String key = layout.claimKey(streamId, mine.epoch());
+      byte[] bytes = toBytes(mine);
+      // A claim refused as existing may be our own: a retried PUT whose first attempt landed.
+      if (store.putIfAbsent(key, bytes)
+          || store.get(key).map(existing -> java.util.Arrays.equals(existing, bytes))
+              .orElse(false)) {
         epoch = mine.epoch();
         previous = highestKey == null ? null
             : store.get(highestKey).flatMap(StreamClaim::parseOrEmpty).orElse(null);
@@ -92,25 +103,72 @@ public final class StreamClaim {
   }
 
   /**
-   * Whether a newer process claimed the stream. Sticky: once true, always true. Asks the store
-   * each time until then, so call it after the write it guards.
+   * Whether a newer process claimed the stream, asking the store now. Sticky: once true, always
+   * true. Call it after the write it guards.
    */
   public boolean superseded() {
-    if (superseded) {
-      return true;
+    return supersededSince(ticket());
+  }
+
+  /** A ticket to take right after a write completes, for {@link #supersededSince}. */
+  public long ticket() {
+    return tickets.incrementAndGet();
+  }
+
+  /**
+   * Whether a newer process claimed the stream, by a check that started after {@code ticket}
+   * was taken. Lanes finishing their PUTs at about the same time share one check: a check in
+   * flight that started after a lane's ticket answers for that lane too, so a stream asks the
+   * store at most about once per round trip however many lanes it has.
+   */
+  public boolean supersededSince(long ticket) {
+    while (true) {
+      long started;
+      synchronized (checks) {
+        if (superseded) {
+          return true;
+        }
+        if (lastCheckTicket > ticket) {
+          return false;
+        }
+        if (checking) {
+          try {
+            checks.wait();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SegmentStoreException("Interrupted while checking the claim of stream "
+                + streamId, e, false);
+          }
+          continue;
+        }
+        checking = true;
+        started = tickets.incrementAndGet();
+      }
+      boolean found = false;
+      boolean answered = false;
+      try {
+        found = store.exists(layout.claimKey(streamId, claimedEpoch() + 1));
+        answered = true;
+      } finally {
+        synchronized (checks) {
+          checking = false;
+          if (found) {
+            superseded = true;
+          } else if (answered) {
+            lastCheckTicket = Math.max(lastCheckTicket, started);
+          }
+          checks.notifyAll();
+        }
+      }
     }
-    long mine;
-    synchronized (this) {
-      mine = epoch;
-    }
-    if (mine < 0) {
+  }
+
+  private synchronized long claimedEpoch() {
+    if (epoch < 0) {
       throw new IllegalStateException("Cannot check claim of stream " + streamId
           + ": not claimed");
     }
-    if (store.exists(layout.claimKey(streamId, mine + 1))) {
-      superseded = true;
-    }
-    return superseded;
+    return epoch;
   }
 
   static byte[] toBytes(Claim claim) {

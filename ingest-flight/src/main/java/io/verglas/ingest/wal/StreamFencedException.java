@@ -1,8 +1,9 @@
 package io.verglas.ingest.wal;
 
 /**
- * Another process wrote a segment this writer was about to write: it owns the stream now. The
- * writer fails everything it holds and accepts nothing more; its batches were not written.
+ * A newer process claimed this writer's stream (see {@link StreamClaim}): it owns the stream
+ * now. The writer fails everything it holds and accepts nothing more; the batches of the segment
+ * it had just written are durable but were not acknowledged.
  */
 public class StreamFencedException extends WalUnavailableException {
   public StreamFencedException(String message) {

@@ -15,10 +15,14 @@ import java.util.Objects;
  *     written in order; see {@link IngestLayout})
  * @param idempotencyWindow how long idempotency keys of durable batches are remembered
  * @param idempotencyMaxKeys at most this many keys are remembered (the oldest are dropped)
+ * @param flushLinger while no lane is writing, a segment is written once its oldest batch waited
+ *     this long (at most {@code flushInterval}): when the store is idle, waiting longer only adds
+ *     latency, it saves no PUTs
  */
 public record WalWriterConfig(
     long flushBytes, Duration flushInterval, long maxBufferedBytes, Duration backpressureTimeout,
-    PutRetryPolicy retry, int lanes, Duration idempotencyWindow, int idempotencyMaxKeys) {
+    PutRetryPolicy retry, int lanes, Duration idempotencyWindow, int idempotencyMaxKeys,
+    Duration flushLinger) {
 
   public static final long FLUSH_BYTES_DEFAULT = 8L << 20;
   public static final Duration FLUSH_INTERVAL_DEFAULT = Duration.ofMillis(200);
@@ -28,6 +32,7 @@ public record WalWriterConfig(
   public static final int MAX_LANES = 64;
   public static final Duration IDEMPOTENCY_WINDOW_DEFAULT = Duration.ofMinutes(15);
   public static final int IDEMPOTENCY_MAX_KEYS_DEFAULT = 1_000_000;
+  public static final Duration FLUSH_LINGER_DEFAULT = Duration.ofMillis(5);
 
   public WalWriterConfig {
     Objects.requireNonNull(retry, "retry");
@@ -53,6 +58,19 @@ public record WalWriterConfig(
     if (idempotencyMaxKeys < 0) {
       throw new IllegalArgumentException("Invalid idempotency max keys: " + idempotencyMaxKeys);
     }
+    if (flushLinger == null || flushLinger.isNegative()
+        || flushLinger.compareTo(flushInterval) > 0) {
+      throw new IllegalArgumentException("Invalid flush linger: " + flushLinger + " (0 to the "
+          + "flush interval " + flushInterval + ")");
+    }
+  }
+
+  /** Settings that wait the whole flush interval even when the store is idle (no linger). */
+  public WalWriterConfig(long flushBytes, Duration flushInterval, long maxBufferedBytes,
+      Duration backpressureTimeout, PutRetryPolicy retry, int lanes, Duration idempotencyWindow,
+      int idempotencyMaxKeys) {
+    this(flushBytes, flushInterval, maxBufferedBytes, backpressureTimeout, retry, lanes,
+        idempotencyWindow, idempotencyMaxKeys, flushInterval);
   }
 
   /** The settings without idempotency and lane choices, which take their defaults. */
@@ -69,6 +87,6 @@ public record WalWriterConfig(
 
   public WalWriterConfig withLanes(int lanes) {
     return new WalWriterConfig(flushBytes, flushInterval, maxBufferedBytes, backpressureTimeout,
-        retry, lanes, idempotencyWindow, idempotencyMaxKeys);
+        retry, lanes, idempotencyWindow, idempotencyMaxKeys, flushLinger);
   }
 }

@@ -126,6 +126,25 @@ class BatchValidatorTest {
         .hasMessageMatching(".*batch has \\d+ bytes of Arrow buffers but at most 32 are allowed.*");
   }
 
+  @Test
+  void limitsCellsOfPlainAndLargeStrings() {
+    BatchValidator small = new BatchValidator(new BatchLimits(100, 1 << 20, 4));
+    org.apache.arrow.vector.LargeVarCharVector large =
+        vectors.track(new org.apache.arrow.vector.LargeVarCharVector("name", allocator));
+    large.allocateNew();
+    large.setSafe(0, "abcd".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    large.setSafe(1, "abcde".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    large.setValueCount(2);
+    VectorSchemaRoot batch = root(longs("id", 1L, 2L), large, strings("note", "1234", "12345"));
+
+    assertThatThrownBy(() -> small.validate(batch, small.plan(batch.getSchema(), KEYED), 0))
+        .hasMessage("Cannot write batch 0 to demo.events: 2 problems: row 1, column 'name': value "
+            + "has 5 bytes but at most 4 are allowed per cell; row 1, column 'note': value has 5 "
+            + "bytes but at most 4 are allowed per cell");
+    VectorSchemaRoot fits = root(longs("id", 1L), strings("name", "abcd"));
+    small.validate(fits, small.plan(fits.getSchema(), KEYED), 0);
+  }
+
   private VectorSchemaRoot root(FieldVector... vectors) {
     return this.vectors.root(vectors);
   }

@@ -139,6 +139,43 @@ class GroupCommitterTest {
   }
 
   @Test
+  void anIdleStoreWritesASegmentAfterTheLingerAndABusyOneAfterTheInterval() throws Exception {
+    start(new WalWriterConfig(1 << 20, Duration.ofMillis(200), 1 << 20, Duration.ofSeconds(5),
+        new PutRetryPolicy(3, Duration.ofMillis(100), Duration.ofSeconds(1)), 2,
+        Duration.ofMinutes(10), 1_000, Duration.ofMillis(5)));
+
+    CompletableFuture<PutAck> first = committer.append(EVENTS, new byte[10], 1, null);
+    ticker.addAndGet(Duration.ofMillis(5).toNanos());
+    committer.wakeLanes();
+    assertThat(ack(first).sequence()).isEqualTo(1);
+
+    store.close(); // the next PUT hangs: one lane is busy
+    CompletableFuture<PutAck> busy = committer.append(EVENTS, new byte[10], 1, null);
+    ticker.addAndGet(Duration.ofMillis(5).toNanos());
+    committer.wakeLanes();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (store.waitingPuts() < 1) {
+      assertThat(System.nanoTime()).isLessThan(deadline);
+      Thread.sleep(1);
+    }
+    CompletableFuture<PutAck> waits = committer.append(EVENTS, new byte[10], 1, null);
+    ticker.addAndGet(Duration.ofMillis(50).toNanos());
+    committer.wakeLanes();
+    Thread.sleep(50);
+    assertThat(store.waitingPuts()).as("a lane is busy: the open segment waits the interval")
+        .isEqualTo(1);
+    ticker.addAndGet(Duration.ofMillis(150).toNanos());
+    committer.wakeLanes();
+    while (store.waitingPuts() < 2) {
+      assertThat(System.nanoTime()).isLessThan(deadline);
+      Thread.sleep(1);
+    }
+    store.open();
+    assertThat(ack(busy).batch()).isZero();
+    assertThat(ack(waits).batch()).isZero();
+  }
+
+  @Test
   void keepsOneTablePerSegmentAndGapFreeSequencesAcrossTables() throws Exception {
     startSized(50);
 
@@ -347,6 +384,20 @@ class GroupCommitterTest {
     PutAck ack = ack(second.append(EVENTS, new byte[10], 1, null));
     assertThat(ack.sequence()).isEqualTo(3);
     assertThat(second.status().state()).isEqualTo("running");
+  }
+
+  @Test
+  void aClaimWhoseAnswerWasLostIsStillClaimed() throws Exception {
+    // The first attempt landed but its answer was lost: the retry finds its own bytes.
+    store.failNextPuts(TestingSegmentStore.Fault.LAND_THEN_EXISTS, 1);
+    assertThat(startSized(10).status().epoch()).isEqualTo(1);
+
+    // A claim PUT that fails after landing is retried; the orphaned epoch is passed over.
+    store.failNextPuts(TestingSegmentStore.Fault.LAND_THEN_FAIL, 1);
+    GroupCommitter next = startSized(10);
+    assertThat(next.status().epoch()).isEqualTo(3);
+    assertThat(store.objects()).containsKey(LAYOUT.claimKey(STREAM, 2));
+    assertThat(ack(next.append(EVENTS, new byte[10], 1, null)).sequence()).isEqualTo(1);
   }
 
   @Test

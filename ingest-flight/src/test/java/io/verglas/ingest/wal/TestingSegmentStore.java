@@ -15,7 +15,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * thrown by the next put (and, for "lost acks", the put still lands).
  */
 final class TestingSegmentStore implements SegmentStore {
-  enum Fault { FAIL_RETRYABLE, FAIL_PERMANENT, LAND_THEN_FAIL }
+  enum Fault {
+    FAIL_RETRYABLE, FAIL_PERMANENT, LAND_THEN_FAIL,
+    /** Lands, then answers "exists": a client retried after its first attempt's answer was lost. */
+    LAND_THEN_EXISTS
+  }
 
   private final Map<String, byte[]> objects = new ConcurrentSkipListMap<>();
   private final Map<String, Long> modified = new java.util.concurrent.ConcurrentHashMap<>();
@@ -104,7 +108,7 @@ final class TestingSegmentStore implements SegmentStore {
     if (fault == Fault.LAND_THEN_FAIL) {
       throw new SegmentStoreException("Cannot put " + key + ": connection reset", null, true);
     }
-    return created;
+    return created && fault != Fault.LAND_THEN_EXISTS;
   }
 
   @Override
