@@ -107,7 +107,7 @@ public final class Compactor {
       LOG.info("Abandoned a compaction of {} ({} files): {}", name, tasks.size(), e.getMessage());
       return GroupOutcome.abandoned(tasks.size(), group.inputBytes(), e.getMessage());
     }
-    Snapshot committed = findCommitted(table, commitId);
+    Snapshot committed = committedSnapshot(table, commitId);
     events.committed(name, table, committed);
     long bytesWritten = written.stream().mapToLong(DataFile::fileSizeInBytes).sum();
     return GroupOutcome.committed(committed.snapshotId(), tasks.size(), written.size(),
@@ -143,13 +143,14 @@ public final class Compactor {
         && file.location().equals(delete.referencedDataFile());
   }
 
-  private static Snapshot findCommitted(Table table, String commitId) {
+  /** The snapshot of the lineage whose summary carries {@code commitId}; after our commit. */
+  public static Snapshot committedSnapshot(Table table, String commitId) {
     Snapshot snapshot = table.currentSnapshot();
     while (snapshot != null && !commitId.equals(snapshot.summary().get(SUMMARY_COMMIT_ID))) {
       snapshot = snapshot.parentId() == null ? null : table.snapshot(snapshot.parentId());
     }
     if (snapshot == null) {
-      throw new IllegalStateException("Cannot find the committed compaction " + commitId
+      throw new IllegalStateException("Cannot find the maintenance commit " + commitId
           + " in the lineage of " + table.name());
     }
     return snapshot;

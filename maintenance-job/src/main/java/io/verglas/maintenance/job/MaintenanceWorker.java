@@ -5,6 +5,7 @@ import io.verglas.maintenance.compact.CompactionResult;
 import io.verglas.maintenance.compact.Compactor;
 import io.verglas.maintenance.events.MaintenanceEvents;
 import io.verglas.maintenance.expire.SnapshotExpirer;
+import io.verglas.maintenance.manifest.ManifestRewriter;
 import io.verglas.maintenance.orphan.OrphanFileRemover;
 import io.verglas.maintenance.policy.MaintenancePolicy;
 import io.verglas.maintenance.policy.MaintenancePolicyParser;
@@ -25,7 +26,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Keyed by table, so one table's work is serialized; the operator's parallelism bounds how many
  * tables are maintained at once. Per item: compaction by the table's policy (unless its last
- * maintenance commit is younger than its rewrite pause), expiry when it holds more snapshots
+ * maintenance commit is younger than its rewrite pause), merging of small manifests, expiry when it holds more snapshots
  * than the policy keeps, and orphan removal on sweeps. A failure is reported for that table;
  * it never fails the job.
  */
@@ -38,6 +39,7 @@ public final class MaintenanceWorker
   private transient Catalog catalog;
   private transient EventPublisher publisher;
   private transient Compactor compactor;
+  private transient ManifestRewriter manifestRewriter;
   private transient SnapshotExpirer expirer;
   private transient OrphanFileRemover orphans;
   private transient Clock clock;
@@ -51,7 +53,9 @@ public final class MaintenanceWorker
     clock = Clock.systemUTC();
     catalog = config.newCatalog();
     publisher = config.newEventPublisher();
-    compactor = new Compactor(new MaintenanceEvents(publisher));
+    MaintenanceEvents events = new MaintenanceEvents(publisher);
+    compactor = new Compactor(events);
+    manifestRewriter = new ManifestRewriter(events);
     expirer = new SnapshotExpirer(clock);
     orphans = new OrphanFileRemover(clock);
   }
@@ -83,6 +87,7 @@ public final class MaintenanceWorker
     } else {
       note = "compaction deferred: rewrite pause";
     }
+    boolean manifests = manifestRewriter.rewrite(name, table, policy).isPresent();
     int expired = 0;
     if (MaintenanceStatus.snapshotCount(table) > policy.snapshotMinCount()) {
       expired = expirer.expire(table, policy).expired();
@@ -90,7 +95,7 @@ public final class MaintenanceWorker
     int removed = item.sweep() ? orphans.remove(table, policy).size() : 0;
     return new MaintenanceReport(item.table(), compaction == null ? 0 : compaction.commits(),
         compaction == null ? 0 : compaction.conflicts(),
-        compaction == null ? 0 : compaction.filesRewritten(), expired, removed, note,
+        compaction == null ? 0 : compaction.filesRewritten(), manifests, expired, removed, note,
         clock.millis() - start);
   }
 
@@ -100,7 +105,8 @@ public final class MaintenanceWorker
   }
 
   private MaintenanceReport report(WorkItem item, String note, long start) {
-    return new MaintenanceReport(item.table(), 0, 0, 0, 0, 0, note, clock.millis() - start);
+    return new MaintenanceReport(item.table(), 0, 0, 0, false, 0, 0, note,
+        clock.millis() - start);
   }
 
   @Override

@@ -22,6 +22,7 @@ public final class MaintenancePolicy {
   private final int deleteFileCountThreshold;
   private final double deleteRatioThreshold;
   private final int smallFileCountThreshold;
+  private final int manifestCountThreshold;
   private final Duration snapshotMaxAge;
   private final int snapshotMinCount;
   private final Duration orphanSafetyAge;
@@ -36,6 +37,7 @@ public final class MaintenancePolicy {
     this.deleteFileCountThreshold = b.deleteFileCountThreshold;
     this.deleteRatioThreshold = b.deleteRatioThreshold;
     this.smallFileCountThreshold = b.smallFileCountThreshold;
+    this.manifestCountThreshold = b.manifestCountThreshold;
     this.snapshotMaxAge = b.snapshotMaxAge;
     this.snapshotMinCount = b.snapshotMinCount;
     this.orphanSafetyAge = b.orphanSafetyAge;
@@ -62,6 +64,7 @@ public final class MaintenancePolicy {
         .deleteFileCountThreshold(deleteFileCountThreshold)
         .deleteRatioThreshold(deleteRatioThreshold)
         .smallFileCountThreshold(smallFileCountThreshold)
+        .manifestCountThreshold(manifestCountThreshold)
         .snapshotMaxAge(snapshotMaxAge)
         .snapshotMinCount(snapshotMinCount)
         .orphanSafetyAge(orphanSafetyAge)
@@ -105,6 +108,11 @@ public final class MaintenancePolicy {
     return smallFileCountThreshold;
   }
 
+  /** At least this many small data manifests are merged into few. */
+  public int manifestCountThreshold() {
+    return manifestCountThreshold;
+  }
+
   public Duration snapshotMaxAge() {
     return snapshotMaxAge;
   }
@@ -140,6 +148,7 @@ public final class MaintenancePolicy {
         && deleteFileCountThreshold == p.deleteFileCountThreshold
         && Double.compare(deleteRatioThreshold, p.deleteRatioThreshold) == 0
         && smallFileCountThreshold == p.smallFileCountThreshold
+        && manifestCountThreshold == p.manifestCountThreshold
         && snapshotMaxAge.equals(p.snapshotMaxAge) && snapshotMinCount == p.snapshotMinCount
         && orphanSafetyAge.equals(p.orphanSafetyAge) && rewritePause.equals(p.rewritePause);
   }
@@ -148,7 +157,7 @@ public final class MaintenancePolicy {
   public int hashCode() {
     return Objects.hash(enabled, targetFileSizeBytes, minFileSizeBytes, maxFileSizeBytes,
         maxGroupBytes, deleteFileCountThreshold, deleteRatioThreshold, smallFileCountThreshold,
-        snapshotMaxAge, snapshotMinCount, orphanSafetyAge, rewritePause);
+        manifestCountThreshold, snapshotMaxAge, snapshotMinCount, orphanSafetyAge, rewritePause);
   }
 
   @Override
@@ -156,7 +165,7 @@ public final class MaintenancePolicy {
     return "MaintenancePolicy{enabled=" + enabled + ", target=" + targetFileSizeBytes
         + ", min=" + minFileSizeBytes + ", max=" + maxFileSizeBytes + ", maxGroup="
         + maxGroupBytes + ", deleteFiles>=" + deleteFileCountThreshold + ", deleteRatio>="
-        + deleteRatioThreshold + ", smallFiles>=" + smallFileCountThreshold
+        + deleteRatioThreshold + ", smallFiles>=" + smallFileCountThreshold + ", manifests>=" + manifestCountThreshold
         + ", snapshotMaxAge=" + snapshotMaxAge + ", snapshotMinCount=" + snapshotMinCount
         + ", orphanSafetyAge=" + orphanSafetyAge + ", rewritePause=" + rewritePause + "}";
   }
@@ -174,6 +183,7 @@ public final class MaintenancePolicy {
     private int deleteFileCountThreshold = MaintenancePolicyParser.DELETE_FILE_COUNT_DEFAULT;
     private double deleteRatioThreshold = MaintenancePolicyParser.DELETE_RATIO_DEFAULT;
     private int smallFileCountThreshold = MaintenancePolicyParser.SMALL_FILE_COUNT_DEFAULT;
+    private int manifestCountThreshold = MaintenancePolicyParser.MANIFEST_COUNT_DEFAULT;
     private Duration snapshotMaxAge = MaintenancePolicyParser.SNAPSHOT_MAX_AGE_DEFAULT;
     private int snapshotMinCount = MaintenancePolicyParser.SNAPSHOT_MIN_COUNT_DEFAULT;
     private Duration orphanSafetyAge = MaintenancePolicyParser.ORPHAN_SAFETY_AGE_DEFAULT;
@@ -229,6 +239,15 @@ public final class MaintenancePolicy {
             + " (must be >= 2: merging one file gains nothing)");
       }
       this.smallFileCountThreshold = value;
+      return this;
+    }
+
+    public Builder manifestCountThreshold(int value) {
+      if (value < 2) {
+        throw new IllegalArgumentException("Invalid manifest count threshold: " + value
+            + " (must be >= 2: merging one manifest gains nothing)");
+      }
+      this.manifestCountThreshold = value;
       return this;
     }
 

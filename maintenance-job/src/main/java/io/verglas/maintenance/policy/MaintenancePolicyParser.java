@@ -18,6 +18,7 @@ import java.util.function.Consumer;
  *   verglas.maintenance.delete-file-count-threshold  8    delete files in a partition
  *   verglas.maintenance.delete-ratio-threshold       0.2  deleted rows / rows of one file
  *   verglas.maintenance.small-file-count-threshold   8    small data files in a partition
+ *   verglas.maintenance.manifest-count-threshold     16   small data manifests (below 8 MiB)
  *   verglas.maintenance.snapshot-max-age-ms          86400000 (1 day)
  *   verglas.maintenance.snapshot-min-count           10
  *   verglas.maintenance.orphan-safety-age-ms         259200000 (3 days)
@@ -35,6 +36,7 @@ public final class MaintenancePolicyParser {
   public static final String DELETE_FILE_COUNT = PREFIX + "delete-file-count-threshold";
   public static final String DELETE_RATIO = PREFIX + "delete-ratio-threshold";
   public static final String SMALL_FILE_COUNT = PREFIX + "small-file-count-threshold";
+  public static final String MANIFEST_COUNT = PREFIX + "manifest-count-threshold";
   public static final String SNAPSHOT_MAX_AGE = PREFIX + "snapshot-max-age-ms";
   public static final String SNAPSHOT_MIN_COUNT = PREFIX + "snapshot-min-count";
   public static final String ORPHAN_SAFETY_AGE = PREFIX + "orphan-safety-age-ms";
@@ -45,6 +47,7 @@ public final class MaintenancePolicyParser {
   public static final int DELETE_FILE_COUNT_DEFAULT = 8;
   public static final double DELETE_RATIO_DEFAULT = 0.2;
   public static final int SMALL_FILE_COUNT_DEFAULT = 8;
+  public static final int MANIFEST_COUNT_DEFAULT = 16;
   public static final Duration SNAPSHOT_MAX_AGE_DEFAULT = Duration.ofDays(1);
   public static final int SNAPSHOT_MIN_COUNT_DEFAULT = 10;
   public static final Duration ORPHAN_SAFETY_AGE_DEFAULT = Duration.ofDays(3);
@@ -65,6 +68,7 @@ public final class MaintenancePolicyParser {
     apply(properties, DELETE_FILE_COUNT, v -> b.deleteFileCountThreshold(Integer.parseInt(v)));
     apply(properties, DELETE_RATIO, v -> b.deleteRatioThreshold(Double.parseDouble(v)));
     apply(properties, SMALL_FILE_COUNT, v -> b.smallFileCountThreshold(Integer.parseInt(v)));
+    apply(properties, MANIFEST_COUNT, v -> b.manifestCountThreshold(Integer.parseInt(v)));
     apply(properties, SNAPSHOT_MAX_AGE, v -> b.snapshotMaxAge(millis(v)));
     apply(properties, SNAPSHOT_MIN_COUNT, v -> b.snapshotMinCount(Integer.parseInt(v)));
     apply(properties, ORPHAN_SAFETY_AGE, v -> b.orphanSafetyAge(millis(v)));

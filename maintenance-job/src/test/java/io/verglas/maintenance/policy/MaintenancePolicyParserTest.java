@@ -19,6 +19,7 @@ class MaintenancePolicyParserTest {
     assertThat(policy.deleteFileCountThreshold()).isEqualTo(8);
     assertThat(policy.deleteRatioThreshold()).isEqualTo(0.2);
     assertThat(policy.smallFileCountThreshold()).isEqualTo(8);
+    assertThat(policy.manifestCountThreshold()).isEqualTo(16);
     assertThat(policy.snapshotMaxAge()).isEqualTo(Duration.ofDays(1));
     assertThat(policy.snapshotMinCount()).isEqualTo(10);
     assertThat(policy.orphanSafetyAge()).isEqualTo(Duration.ofDays(3));
@@ -36,6 +37,7 @@ class MaintenancePolicyParserTest {
         Map.entry("verglas.maintenance.delete-file-count-threshold", "3"),
         Map.entry("verglas.maintenance.delete-ratio-threshold", "0.5"),
         Map.entry("verglas.maintenance.small-file-count-threshold", "4"),
+        Map.entry("verglas.maintenance.manifest-count-threshold", "5"),
         Map.entry("verglas.maintenance.snapshot-max-age-ms", "60000"),
         Map.entry("verglas.maintenance.snapshot-min-count", "2"),
         Map.entry("verglas.maintenance.orphan-safety-age-ms", "120000"),
@@ -43,7 +45,8 @@ class MaintenancePolicyParserTest {
     assertThat(policy).isEqualTo(MaintenancePolicy.builder().enabled(false)
         .targetFileSizeBytes(1000).minFileSizeBytes(500).maxFileSizeBytes(2000)
         .maxGroupBytes(10000).deleteFileCountThreshold(3).deleteRatioThreshold(0.5)
-        .smallFileCountThreshold(4).snapshotMaxAge(Duration.ofMinutes(1)).snapshotMinCount(2)
+        .smallFileCountThreshold(4).manifestCountThreshold(5)
+        .snapshotMaxAge(Duration.ofMinutes(1)).snapshotMinCount(2)
         .orphanSafetyAge(Duration.ofMinutes(2)).rewritePause(Duration.ofMillis(250)).build());
   }
 
