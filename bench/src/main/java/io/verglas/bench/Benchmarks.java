@@ -10,7 +10,8 @@ public final class Benchmarks {
   public static List<Benchmark> all() {
     return List.of(new io.verglas.bench.ingest.IngestBenchmark(),
         new io.verglas.bench.materialize.MaterializeBenchmark(),
-        new io.verglas.bench.cache.CacheBenchmark());
+        new io.verglas.bench.cache.CacheBenchmark(),
+        new io.verglas.bench.maintenance.MaintenanceBenchmark());
   }
 
   public static Optional<Benchmark> find(String name) {

@@ -1,10 +1,9 @@
 /**
- * The maintenance job: a Flink reconciliation loop that drives every table toward its target
- * layout (compaction of delta files and deletion vectors into base files, file sizing, manifest
- * rewrites, snapshot expiry, orphan removal), triggered by catalog events.
+ * The maintenance job: drives every table toward its target layout (compaction of delta files
+ * and deletion vectors into base files, file sizing, snapshot expiry, orphan removal).
  *
- * <p>Not built yet: this module holds no code until the maintenance issue lands. Until then
- * tables keep every delta file the materializer writes; any engine's {@code rewrite_data_files}
- * may compact them.
+ * <p>Roles, one package each: {@code policy} (the per-table policy from table properties),
+ * {@code plan} (a pure planner over a snapshot's file list), {@code compact} (the executor
+ * committing {@code replace} snapshots), {@code events} (catalog events for every commit).
  */
 package io.verglas.maintenance;

@@ -12,11 +12,13 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
  * The local stack's admin endpoint: {@code /health}, {@code /stats} (cache node statistics as
- * JSON) and {@code /events} (the change feed).
+ * JSON), {@code /events} (the change feed) and {@code /maintenance?table=ns.t} (a table's
+ * maintenance status as JSON).
  */
 final class AdminServer implements AutoCloseable {
   private static final int MAX_FOLLOWERS = 32;
@@ -25,7 +27,7 @@ final class AdminServer implements AutoCloseable {
   private final ChangeFeedHttpHandler feedHandler;
 
   AdminServer(String host, int port, ChangeFeed feed, Supplier<String> healthJson,
-      Supplier<String> statsJson) {
+      Supplier<String> statsJson, Function<String, String> maintenanceJson) {
     try {
       server = HttpServer.create(new InetSocketAddress(host, port), 64);
     } catch (IOException e) {
@@ -37,6 +39,7 @@ final class AdminServer implements AutoCloseable {
     server.createContext("/events", feedHandler);
     server.createContext("/health", exchange -> json(exchange, healthJson.get()));
     server.createContext("/stats", exchange -> json(exchange, statsJson.get()));
+    server.createContext("/maintenance", new MaintenanceStatusHandler(maintenanceJson));
     server.setExecutor(executor);
     server.start();
   }
@@ -46,7 +49,7 @@ final class AdminServer implements AutoCloseable {
     return URI.create("http://" + address.getHostString() + ":" + address.getPort());
   }
 
-  private static void json(HttpExchange exchange, String body) throws IOException {
+  static void json(HttpExchange exchange, String body) throws IOException {
     try (exchange) {
       byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
       exchange.getResponseHeaders().set("Content-Type", "application/json");

@@ -5,6 +5,10 @@ import io.verglas.cache.origin.LocalDirectoryOrigin;
 import io.verglas.catalog.Catalogs;
 import io.verglas.events.feed.ChangeFeed;
 import io.verglas.ingest.IngestServer;
+import io.verglas.maintenance.job.MaintenanceConfig;
+import io.verglas.maintenance.job.MaintenanceJob;
+import io.verglas.maintenance.status.MaintenanceStatus;
+import io.verglas.maintenance.status.MaintenanceStatusParser;
 import io.verglas.materializer.MaterializerConfig;
 import io.verglas.materializer.MaterializerJob;
 import io.verglas.store.ObjectStoreEndpoint;
@@ -23,13 +27,14 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The whole Verglas stack in one process: a local-directory origin behind the cache node's S3
  * endpoint, a JDBC catalog on SQLite, the change feed and admin endpoint, the Arrow Flight
- * ingest server, and the materializer job on a Flink MiniCluster.
+ * ingest server, and the materializer and maintenance jobs on Flink MiniClusters.
  *
  * <p>Start order follows the data path's dependencies (storage first, writers last) and
  * {@link #close()} stops in reverse, so the ingest server flushes its last segments while the
@@ -46,6 +51,7 @@ public final class LocalStack implements AutoCloseable {
   private final Deque<AutoCloseable> started = new ArrayDeque<>();
   private EndpointsFile endpoints;
   private JobClient materializer;
+  private JobClient maintenance;
 
   private LocalStack(LocalConfig config) {
     this.config = config;
@@ -89,7 +95,7 @@ public final class LocalStack implements AutoCloseable {
     ChangeFeed feed = new ChangeFeed(config.eventsFile(), 100_000);
     started.push(feed);
     AdminServer admin = new AdminServer(config.host(), config.adminPort(), feed,
-        this::healthJson, () -> cache.stats().toJson());
+        this::healthJson, () -> cache.stats().toJson(), table -> maintenanceJson(catalog, table));
     started.push(admin);
     URI eventsUri = URI.create(admin.uri() + "/events");
 
@@ -98,6 +104,8 @@ public final class LocalStack implements AutoCloseable {
 
     materializer = startMaterializer(s3, catalogProperties, eventsUri);
     started.push(this::stopMaterializer);
+    maintenance = startMaintenance(catalogProperties, eventsUri, feed.lastSequence() + 1);
+    started.push(this::stopMaintenance);
 
     endpoints = new EndpointsFile(cache.endpoint(), config.region(), credentials.accessKey(),
         credentials.secretKey(), config.bucket(), ingest.location(), credentials.flightToken(),
@@ -159,6 +167,40 @@ public final class LocalStack implements AutoCloseable {
     }
   }
 
+  /**
+   * The maintenance loop on its own small MiniCluster, following the change feed from its end
+   * (what it missed while the stack was down, the sweep finds); its state is not checkpointed.
+   */
+  private JobClient startMaintenance(Map<String, String> catalogProperties, URI eventsUri,
+      long feedFrom) {
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(1,
+        Configuration.fromMap(Map.of("taskmanager.numberOfTaskSlots", "1")));
+    MaintenanceConfig job = MaintenanceConfig.builder()
+        .catalogName(CATALOG_NAME)
+        .catalogProperties(catalogProperties)
+        .feedUri(eventsUri)
+        .feedFrom(feedFrom)
+        .parallelism(1)
+        .build();
+    MaintenanceJob.build(env, job);
+    try {
+      return env.executeAsync(MaintenanceJob.JOB_NAME);
+    } catch (Exception e) {
+      throw new IllegalStateException("Cannot start the maintenance job: " + e.getMessage(), e);
+    }
+  }
+
+  private void stopMaintenance() throws Exception {
+    if (maintenance != null) {
+      maintenance.cancel().get();
+    }
+  }
+
+  private static String maintenanceJson(Catalog catalog, String table) {
+    TableIdentifier name = TableIdentifier.parse(table);
+    return MaintenanceStatusParser.toJson(table, MaintenanceStatus.of(catalog.loadTable(name)));
+  }
+
   private void stopMaterializer() throws Exception {
     if (materializer != null) {
       materializer.cancel().get();
@@ -166,15 +208,19 @@ public final class LocalStack implements AutoCloseable {
   }
 
   private String healthJson() {
-    String job = "unknown";
-    if (materializer != null) {
-      try {
-        job = materializer.getJobStatus().get().toString();
-      } catch (Exception e) {
-        job = "unreachable: " + e.getMessage();
-      }
+    return "{\"status\":\"ok\",\"materializer\":\"" + jobStatus(materializer)
+        + "\",\"maintenance\":\"" + jobStatus(maintenance) + "\"}";
+  }
+
+  private static String jobStatus(JobClient job) {
+    if (job == null) {
+      return "unknown";
     }
-    return "{\"status\":\"ok\",\"materializer\":\"" + job + "\"}";
+    try {
+      return job.getJobStatus().get().toString();
+    } catch (Exception e) {
+      return "unreachable: " + e.getMessage();
+    }
   }
 
   private void createDirectories() {

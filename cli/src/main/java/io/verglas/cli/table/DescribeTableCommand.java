@@ -1,6 +1,8 @@
 package io.verglas.cli.table;
 
 import io.verglas.cli.stack.StackOptions;
+import io.verglas.maintenance.status.MaintenanceStatus;
+import io.verglas.maintenance.status.MaintenanceStatusParser;
 import io.verglas.table.PrimaryKeys;
 import io.verglas.table.VerglasTableProperties;
 import java.util.List;
@@ -14,9 +16,13 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
-/** {@code verglas table describe NS.TABLE}: schema, key, layout and the current snapshot. */
+/**
+ * {@code verglas table describe NS.TABLE}: schema, key, layout, the current snapshot and the
+ * maintenance status.
+ */
 @Command(name = "describe", mixinStandardHelpOptions = true,
-    description = "Show a table's schema, primary key, partitioning, current snapshot and file counts.")
+    description = "Show a table's schema, primary key, partitioning, current snapshot, file counts"
+        + " and maintenance status (last maintenance, pending work).")
 public final class DescribeTableCommand implements Callable<Integer> {
   private static final List<String> TOTALS = List.of("total-records", "total-data-files",
       "total-delete-files", "total-position-deletes", "total-files-size");
@@ -46,6 +52,12 @@ public final class DescribeTableCommand implements Callable<Integer> {
       System.out.println("Snapshot   (none yet)");
       return 0;
     }
+    printSnapshot(current);
+    System.out.print(MaintenanceStatusParser.toText(MaintenanceStatus.of(t)));
+    return 0;
+  }
+
+  private static void printSnapshot(Snapshot current) {
     System.out.println("Snapshot   " + current.snapshotId() + " (" + current.operation() + ", sequence "
         + current.sequenceNumber() + ", " + java.time.Instant.ofEpochMilli(current.timestampMillis()) + ")");
     Map<String, String> summary = new TreeMap<>(current.summary());
@@ -57,6 +69,5 @@ public final class DescribeTableCommand implements Callable<Integer> {
         System.out.println("  " + k + " = " + v);
       }
     });
-    return 0;
   }
 }

@@ -116,6 +116,7 @@ class LocalStackITCase {
     awaitCommitted(catalog, acks);
     assertThat(readTable(catalog)).isEqualTo(model);
     assertTableFilesReadableWithPlainS3Client(catalog);
+    assertMaintenanceStatusServed();
 
     stack.close();
     stack = startStack();
@@ -235,6 +236,27 @@ class LocalStackITCase {
   private Catalog catalogFromEndpoints() {
     EndpointsFile e = EndpointsFile.read(dir.resolve("endpoints.json"));
     return CatalogUtil.buildIcebergCatalog(e.catalogName(), e.catalogProperties(), new Configuration());
+  }
+
+  /** The admin API's maintenance status: file counts for a table, 404 for an unknown one. */
+  private void assertMaintenanceStatusServed() throws Exception {
+    String admin = new ObjectMapper().readTree(dir.resolve("endpoints.json").toFile())
+        .at("/admin/uri").asText();
+    java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+    java.net.http.HttpResponse<String> status = http.send(java.net.http.HttpRequest.newBuilder(
+        java.net.URI.create(admin + "/maintenance?table=demo.events")).build(),
+        java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertThat(status.statusCode()).isEqualTo(200);
+    JsonNode json = new ObjectMapper().readTree(status.body());
+    assertThat(json.at("/table").asText()).isEqualTo("demo.events");
+    assertThat(json.at("/files/data-files").asInt()).isPositive();
+    assertThat(json.at("/files/data-bytes").asLong()).isPositive();
+    assertThat(json.has("pending")).isTrue();
+    assertThat(json.has("last-maintenance")).isTrue();
+    java.net.http.HttpResponse<String> missing = http.send(java.net.http.HttpRequest.newBuilder(
+        java.net.URI.create(admin + "/maintenance?table=demo.nope")).build(),
+        java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertThat(missing.statusCode()).isEqualTo(404);
   }
 
   private void assertEndpointsFileHasTheContractShape() throws Exception {

@@ -1,0 +1,112 @@
+package io.verglas.maintenance.orphan;
+
+import io.verglas.maintenance.policy.MaintenancePolicy;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.apache.iceberg.ContentFile;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.ManifestFiles;
+import org.apache.iceberg.ManifestReader;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.StatisticsFile;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.io.FileInfo;
+import org.apache.iceberg.io.SupportsPrefixOperations;
+
+/**
+ * Deletes files under a table's location that no snapshot, manifest or metadata file refers to
+ * and that are older than the policy's safety age (younger ones may belong to a commit in
+ * flight). Needs a FileIO that lists prefixes (S3FileIO, HadoopFileIO); others fail clearly.
+ *
+ * <p>Design: the reachable set is every file any retained snapshot names, live or deleted
+ * manifest entries alike, plus metadata files, the metadata log, and statistics files: erring
+ * toward keeping. Locations are compared without their scheme ({@code s3a://b/k} and
+ * {@code s3://b/k} are one object). Memory grows with the table's file count.
+ */
+public final class OrphanFileRemover {
+  private static final Pattern SCHEME = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*:/*");
+
+  private final Clock clock;
+
+  public OrphanFileRemover(Clock clock) {
+    this.clock = clock;
+  }
+
+  /** Removes the orphans of {@code table}; returns their locations. */
+  public List<String> remove(Table table, MaintenancePolicy policy) {
+    if (!(table.io() instanceof SupportsPrefixOperations listing)) {
+      throw new UnsupportedOperationException("Cannot remove orphan files of " + table.name()
+          + ": its FileIO " + table.io().getClass().getName() + " cannot list files");
+    }
+    table.refresh();
+    Set<String> reachable = reachable(table);
+    long olderThan = clock.millis() - policy.orphanSafetyAge().toMillis();
+    List<String> orphans = new ArrayList<>();
+    for (FileInfo file : listing.listPrefix(table.location())) {
+      if (file.createdAtMillis() < olderThan && !reachable.contains(normalize(file.location()))) {
+        orphans.add(file.location());
+      }
+    }
+    orphans.forEach(table.io()::deleteFile);
+    return orphans;
+  }
+
+  static String normalize(String location) {
+    return SCHEME.matcher(location).replaceFirst("");
+  }
+
+  private static Set<String> reachable(Table table) {
+    Set<String> files = new HashSet<>();
+    if (table instanceof HasTableOperations ops) {
+      TableMetadata metadata = ops.operations().current();
+      add(files, metadata.metadataFileLocation());
+      metadata.previousFiles().forEach(entry -> add(files, entry.file()));
+      metadata.partitionStatisticsFiles().forEach(stats -> add(files, stats.path()));
+    }
+    for (StatisticsFile stats : table.statisticsFiles()) {
+      add(files, stats.path());
+    }
+    Set<String> manifests = new HashSet<>();
+    for (Snapshot snapshot : table.snapshots()) {
+      add(files, snapshot.manifestListLocation());
+      for (ManifestFile manifest : snapshot.allManifests(table.io())) {
+        if (manifests.add(manifest.path())) {
+          add(files, manifest.path());
+          addEntries(table, manifest, files);
+        }
+      }
+    }
+    return files;
+  }
+
+  private static void addEntries(Table table, ManifestFile manifest, Set<String> files) {
+    try (ManifestReader<? extends ContentFile<?>> reader = open(table, manifest)) {
+      for (ContentFile<?> file : reader) {
+        add(files, file.location());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read manifest " + manifest.path(), e);
+    }
+  }
+
+  private static ManifestReader<? extends ContentFile<?>> open(Table table, ManifestFile manifest) {
+    return switch (manifest.content()) {
+      case DATA -> ManifestFiles.read(manifest, table.io(), table.specs());
+      case DELETES -> ManifestFiles.readDeleteManifest(manifest, table.io(), table.specs());
+    };
+  }
+
+  private static void add(Set<String> files, String location) {
+    if (location != null) {
+      files.add(normalize(location));
+    }
+  }
+}

@@ -1,0 +1,17 @@
+package io.verglas.maintenance.source;
+
+import java.io.Serializable;
+import java.util.Objects;
+
+/**
+ * A reason to look at one table: a commit seen on the change feed, or the slow full sweep.
+ *
+ * @param table the table name, levels joined by dots
+ * @param sweep true for a sweep signal (catches events that were lost)
+ * @param feedSequence the event's feed sequence, 0 for a sweep
+ */
+public record TableSignal(String table, boolean sweep, long feedSequence) implements Serializable {
+  public TableSignal {
+    Objects.requireNonNull(table, "table");
+  }
+}
