@@ -501,7 +501,10 @@ public final class CacheNode implements AutoCloseable {
       return this;
     }
 
-    /** Event loop threads; default 0 = Netty's default (2 x cores). */
+    /**
+     * Event loop threads; default 0 = one per core (a cache hit never blocks its loop, so more
+     * loops than cores only add context switches).
+     */
     public Builder ioThreads(int value) {
       once(ioThreads, "ioThreads");
       if (value < 0) {

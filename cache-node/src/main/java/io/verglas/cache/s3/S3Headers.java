@@ -30,6 +30,8 @@ final class S3Headers {
     "content-type", "content-language", "expires", "cache-control", "content-disposition",
     "content-encoding"
   };
+  private static final String[] RESPONSE_OVERRIDE_PARAMS =
+      java.util.Arrays.stream(RESPONSE_OVERRIDES).map(name -> "response-" + name).toArray(String[]::new);
 
   private S3Headers() {}
 
@@ -124,10 +126,13 @@ final class S3Headers {
         .header(HttpHeaderNames.ACCEPT_RANGES, "bytes");
     meta.userMetadata().forEach((k, v) -> response.header(META_PREFIX + k, v));
     meta.contentHeaders().forEach(response::header);
-    for (String name : RESPONSE_OVERRIDES) {
-      String value = r.param("response-" + name);
+    if (r.params.isEmpty()) {
+      return; // the usual read: no response-* overrides to look for
+    }
+    for (int i = 0; i < RESPONSE_OVERRIDES.length; i++) {
+      String value = r.param(RESPONSE_OVERRIDE_PARAMS[i]);
       if (value != null) {
-        response.header(name, value);
+        response.header(RESPONSE_OVERRIDES[i], value);
       }
     }
   }

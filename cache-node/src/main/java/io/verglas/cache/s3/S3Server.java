@@ -6,8 +6,6 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.verglas.cache.block.BlockCache;
 import io.verglas.cache.block.MetadataStore;
 import io.verglas.cache.origin.Origin;
@@ -76,12 +74,14 @@ public final class S3Server implements AutoCloseable {
     if (channel != null) {
       throw new IllegalStateException("Cannot start the server twice");
     }
-    boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-    workers = new MultiThreadIoEventLoopGroup(config.ioThreads(), NioIoHandler.newFactory());
+    Transport transport = Transport.best();
+    boss = new MultiThreadIoEventLoopGroup(1, transport.ioHandlerFactory());
+    int loops = config.ioThreads() > 0 ? config.ioThreads() : Runtime.getRuntime().availableProcessors();
+    workers = new MultiThreadIoEventLoopGroup(loops, transport.ioHandlerFactory());
     try {
       channel = new ServerBootstrap()
           .group(boss, workers)
-          .channel(NioServerSocketChannel.class)
+          .channel(transport.serverChannel())
           .option(ChannelOption.SO_BACKLOG, 1024)
           .childOption(ChannelOption.TCP_NODELAY, true)
           .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
@@ -174,6 +174,7 @@ public final class S3Server implements AutoCloseable {
   private static java.util.function.Supplier<String> requestIds() {
     long base = ThreadLocalRandom.current().nextLong() & 0xFFFFFFFF00000000L;
     AtomicLong counter = new AtomicLong();
-    return () -> HexFormat.of().withUpperCase().toHexDigits(base | (counter.incrementAndGet() & 0xFFFFFFFFL));
+    HexFormat hex = HexFormat.of().withUpperCase();
+    return () -> hex.toHexDigits(base | (counter.incrementAndGet() & 0xFFFFFFFFL));
   }
 }
