@@ -47,6 +47,8 @@ import java.util.Objects;
  */
 public final class CacheNode implements AutoCloseable {
   public static final int MIB = 1024 * 1024;
+  /** Threads serving S3 connections are named with this prefix (for profilers, thread dumps). */
+  public static final String IO_THREAD_PREFIX = S3Server.IO_THREAD_PREFIX;
   public static final int DEFAULT_BLOCK_SIZE = 2 * MIB;
   public static final int MIN_BLOCK_SIZE = MIB;
   public static final int MAX_BLOCK_SIZE = 8 * MIB;

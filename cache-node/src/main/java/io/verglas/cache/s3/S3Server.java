@@ -6,6 +6,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import io.verglas.cache.block.BlockCache;
 import io.verglas.cache.block.MetadataStore;
 import io.verglas.cache.origin.Origin;
@@ -25,6 +26,9 @@ import java.util.concurrent.atomic.LongAdder;
  * the event loops down. Internal: applications use {@code io.verglas.cache.CacheNode}.
  */
 public final class S3Server implements AutoCloseable {
+  /** Names of the event loop threads serving connections (followed by pool and thread numbers). */
+  public static final String IO_THREAD_PREFIX = "verglas-s3-io";
+
   private final S3ServerConfig config;
   private final MeteredOrigin origin;
   private final ProtectedOrigin protectedOrigin;
@@ -75,9 +79,11 @@ public final class S3Server implements AutoCloseable {
       throw new IllegalStateException("Cannot start the server twice");
     }
     Transport transport = Transport.best();
-    boss = new MultiThreadIoEventLoopGroup(1, transport.ioHandlerFactory());
+    boss = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("verglas-s3-accept", true),
+        transport.ioHandlerFactory());
     int loops = config.ioThreads() > 0 ? config.ioThreads() : Runtime.getRuntime().availableProcessors();
-    workers = new MultiThreadIoEventLoopGroup(loops, transport.ioHandlerFactory());
+    workers = new MultiThreadIoEventLoopGroup(loops, new DefaultThreadFactory(IO_THREAD_PREFIX, true),
+        transport.ioHandlerFactory());
     try {
       channel = new ServerBootstrap()
           .group(boss, workers)
