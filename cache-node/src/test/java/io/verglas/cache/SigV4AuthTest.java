@@ -232,6 +232,20 @@ class SigV4AuthTest {
   }
 
   @Test
+  void aTamperedSignedHeaderIsSignatureDoesNotMatch() throws Exception {
+    String path = "/" + BUCKET + "/obj";
+    SignedRequest signed = TestingRawHttp.sign(URI.create(t.node.endpoint() + path), SdkHttpMethod.GET,
+        new byte[0], false, ACCESS_KEY, SECRET_KEY);
+    try (TestingRawHttp http = new TestingRawHttp(t.node.endpoint())) {
+      // The Host header is signed; the same request sent with another name for the host.
+      http.host("localhost:" + t.node.endpoint().getPort());
+      TestingRawHttp.Response r = http.exchange("GET", path, headers(signed), new byte[0]);
+      assertThat(r.status()).isEqualTo(403);
+      assertThat(r.text()).contains("<Code>SignatureDoesNotMatch</Code>");
+    }
+  }
+
+  @Test
   void keysWithNulOrInvalidUtf8AreRejected() throws Exception {
     try (TestingRawHttp http = new TestingRawHttp(t.node.endpoint())) {
       for (String path : List.of("/" + BUCKET + "/a%00b", "/" + BUCKET + "/bad%C3%28utf8")) {
