@@ -47,6 +47,8 @@ import java.util.Objects;
  */
 public final class CacheNode implements AutoCloseable {
   public static final int MIB = 1024 * 1024;
+  /** Threads serving S3 connections are named with this prefix (for profilers, thread dumps). */
+  public static final String IO_THREAD_PREFIX = S3Server.IO_THREAD_PREFIX;
   public static final int DEFAULT_BLOCK_SIZE = 2 * MIB;
   public static final int MIN_BLOCK_SIZE = MIB;
   public static final int MAX_BLOCK_SIZE = 8 * MIB;
@@ -501,7 +503,10 @@ public final class CacheNode implements AutoCloseable {
       return this;
     }
 
-    /** Event loop threads; default 0 = Netty's default (2 x cores). */
+    /**
+     * Event loop threads; default 0 = one per core (a cache hit never blocks its loop, so more
+     * loops than cores only add context switches).
+     */
     public Builder ioThreads(int value) {
       once(ioThreads, "ioThreads");
       if (value < 0) {

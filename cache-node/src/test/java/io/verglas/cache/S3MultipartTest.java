@@ -82,6 +82,40 @@ class S3MultipartTest {
   }
 
   @Test
+  void listMultipartUploadsPagesInKeyOrderAndForgetsFinishedOnes() {
+    String b1 = create("b/one");
+    String a1 = create("a/one");
+    String a2 = create("a/one");
+    String c1 = create("c/one");
+    List<String> expectedA = a1.compareTo(a2) < 0 ? List.of(a1, a2) : List.of(a2, a1);
+
+    var all = t.s3.listMultipartUploads(b -> b.bucket(BUCKET));
+    assertThat(all.uploads()).extracting(u -> u.key()).containsExactly("a/one", "a/one", "b/one", "c/one");
+    assertThat(all.uploads()).extracting(u -> u.uploadId()).containsExactly(expectedA.get(0), expectedA.get(1), b1, c1);
+    assertThat(all.uploads()).allSatisfy(u -> assertThat(u.initiated()).isNotNull());
+    assertThat(all.isTruncated()).isFalse();
+
+    var first = t.s3.listMultipartUploads(b -> b.bucket(BUCKET).maxUploads(2));
+    assertThat(first.isTruncated()).isTrue();
+    assertThat(first.uploads()).extracting(u -> u.uploadId()).containsExactlyElementsOf(expectedA);
+    var rest = t.s3.listMultipartUploads(b -> b.bucket(BUCKET).maxUploads(2)
+        .keyMarker(first.nextKeyMarker()).uploadIdMarker(first.nextUploadIdMarker()));
+    assertThat(rest.uploads()).extracting(u -> u.uploadId()).containsExactly(b1, c1);
+    assertThat(rest.isTruncated()).isFalse();
+    // A key marker alone skips every upload of that key.
+    assertThat(t.s3.listMultipartUploads(b -> b.bucket(BUCKET).keyMarker("a/one")).uploads())
+        .extracting(u -> u.key()).containsExactly("b/one", "c/one");
+    assertThat(t.s3.listMultipartUploads(b -> b.bucket(BUCKET).prefix("b/")).uploads())
+        .extracting(u -> u.uploadId()).containsExactly(b1);
+
+    t.s3.abortMultipartUpload(b -> b.bucket(BUCKET).key("b/one").uploadId(b1));
+    assertThat(t.s3.listMultipartUploads(b -> b.bucket(BUCKET)).uploads())
+        .extracting(u -> u.key()).containsExactly("a/one", "a/one", "c/one");
+    assertThatThrownBy(() -> t.s3.listMultipartUploads(b -> b.bucket(BUCKET).delimiter("/")))
+        .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(501));
+  }
+
+  @Test
   void smallNonLastPartIsEntityTooSmall() {
     String id = create("small");
     List<CompletedPart> completed = List.of(

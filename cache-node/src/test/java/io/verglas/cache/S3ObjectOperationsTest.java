@@ -125,6 +125,32 @@ class S3ObjectOperationsTest {
   }
 
   @Test
+  void conditionalGetByDate() {
+    t.s3.putObject(b -> b.bucket(BUCKET).key("d"), RequestBody.fromString("dated"));
+    java.time.Instant modified = t.s3.headObject(b -> b.bucket(BUCKET).key("d")).lastModified();
+    java.time.Instant before = modified.minusSeconds(3600);
+    java.time.Instant after = modified.plusSeconds(3600);
+    assertThatThrownBy(() -> t.s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("d").ifModifiedSince(after)))
+        .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(304));
+    assertThatThrownBy(() -> t.s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("d").ifModifiedSince(modified)))
+        .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(304));
+    assertThat(t.s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("d").ifModifiedSince(before)).asUtf8String())
+        .isEqualTo("dated");
+    assertThatThrownBy(() -> t.s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("d").ifUnmodifiedSince(before)))
+        .isInstanceOfSatisfying(S3Exception.class, e -> {
+          assertThat(e.statusCode()).isEqualTo(412);
+          assertThat(e.awsErrorDetails().errorCode()).isEqualTo("PreconditionFailed");
+        });
+    assertThat(t.s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("d").ifUnmodifiedSince(after)).asUtf8String())
+        .isEqualTo("dated");
+    // An ETag condition takes precedence over the date (RFC 9110 13.2.2): If-Match holds, so
+    // If-Unmodified-Since is not evaluated.
+    String etag = t.s3.headObject(b -> b.bucket(BUCKET).key("d")).eTag();
+    assertThat(t.s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("d").ifMatch(etag).ifUnmodifiedSince(before))
+        .asUtf8String()).isEqualTo("dated");
+  }
+
+  @Test
   void conditionalPutIfNoneMatchStarAndIfMatch() {
     String etag = t.s3.putObject(b -> b.bucket(BUCKET).key("lock").ifNoneMatch("*"),
         RequestBody.fromString("first")).eTag();

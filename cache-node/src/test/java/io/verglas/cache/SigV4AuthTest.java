@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -228,6 +229,35 @@ class SigV4AuthTest {
       assertThat(r.status()).isEqualTo(400);
       assertThat(r.text()).contains("<Code>InvalidArgument</Code>").contains("'..'");
     }
+  }
+
+  @Test
+  void aTamperedSignedHeaderIsSignatureDoesNotMatch() throws Exception {
+    String path = "/" + BUCKET + "/obj";
+    SignedRequest signed = TestingRawHttp.sign(URI.create(t.node.endpoint() + path), SdkHttpMethod.GET,
+        new byte[0], false, ACCESS_KEY, SECRET_KEY);
+    try (TestingRawHttp http = new TestingRawHttp(t.node.endpoint())) {
+      // The Host header is signed; the same request sent with another name for the host.
+      http.host("localhost:" + t.node.endpoint().getPort());
+      TestingRawHttp.Response r = http.exchange("GET", path, headers(signed), new byte[0]);
+      assertThat(r.status()).isEqualTo(403);
+      assertThat(r.text()).contains("<Code>SignatureDoesNotMatch</Code>");
+    }
+  }
+
+  @Test
+  void keysWithNulOrInvalidUtf8AreRejected() throws Exception {
+    try (TestingRawHttp http = new TestingRawHttp(t.node.endpoint())) {
+      for (String path : List.of("/" + BUCKET + "/a%00b", "/" + BUCKET + "/bad%C3%28utf8")) {
+        URI uri = URI.create(t.node.endpoint() + path);
+        SignedRequest signed = TestingRawHttp.sign(uri, SdkHttpMethod.PUT, "x".getBytes(), false, ACCESS_KEY, SECRET_KEY);
+        TestingRawHttp.Response r = http.exchange("PUT", path, headers(signed), "x".getBytes());
+        assertThat(r.status()).as(path).isEqualTo(400);
+        assertThat(r.text()).as(path).containsAnyOf("<Code>InvalidArgument</Code>", "<Code>InvalidURI</Code>");
+      }
+    }
+    assertThat(t.s3.listObjectsV2(b -> b.bucket(BUCKET).prefix("a")).contents()).isEmpty();
+    assertThat(t.s3.listObjectsV2(b -> b.bucket(BUCKET).prefix("bad")).contents()).isEmpty();
   }
 
   @Test

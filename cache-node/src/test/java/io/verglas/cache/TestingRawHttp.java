@@ -32,7 +32,7 @@ public final class TestingRawHttp implements AutoCloseable {
   private final Socket socket;
   private final InputStream in;
   private final OutputStream out;
-  private final String host;
+  private String host;
 
   public TestingRawHttp(URI endpoint) throws IOException {
     this.socket = new Socket(endpoint.getHost(), endpoint.getPort());
@@ -66,6 +66,12 @@ public final class TestingRawHttp implements AutoCloseable {
         .putProperty(AwsV4HttpSigner.PAYLOAD_SIGNING_ENABLED, payloadSigning)
         .putProperty(AwsV4HttpSigner.CHUNK_ENCODING_ENABLED, chunked)
         .putProperty(AwsV4HttpSigner.CHECKSUM_ALGORITHM, checksum));
+  }
+
+  /** Sends {@code value} as the Host header from now on (e.g. a virtual-host-style name). */
+  public TestingRawHttp host(String value) {
+    this.host = value;
+    return this;
   }
 
   public void send(String method, String pathAndQuery, Map<String, String> headers, byte[] body)

@@ -35,8 +35,10 @@ import java.util.stream.Stream;
  * numeric columns, row groups of 8 MiB (quick: 2 MiB), written by Iceberg's writer under an
  * Iceberg data path. The workload (see {@link BenchTable}) is three projections of overlapping
  * columns over every file: trailer, footer, then each row group's column chunks, on
- * {@value #STREAMS} streams. The same {@link RangeClient} (unsigned HTTP/1.1 GETs with Range)
- * is used for every peer.
+ * {@value #STREAMS} streams. The same {@link RangeClient} (unsigned HTTP/1.1 GETs with Range over
+ * keep-alive connections, one per stream) is used for every peer; it is a lean blocking-socket
+ * client, so that its own CPU time, which both servers pay alike on the shared cores, does not
+ * hide the difference between them.
  *
  * <p>The cache node under test reads the origin through {@link S3Origin} (AWS SDK async), with
  * 1 MiB blocks, a DRAM tier that holds the hot set (1 GiB; quick 256 MiB) and an NVMe tier in
@@ -44,12 +46,19 @@ import java.util.stream.Stream;
  *
  * <p>Protocol: one direct pass; a cold pass through the node, then one through nginx; then
  * warm rounds, each a pass through the node followed by one through nginx (alternating, so load
- * from elsewhere on the machine hits both alike): 10 unreported warm-up rounds (quick: 20; they
- * let the JVM compile the server's hot path, and nginx touch its cache files) and 9 measured
- * ones (quick: 11). {@code warm_s} and {@code nginx_warm_s} are the medians of the measured
- * rounds; {@code warm_first_s}/{@code nginx_warm_first_s} report the first warm round for
+ * from elsewhere on the machine hits both alike): 30 unreported warm-up rounds (quick: 60), so
+ * each server answers about 80,000 warm requests before anything is measured (on a shared
+ * 2-core machine the JVM's compilers finish the node's hot path only after 50,000 or so
+ * requests: its CPU per hit falls from ~250 to ~55 us meanwhile; nginx touches its cache
+ * files), and 11 measured ones (quick: 21). {@code warm_s} and {@code nginx_warm_s} are the
+ * medians of the measured rounds; {@code warm_first_s}/{@code nginx_warm_first_s} report the first warm round for
  * transparency. {@code hit_p50_ms}/{@code hit_p99_ms}: 2000 reads of 64 KiB of cached ranges,
- * one at a time. {@code warm_origin_requests}: origin calls of the node during all warm rounds.
+ * one at a time, all cache hits (the run fails if one of them reaches the origin).
+ * {@code warm_origin_requests}: origin calls of the node during all warm rounds.
+ * {@code warm_cpu_us_per_request} / {@code nginx_warm_cpu_us_per_request}: CPU time of the
+ * servers (the node's event loops; nginx's processes, user + system) per request over the
+ * measured rounds, and {@code warm_cpu_vs_nginx} their ratio: what each server costs, which the
+ * wall-clock times show only through the noise of a shared machine.
  * {@code stale_reads}/{@code torn_reads}: see {@link StalenessRun}. nginx runs as a child
  * process, so its memory is not in {@code peak_rss_mb}; the origin, proxy, node and client are
  * in this JVM. Sampled ranges are compared with the local files after the passes.
@@ -70,8 +79,8 @@ public final class CacheBenchmark implements Benchmark {
   private record Setup(int files, long bytesPerFile, long rowGroupBytes, long dramBytes, long nvmeBytes,
       int warmupRounds, int warmRounds, int staleRounds, int concurrentRounds) {}
 
-  private static final Setup FULL = new Setup(16, 128 * MIB, 8 * MIB, 1024 * MIB, 4096 * MIB, 10, 9, 10, 10);
-  private static final Setup QUICK = new Setup(8, 25 * MIB, 2 * MIB, 256 * MIB, 1024 * MIB, 20, 11, 5, 5);
+  private static final Setup FULL = new Setup(16, 128 * MIB, 8 * MIB, 1024 * MIB, 4096 * MIB, 30, 11, 10, 10);
+  private static final Setup QUICK = new Setup(8, 25 * MIB, 2 * MIB, 256 * MIB, 1024 * MIB, 60, 21, 5, 5);
 
   @Override
   public String name() {
@@ -185,9 +194,19 @@ public final class CacheBenchmark implements Benchmark {
       double[] nginxWarm = new double[setup.warmRounds()];
       double firstWarm = Double.NaN;
       double firstNginxWarm = Double.NaN;
+      long ourCpu = 0;
+      long nginxCpu = 0;
       for (int round = -setup.warmupRounds(); round < setup.warmRounds(); round++) {
+        long cpu0 = ServerCpu.threadsNanos(CacheNode.IO_THREAD_PREFIX);
         double w = ours.pass(pass).seconds();
+        long cpu1 = ServerCpu.threadsNanos(CacheNode.IO_THREAD_PREFIX);
+        long nginx0 = nginx != null ? ServerCpu.processTreeNanos(nginx.pid()) : 0;
         double n = peer != null ? peer.pass(pass).seconds() : Double.NaN;
+        long nginx1 = nginx != null ? ServerCpu.processTreeNanos(nginx.pid()) : 0;
+        if (round >= 0) {
+          ourCpu += cpu1 - cpu0;
+          nginxCpu += nginx1 - nginx0;
+        }
         progress("%s round %d: verglas %.3f s, nginx %.3f s", round < 0 ? "warm-up" : "warm", round, w, n);
         if (round == -setup.warmupRounds()) {
           firstWarm = w;
@@ -201,8 +220,14 @@ public final class CacheBenchmark implements Benchmark {
       long warmOrigin = node.stats().originRequests() - originBefore;
       report.metric("warm_first_s", round(firstWarm)).peer("nginx_warm_first_s", round(firstNginxWarm));
       verify(ours, files, verify, "the cache node");
+      long originBeforeHits = node.stats().originRequests();
+      long missesBeforeHits = node.stats().misses();
       double[] hits = ours.latencies(BenchTable.hotSamples(files, HIT_SAMPLES, HIT_SAMPLE, 11));
       Arrays.sort(hits);
+      if (node.stats().originRequests() != originBeforeHits || node.stats().misses() != missesBeforeHits) {
+        throw new IllegalStateException("Cannot report hit latencies: "
+            + (node.stats().misses() - missesBeforeHits) + " of the sampled reads missed the cache");
+      }
       CacheStats stats = node.stats();
       double warmMedian = median(warm);
       report.metric("cold_s", round(cold))
@@ -217,6 +242,9 @@ public final class CacheBenchmark implements Benchmark {
           .metric("block_misses", stats.misses())
           .metric("dram_bytes", stats.dram().bytes())
           .metric("nvme_bytes", stats.nvme().bytes());
+      long measuredRequests = (long) setup.warmRounds() * pass.stream().mapToLong(List::size).sum();
+      double ourCpuPerRequest = ourCpu / 1e3 / measuredRequests;
+      report.metric("warm_cpu_us_per_request", round(ourCpuPerRequest));
       report.ratio("warm_speedup_vs_direct", directSeconds, warmMedian);
       report.ratio("cold_vs_direct", directSeconds, cold);
 
@@ -244,6 +272,11 @@ public final class CacheBenchmark implements Benchmark {
             .peer("nginx_staleness_errors", nginxStale.errors())
             .peer("nginx_version", nginxVersion(nginxBinary.get()));
         report.ratio("warm_vs_nginx", nginxMedian, warmMedian);
+        if (nginxCpu > 0) {
+          double nginxCpuPerRequest = nginxCpu / 1e3 / measuredRequests;
+          report.peer("nginx_warm_cpu_us_per_request", round(nginxCpuPerRequest));
+          report.ratio("warm_cpu_vs_nginx", nginxCpuPerRequest, ourCpuPerRequest);
+        }
       }
     }
   }

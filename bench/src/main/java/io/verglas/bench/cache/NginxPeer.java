@@ -65,6 +65,11 @@ final class NginxPeer implements AutoCloseable {
     return Optional.empty();
   }
 
+  /** The master process's id (its workers are its children). */
+  long pid() {
+    return process.pid();
+  }
+
   URI endpoint() {
     return URI.create("http://127.0.0.1:" + port);
   }

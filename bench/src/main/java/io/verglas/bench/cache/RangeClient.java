@@ -1,13 +1,12 @@
 package io.verglas.bench.cache;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -18,65 +17,66 @@ import java.util.concurrent.atomic.AtomicLong;
  * Plain (unsigned) HTTP range reads against one endpoint, the same client for every peer so
  * only the server side differs. A pass runs engine tasks on a fixed number of streams; each
  * task's reads are sequential, as a reader thread of an engine issues them.
+ *
+ * <p>Requests go over keep-alive {@link HttpConnection}s from a pool (one per stream once warm),
+ * a lean client chosen so that its own cost, which every server pays alike and which shares the
+ * machine's cores with the server under test, stays small and does not drown the difference
+ * between servers. A connection that failed or was closed by the server is dropped, never
+ * reused.
  */
 final class RangeClient implements AutoCloseable {
+  private static final int TIMEOUT_MILLIS = 120_000;
+
   private final URI endpoint;
   private final String bucket;
-  private final HttpClient http;
-  private final ExecutorService pool;
   private final int streams;
+  private final ConcurrentLinkedDeque<HttpConnection> idle = new ConcurrentLinkedDeque<>();
+  private volatile boolean closed;
 
   RangeClient(URI endpoint, String bucket, int streams) {
     this.endpoint = endpoint;
     this.bucket = bucket;
     this.streams = streams;
-    this.pool = Executors.newFixedThreadPool(streams, r -> {
-      Thread t = new Thread(r, "bench-range-client");
-      t.setDaemon(true);
-      return t;
-    });
-    this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-        .connectTimeout(Duration.ofSeconds(10)).executor(pool).build();
   }
 
   /** What a pass did. */
   record PassResult(double seconds, long requests, long bytes) {}
 
-  URI uri(String key) {
-    return URI.create(endpoint + "/" + bucket + "/" + key);
+  private String path(String key) {
+    return "/" + bucket + "/" + key;
+  }
+
+  private static String rangeHeader(BenchTable.Range range) {
+    return "Range: bytes=" + range.start() + "-" + range.end() + "\r\n";
   }
 
   /** Bytes of the range; fails unless the server answers 206 with exactly those bytes' count. */
-  byte[] get(BenchTable.Range range) throws IOException, InterruptedException {
-    HttpRequest request = HttpRequest.newBuilder(uri(range.key()))
-        .header("Range", "bytes=" + range.start() + "-" + range.end())
-        .timeout(Duration.ofMinutes(2))
-        .GET().build();
-    HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
-    if (response.statusCode() != 206 || response.body().length != range.length()) {
+  byte[] get(BenchTable.Range range) throws IOException {
+    ByteArrayOutputStream body = new ByteArrayOutputStream((int) range.length());
+    HttpConnection.Head head = exchange("GET", path(range.key()), rangeHeader(range), null, body::write);
+    if (head.status() != 206 || body.size() != range.length()) {
       throw new IOException("Cannot read " + range + " from " + endpoint + ": status "
-          + response.statusCode() + ", " + response.body().length + " bytes");
+          + head.status() + ", " + body.size() + " bytes");
     }
-    return response.body();
+    return body.toByteArray();
   }
 
   /** The whole object (status 200). */
-  byte[] getAll(String key) throws IOException, InterruptedException {
-    HttpRequest request = HttpRequest.newBuilder(uri(key)).timeout(Duration.ofMinutes(2)).GET().build();
-    HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
-    if (response.statusCode() != 200) {
-      throw new IOException("Cannot read " + key + " from " + endpoint + ": status " + response.statusCode());
+  byte[] getAll(String key) throws IOException {
+    ByteArrayOutputStream body = new ByteArrayOutputStream();
+    HttpConnection.Head head = exchange("GET", path(key), "", null, body::write);
+    if (head.status() != 200) {
+      throw new IOException("Cannot read " + key + " from " + endpoint + ": status " + head.status());
     }
-    return response.body();
+    return body.toByteArray();
   }
 
-  void put(String key, byte[] content) throws IOException, InterruptedException {
-    HttpRequest request = HttpRequest.newBuilder(uri(key)).timeout(Duration.ofMinutes(2))
-        .PUT(HttpRequest.BodyPublishers.ofByteArray(content)).build();
-    HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-    if (response.statusCode() != 200) {
+  void put(String key, byte[] content) throws IOException {
+    ByteArrayOutputStream body = new ByteArrayOutputStream();
+    HttpConnection.Head head = exchange("PUT", path(key), "", content, body::write);
+    if (head.status() != 200) {
       throw new IOException("Cannot write " + key + " through " + endpoint + ": status "
-          + response.statusCode() + " " + response.body());
+          + head.status() + " " + body.toString(StandardCharsets.UTF_8));
     }
   }
 
@@ -85,50 +85,54 @@ final class RangeClient implements AutoCloseable {
    * gigabytes; collecting them would make the client's garbage the benchmark). Fails unless the
    * server answers 206 with the range's length.
    */
-  long fetch(BenchTable.Range range) throws IOException, InterruptedException {
-    HttpRequest request = HttpRequest.newBuilder(uri(range.key()))
-        .header("Range", "bytes=" + range.start() + "-" + range.end())
-        .timeout(Duration.ofMinutes(2))
-        .GET().build();
-    HttpResponse<Long> response = http.send(request, info -> new CountingSubscriber());
-    long n = response.body();
-    if (response.statusCode() != 206 || n != range.length()) {
+  long fetch(BenchTable.Range range) throws IOException {
+    long[] count = new long[1];
+    HttpConnection.Head head = exchange("GET", path(range.key()), rangeHeader(range), null,
+        (buffer, offset, length) -> count[0] += length);
+    if (head.status() != 206 || count[0] != range.length()) {
       throw new IOException("Cannot read " + range + " from " + endpoint + ": status "
-          + response.statusCode() + ", " + n + " bytes");
+          + head.status() + ", " + count[0] + " bytes");
     }
-    return n;
+    return count[0];
   }
 
-  /** Counts body bytes as they arrive and drops them. */
-  private static final class CountingSubscriber implements HttpResponse.BodySubscriber<Long> {
-    private final java.util.concurrent.CompletableFuture<Long> result = new java.util.concurrent.CompletableFuture<>();
-    private long count;
-
-    @Override
-    public java.util.concurrent.CompletionStage<Long> getBody() {
-      return result;
+  /**
+   * One request on a pooled connection; the connection goes back only if it can be reused. A
+   * pooled connection the server closed while it sat idle (keep-alive timeout) fails before any
+   * byte of the answer arrives: then, and only then, the request is sent once more on a new
+   * connection, as HTTP clients do.
+   */
+  private HttpConnection.Head exchange(String method, String path, String headers, byte[] body,
+      HttpConnection.BodySink sink) throws IOException {
+    if (closed) {
+      throw new IOException("Cannot send a request through a closed client");
     }
-
-    @Override
-    public void onSubscribe(java.util.concurrent.Flow.Subscription subscription) {
-      subscription.request(Long.MAX_VALUE);
-    }
-
-    @Override
-    public void onNext(List<java.nio.ByteBuffer> buffers) {
-      for (java.nio.ByteBuffer b : buffers) {
-        count += b.remaining();
+    HttpConnection pooled = idle.pollFirst();
+    if (pooled != null) {
+      try {
+        return exchangeOn(pooled, method, path, headers, body, sink);
+      } catch (IOException e) {
+        if (pooled.answerStarted()) {
+          throw e;
+        }
       }
     }
+    return exchangeOn(new HttpConnection(endpoint, TIMEOUT_MILLIS), method, path, headers, body, sink);
+  }
 
-    @Override
-    public void onError(Throwable error) {
-      result.completeExceptionally(error);
-    }
-
-    @Override
-    public void onComplete() {
-      result.complete(count);
+  private HttpConnection.Head exchangeOn(HttpConnection connection, String method, String path,
+      String headers, byte[] body, HttpConnection.BodySink sink) throws IOException {
+    try {
+      HttpConnection.Head head = connection.exchange(method, path, headers, body, sink);
+      if (connection.reusable() && !closed) {
+        idle.addFirst(connection);
+        connection = null;
+      }
+      return head;
+    } finally {
+      if (connection != null) {
+        connection.close();
+      }
     }
   }
 
@@ -163,7 +167,7 @@ final class RangeClient implements AutoCloseable {
   }
 
   /** Latencies in milliseconds of the ranges read one after the other. */
-  double[] latencies(List<BenchTable.Range> ranges) throws IOException, InterruptedException {
+  double[] latencies(List<BenchTable.Range> ranges) throws IOException {
     double[] ms = new double[ranges.size()];
     for (int i = 0; i < ranges.size(); i++) {
       long t0 = System.nanoTime();
@@ -175,6 +179,10 @@ final class RangeClient implements AutoCloseable {
 
   @Override
   public void close() {
-    pool.shutdownNow();
+    closed = true;
+    HttpConnection connection;
+    while ((connection = idle.pollFirst()) != null) {
+      connection.close();
+    }
   }
 }

@@ -277,6 +277,11 @@ public final class LocalDirectoryOrigin implements Origin {
   }
 
   @Override
+  public CompletableFuture<UploadListing> listUploads(UploadListRequest request) {
+    return async(() -> multipart.listUploads(request));
+  }
+
+  @Override
   public void close() {
     executor.shutdown();
     try {

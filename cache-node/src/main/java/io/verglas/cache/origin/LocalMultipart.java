@@ -14,6 +14,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -208,6 +209,33 @@ final class LocalMultipart {
     boolean truncated = numbers.size() > parts.size();
     int next = parts.isEmpty() ? marker : parts.get(parts.size() - 1).partNumber();
     return new PartListing(parts, truncated, next);
+  }
+
+  /**
+   * Uploads in progress in the request's bucket, in key then upload-id order. A directory still
+   * being created (no {@code upload.json} yet) is not an upload yet.
+   */
+  UploadListing listUploads(UploadListRequest request) throws IOException {
+    LocalPublisher.requireBucket(request.bucket(), layout.bucketDir(request.bucket()));
+    List<UploadListing.Upload> found = new ArrayList<>();
+    try (DirectoryStream<Path> dirs = Files.newDirectoryStream(layout.uploads)) {
+      for (Path dir : dirs) {
+        byte[] bytes;
+        try {
+          bytes = Files.readAllBytes(dir.resolve(UPLOAD_FILE));
+        } catch (NoSuchFileException e) {
+          continue;
+        }
+        JsonNode node = JSON.readTree(bytes);
+        if (request.bucket().equals(node.path("bucket").asText())) {
+          found.add(new UploadListing.Upload(node.path("key").asText(), dir.getFileName().toString(),
+              Instant.parse(node.path("initiated").asText())));
+        }
+      }
+    }
+    found.sort(Comparator.comparing(UploadListing.Upload::key, KeyOrder::compare)
+        .thenComparing(UploadListing.Upload::uploadId));
+    return UploadListing.page(found, request);
   }
 
   private Upload load(MultipartUpload upload) throws IOException {

@@ -67,6 +67,12 @@ public interface Origin extends AutoCloseable {
 
   CompletableFuture<PartListing> listParts(MultipartUpload upload, int partNumberMarker, int maxParts);
 
+  /** Multipart uploads in progress, in key then upload-id order. The default: unsupported. */
+  default CompletableFuture<UploadListing> listUploads(UploadListRequest request) {
+    return CompletableFuture.failedFuture(new OriginException(OriginException.Reason.NOT_IMPLEMENTED,
+        "Cannot list multipart uploads: this origin (" + getClass().getSimpleName() + ") does not support it"));
+  }
+
   default CompletableFuture<ObjectMeta> headVersion(String bucket, String key, String versionId) {
     return NULL_VERSION.equals(versionId)
         ? head(bucket, key)

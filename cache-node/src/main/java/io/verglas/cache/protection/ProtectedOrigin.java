@@ -14,6 +14,8 @@ import io.verglas.cache.origin.Origin;
 import io.verglas.cache.origin.OriginException;
 import io.verglas.cache.origin.PartListing;
 import io.verglas.cache.origin.PutResult;
+import io.verglas.cache.origin.UploadListRequest;
+import io.verglas.cache.origin.UploadListing;
 import io.verglas.cache.origin.WriteCondition;
 import io.verglas.cache.origin.WriteOptions;
 import java.io.IOException;
@@ -309,6 +311,11 @@ public final class ProtectedOrigin implements Origin {
   @Override
   public CompletableFuture<PartListing> listParts(MultipartUpload upload, int partNumberMarker, int maxParts) {
     return call(true, () -> delegate.listParts(upload, partNumberMarker, maxParts));
+  }
+
+  @Override
+  public CompletableFuture<UploadListing> listUploads(UploadListRequest request) {
+    return call(true, () -> delegate.listUploads(request));
   }
 
   @Override

@@ -174,11 +174,11 @@ final class Listings {
     xml.start("Owner").element("ID", OWNER_ID).element("DisplayName", OWNER_ID).end();
   }
 
-  private static String enc(String value, boolean url) {
+  static String enc(String value, boolean url) {
     return value == null || !url ? value : UriEncoding.encode(value, true);
   }
 
-  private static boolean encodingType(S3Request r) {
+  static boolean encodingType(S3Request r) {
     String type = r.param("encoding-type");
     if (type == null) {
       return false;

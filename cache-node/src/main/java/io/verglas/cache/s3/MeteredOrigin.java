@@ -11,6 +11,8 @@ import io.verglas.cache.origin.ObjectMeta;
 import io.verglas.cache.origin.Origin;
 import io.verglas.cache.origin.PartListing;
 import io.verglas.cache.origin.PutResult;
+import io.verglas.cache.origin.UploadListRequest;
+import io.verglas.cache.origin.UploadListing;
 import io.verglas.cache.origin.WriteCondition;
 import io.verglas.cache.origin.WriteOptions;
 import java.util.List;
@@ -127,6 +129,12 @@ final class MeteredOrigin implements Origin {
   public CompletableFuture<PartListing> listParts(MultipartUpload upload, int partNumberMarker, int maxParts) {
     requests.increment();
     return delegate.listParts(upload, partNumberMarker, maxParts);
+  }
+
+  @Override
+  public CompletableFuture<UploadListing> listUploads(UploadListRequest request) {
+    requests.increment();
+    return delegate.listUploads(request);
   }
 
   @Override

@@ -5,13 +5,16 @@ import io.verglas.cache.origin.CompletedPart;
 import io.verglas.cache.origin.MultipartUpload;
 import io.verglas.cache.origin.Origin;
 import io.verglas.cache.origin.PartInfo;
+import io.verglas.cache.origin.UploadListRequest;
+import io.verglas.cache.origin.UploadListing;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.w3c.dom.Element;
 
 /**
- * CreateMultipartUpload, UploadPart, CompleteMultipartUpload, AbortMultipartUpload, ListParts.
+ * CreateMultipartUpload, UploadPart, CompleteMultipartUpload, AbortMultipartUpload, ListParts,
+ * ListMultipartUploads (without {@code delimiter}, which answers NotImplemented).
  * Part checksums in the Complete document are not re-checked: each part's checksum was verified
  * when it was uploaded.
  */
@@ -104,6 +107,41 @@ final class Multiparts {
             .element("LastModified", S3Dates.xml(p.lastModified()))
             .element("ETag", p.etag())
             .element("Size", p.size())
+            .end();
+      }
+      return S3Response.xml(xml);
+    });
+  }
+
+  CompletableFuture<S3Response> listUploads(S3Request r) {
+    if (r.param("delimiter") != null && !r.param("delimiter").isEmpty()) {
+      throw S3Exception.notImplemented("ListMultipartUploads with a delimiter");
+    }
+    boolean url = Listings.encodingType(r);
+    int maxUploads = r.param("max-uploads") == null
+        ? UploadListRequest.MAX_UPLOADS : Listings.intParam(r, "max-uploads", 0, Integer.MAX_VALUE);
+    UploadListRequest request = new UploadListRequest(r.bucket, r.param("prefix"), r.param("key-marker"),
+        r.param("upload-id-marker"), Math.min(maxUploads, UploadListRequest.MAX_UPLOADS));
+    return origin.listUploads(request).thenApply(listing -> {
+      S3Xml xml = S3Xml.document("ListMultipartUploadsResult")
+          .element("Bucket", r.bucket)
+          .element("KeyMarker", Listings.enc(request.keyMarker() == null ? "" : request.keyMarker(), url))
+          .element("UploadIdMarker", request.uploadIdMarker() == null ? "" : request.uploadIdMarker())
+          .element("NextKeyMarker", Listings.enc(listing.nextKeyMarker(), url))
+          .element("NextUploadIdMarker", listing.nextUploadIdMarker())
+          .element("Prefix", Listings.enc(request.prefix(), url))
+          .element("MaxUploads", request.maxUploads())
+          .element("IsTruncated", listing.truncated())
+          .element("EncodingType", url ? "url" : null);
+      for (UploadListing.Upload u : listing.uploads()) {
+        xml.start("Upload")
+            .element("Key", Listings.enc(u.key(), url))
+            .element("UploadId", u.uploadId());
+        xml.start("Initiator").element("ID", Listings.OWNER_ID)
+            .element("DisplayName", Listings.OWNER_ID).end();
+        Listings.owner(xml);
+        xml.element("StorageClass", "STANDARD")
+            .element("Initiated", S3Dates.xml(u.initiated()))
             .end();
       }
       return S3Response.xml(xml);

@@ -4,7 +4,8 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.DefaultHttpContent;
-import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http.DefaultLastHttpContent;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.verglas.cache.block.BlockRead;
 import java.nio.channels.ClosedChannelException;
 import java.util.ArrayDeque;
@@ -153,11 +154,10 @@ final class ObjectStreamer implements S3Response.BodyStream {
     // The slice keeps the block alive until Netty has written it; our own reference goes now.
     ByteBuf slice = data.retainedSlice(data.readerIndex() + from, length);
     data.release();
-    DefaultHttpContent content = new DefaultHttpContent(slice);
     if (index == lastBlock) {
       finished = true;
-      ctx.write(content);
-      ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT).addListener(f -> {
+      // The last piece ends the message itself: one encoder pass and one flush fewer per response.
+      ctx.writeAndFlush(new DefaultLastHttpContent(slice, EmptyHttpHeaders.INSTANCE)).addListener(f -> {
         if (f.isSuccess()) {
           done.trySuccess();
         } else {
@@ -165,7 +165,7 @@ final class ObjectStreamer implements S3Response.BodyStream {
         }
       });
     } else {
-      ctx.writeAndFlush(content);
+      ctx.writeAndFlush(new DefaultHttpContent(slice));
       writeNext();
     }
   }

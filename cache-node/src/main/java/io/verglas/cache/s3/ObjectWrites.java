@@ -212,7 +212,7 @@ final class ObjectWrites {
             "Copy Source must mention the source bucket and key: sourcebucket/sourcekey, not "
                 + header);
       }
-      return new CopySource(path.substring(0, slash), path.substring(slash + 1), versionId);
+      return new CopySource(path.substring(0, slash), S3Request.checkKey(path.substring(slash + 1)), versionId);
     }
 
     private static String decode(String raw, String header) {

@@ -42,6 +42,7 @@ final class S3Dispatcher {
         case COMPLETE_MULTIPART_UPLOAD -> multiparts.complete(ex);
         case ABORT_MULTIPART_UPLOAD -> multiparts.abort(r);
         case LIST_PARTS -> multiparts.listParts(r);
+        case LIST_MULTIPART_UPLOADS -> multiparts.listUploads(r);
       };
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);

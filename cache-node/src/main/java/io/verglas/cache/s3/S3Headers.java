@@ -2,6 +2,7 @@ package io.verglas.cache.s3;
 
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.util.AsciiString;
 import io.verglas.cache.origin.ETags;
 import io.verglas.cache.origin.ObjectMeta;
 import io.verglas.cache.origin.WriteCondition;
@@ -30,6 +31,14 @@ final class S3Headers {
     "content-type", "content-language", "expires", "cache-control", "content-disposition",
     "content-encoding"
   };
+  // Names looked up or set on every read: AsciiString constants hash once and compare fast.
+  static final AsciiString X_AMZ_CONTENT_SHA256 = AsciiString.cached("x-amz-content-sha256");
+  static final AsciiString X_AMZ_REQUEST_ID = AsciiString.cached("x-amz-request-id");
+  static final AsciiString X_AMZ_ID_2 = AsciiString.cached("x-amz-id-2");
+  private static final AsciiString SSE_C_ALGORITHM =
+      AsciiString.cached("x-amz-server-side-encryption-customer-algorithm");
+  private static final String[] RESPONSE_OVERRIDE_PARAMS =
+      java.util.Arrays.stream(RESPONSE_OVERRIDES).map(name -> "response-" + name).toArray(String[]::new);
 
   private S3Headers() {}
 
@@ -112,7 +121,7 @@ final class S3Headers {
   }
 
   static void rejectUnsupportedRead(S3Request r) {
-    if (r.header("x-amz-server-side-encryption-customer-algorithm") != null) {
+    if (r.header(SSE_C_ALGORITHM) != null) {
       throw S3Exception.notImplemented("SSE-C reads");
     }
   }
@@ -124,10 +133,13 @@ final class S3Headers {
         .header(HttpHeaderNames.ACCEPT_RANGES, "bytes");
     meta.userMetadata().forEach((k, v) -> response.header(META_PREFIX + k, v));
     meta.contentHeaders().forEach(response::header);
-    for (String name : RESPONSE_OVERRIDES) {
-      String value = r.param("response-" + name);
+    if (r.params.isEmpty()) {
+      return; // the usual read: no response-* overrides to look for
+    }
+    for (int i = 0; i < RESPONSE_OVERRIDES.length; i++) {
+      String value = r.param(RESPONSE_OVERRIDE_PARAMS[i]);
       if (value != null) {
-        response.header(name, value);
+        response.header(RESPONSE_OVERRIDES[i], value);
       }
     }
   }

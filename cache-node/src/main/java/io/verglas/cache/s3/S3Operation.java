@@ -21,7 +21,8 @@ enum S3Operation {
   UPLOAD_PART(Body.OBJECT),
   COMPLETE_MULTIPART_UPLOAD(Body.XML),
   ABORT_MULTIPART_UPLOAD(Body.NONE),
-  LIST_PARTS(Body.NONE);
+  LIST_PARTS(Body.NONE),
+  LIST_MULTIPART_UPLOADS(Body.NONE);
 
   /** NONE: any body is read and dropped. OBJECT: streamed and spooled. XML: small, in memory. */
   enum Body { NONE, OBJECT, XML }

@@ -35,11 +35,15 @@ final class S3Request {
     this.method = method;
     this.rawPath = rawPath;
     this.query = query;
-    Map<String, String> decoded = new LinkedHashMap<>();
-    for (QueryParam p : query) {
-      decoded.putIfAbsent(p.name(), p.value());
+    if (query.isEmpty()) {
+      this.params = Map.of();
+    } else {
+      Map<String, String> decoded = new LinkedHashMap<>();
+      for (QueryParam p : query) {
+        decoded.putIfAbsent(p.name(), p.value());
+      }
+      this.params = Collections.unmodifiableMap(decoded);
     }
-    this.params = Collections.unmodifiableMap(decoded);
     this.headers = headers;
     this.bucket = bucket;
     this.key = key;
@@ -79,8 +83,27 @@ final class S3Request {
         bucket = null;
       }
     }
-    return new S3Request(request.method(), rawPath, query, request.headers(), bucket, key,
-        requestId, keepAlive, catalog);
+    return new S3Request(request.method(), rawPath, query, request.headers(), bucket,
+        key == null ? null : checkKey(key), requestId, keepAlive, catalog);
+  }
+
+  /**
+   * Refuses keys no origin should see, whatever it is: a NUL character, or a {@code ..} path
+   * segment (a directory-backed origin would resolve it; S3 clients never produce one). Keys are
+   * already valid UTF-8: percent-decoding refuses anything else.
+   */
+  static String checkKey(String key) {
+    if (key.indexOf('\0') >= 0) {
+      throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "Invalid key: it contains a NUL character");
+    }
+    for (int at = key.indexOf(".."); at >= 0; at = key.indexOf("..", at + 1)) {
+      boolean segmentStart = at == 0 || key.charAt(at - 1) == '/';
+      boolean segmentEnd = at + 2 == key.length() || key.charAt(at + 2) == '/';
+      if (segmentStart && segmentEnd) {
+        throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT, "Invalid key: it contains a '..' segment: " + key);
+      }
+    }
+    return key;
   }
 
   private static String virtualHostBucket(String host, String domain) {
@@ -100,10 +123,10 @@ final class S3Request {
   }
 
   private static List<QueryParam> parseQuery(String rawQuery, String uri) {
-    List<QueryParam> params = new ArrayList<>();
     if (rawQuery.isEmpty()) {
-      return params;
+      return List.of();
     }
+    List<QueryParam> params = new ArrayList<>();
     for (String pair : rawQuery.split("&")) {
       if (pair.isEmpty()) {
         continue;

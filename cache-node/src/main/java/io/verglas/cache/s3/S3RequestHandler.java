@@ -306,8 +306,8 @@ final class S3RequestHandler extends ChannelInboundHandlerAdapter {
 
   private void addCommonHeaders(S3Response response, boolean keep) {
     response.headers
-        .set("x-amz-request-id", requestId)
-        .set("x-amz-id-2", requestId)
+        .set(S3Headers.X_AMZ_REQUEST_ID, requestId)
+        .set(S3Headers.X_AMZ_ID_2, requestId)
         .set(HttpHeaderNames.DATE, S3Dates.http(clock.instant()))
         .set(HttpHeaderNames.SERVER, "Verglas");
     if (!keep) {

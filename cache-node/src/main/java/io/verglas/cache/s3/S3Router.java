@@ -85,6 +85,9 @@ final class S3Router {
       if (r.hasParam("versions")) {
         return S3Operation.LIST_OBJECT_VERSIONS;
       }
+      if (r.hasParam("uploads")) {
+        return S3Operation.LIST_MULTIPART_UPLOADS;
+      }
       rejectSubresources(r, Set.of("list-type"));
       String listType = r.param("list-type");
       if (listType == null) {

@@ -6,8 +6,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import io.verglas.cache.block.BlockCache;
 import io.verglas.cache.block.MetadataStore;
 import io.verglas.cache.origin.Origin;
@@ -27,6 +26,9 @@ import java.util.concurrent.atomic.LongAdder;
  * the event loops down. Internal: applications use {@code io.verglas.cache.CacheNode}.
  */
 public final class S3Server implements AutoCloseable {
+  /** Names of the event loop threads serving connections (followed by pool and thread numbers). */
+  public static final String IO_THREAD_PREFIX = "verglas-s3-io";
+
   private final S3ServerConfig config;
   private final MeteredOrigin origin;
   private final ProtectedOrigin protectedOrigin;
@@ -76,12 +78,16 @@ public final class S3Server implements AutoCloseable {
     if (channel != null) {
       throw new IllegalStateException("Cannot start the server twice");
     }
-    boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-    workers = new MultiThreadIoEventLoopGroup(config.ioThreads(), NioIoHandler.newFactory());
+    Transport transport = Transport.best();
+    boss = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("verglas-s3-accept", true),
+        transport.ioHandlerFactory());
+    int loops = config.ioThreads() > 0 ? config.ioThreads() : Runtime.getRuntime().availableProcessors();
+    workers = new MultiThreadIoEventLoopGroup(loops, new DefaultThreadFactory(IO_THREAD_PREFIX, true),
+        transport.ioHandlerFactory());
     try {
       channel = new ServerBootstrap()
           .group(boss, workers)
-          .channel(NioServerSocketChannel.class)
+          .channel(transport.serverChannel())
           .option(ChannelOption.SO_BACKLOG, 1024)
           .childOption(ChannelOption.TCP_NODELAY, true)
           .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
@@ -174,6 +180,7 @@ public final class S3Server implements AutoCloseable {
   private static java.util.function.Supplier<String> requestIds() {
     long base = ThreadLocalRandom.current().nextLong() & 0xFFFFFFFF00000000L;
     AtomicLong counter = new AtomicLong();
-    return () -> HexFormat.of().withUpperCase().toHexDigits(base | (counter.incrementAndGet() & 0xFFFFFFFFL));
+    HexFormat hex = HexFormat.of().withUpperCase();
+    return () -> hex.toHexDigits(base | (counter.incrementAndGet() & 0xFFFFFFFFL));
   }
 }

@@ -14,7 +14,7 @@ import java.util.Objects;
  *
  * @param credentials access key → secret key
  * @param virtualHostDomain if set, {@code <bucket>.<domain>} hosts are virtual-host style
- * @param ioThreads event loop threads for connections (0: Netty's default)
+ * @param ioThreads event loop threads for connections (0: one per core)
  * @param nvmeDirectory directory of the NVMe block tier, or null for DRAM only
  * @param nvmeCapacityBytes ceiling of the NVMe tier (bytes of block files)
  * @param nvmeIoThreads threads reading and writing NVMe block files

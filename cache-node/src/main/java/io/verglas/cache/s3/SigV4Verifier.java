@@ -1,5 +1,6 @@
 package io.verglas.cache.s3;
 
+import io.netty.handler.codec.http.HttpHeaderNames;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -37,7 +38,7 @@ final class SigV4Verifier {
   }
 
   Authentication verify(S3Request request) {
-    String authorization = request.header("authorization");
+    String authorization = request.header(HttpHeaderNames.AUTHORIZATION);
     if (authorization != null) {
       return verifyHeader(request, authorization.trim());
     }
@@ -52,8 +53,8 @@ final class SigV4Verifier {
       throw new S3Exception(S3ErrorCode.ACCESS_DENIED,
           "Access Denied: anonymous requests are not allowed; sign requests with SigV4");
     }
-    return new Authentication(null, PayloadMode.of(request.header("x-amz-content-sha256")), 
-        request.header("x-amz-content-sha256"), null);
+    String contentSha256 = request.header(S3Headers.X_AMZ_CONTENT_SHA256);
+    return new Authentication(null, PayloadMode.of(contentSha256), contentSha256, null);
   }
 
   private Authentication verifyHeader(S3Request request, String authorization) {

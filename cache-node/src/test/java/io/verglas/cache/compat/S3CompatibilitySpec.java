@@ -174,6 +174,8 @@ abstract class S3CompatibilitySpec {
         RequestBody.fromBytes(part2)).eTag();
     assertThat(s3.listParts(b -> b.bucket(BUCKET).key("mp").uploadId(uploadId)).parts())
         .extracting(p -> p.partNumber()).containsExactly(1, 2);
+    assertThat(s3.listMultipartUploads(b -> b.bucket(BUCKET).prefix("mp")).uploads())
+        .extracting(u -> u.key() + " " + u.uploadId()).containsExactly("mp " + uploadId);
     s3.completeMultipartUpload(b -> b.bucket(BUCKET).key("mp").uploadId(uploadId).multipartUpload(m -> m.parts(
         CompletedPart.builder().partNumber(1).eTag(e1).build(), CompletedPart.builder().partNumber(2).eTag(e2).build())));
     byte[] all = s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("mp")).asByteArray();

@@ -11,11 +11,13 @@ import io.verglas.cache.origin.MultipartUpload;
 import io.verglas.cache.origin.ObjectBody;
 import io.verglas.cache.origin.ObjectMeta;
 import io.verglas.cache.origin.Origin;
-import io.verglas.cache.origin.OriginException;
 import io.verglas.cache.origin.OriginException.Reason;
+import io.verglas.cache.origin.OriginException;
 import io.verglas.cache.origin.PartInfo;
 import io.verglas.cache.origin.PartListing;
 import io.verglas.cache.origin.PutResult;
+import io.verglas.cache.origin.UploadListRequest;
+import io.verglas.cache.origin.UploadListing;
 import io.verglas.cache.origin.WriteCondition;
 import io.verglas.cache.origin.WriteOptions;
 import java.io.IOException;
@@ -331,6 +333,18 @@ public final class S3Origin implements Origin {
           Integer next = r.nextPartNumberMarker();
           return new PartListing(parts, Boolean.TRUE.equals(r.isTruncated()), next == null ? 0 : next);
         });
+  }
+
+  @Override
+  public CompletableFuture<UploadListing> listUploads(UploadListRequest request) {
+    return call(client.listMultipartUploads(b -> b.bucket(request.bucket())
+        .prefix(request.prefix().isEmpty() ? null : request.prefix())
+        .keyMarker(request.keyMarker()).uploadIdMarker(request.uploadIdMarker())
+        .maxUploads(request.maxUploads())),
+        request.bucket(), null, r -> new UploadListing(
+            r.uploads().stream().map(u -> new UploadListing.Upload(u.key(), u.uploadId(),
+                u.initiated() != null ? u.initiated() : Instant.EPOCH)).toList(),
+            Boolean.TRUE.equals(r.isTruncated()), r.nextKeyMarker(), r.nextUploadIdMarker()));
   }
 
   /** Closes the client if this origin built it. */
