@@ -43,7 +43,6 @@ import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
 import software.amazon.awssdk.core.async.AsyncResponseTransformer;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
@@ -51,6 +50,7 @@ import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.retries.StandardRetryStrategy;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.model.BucketLocationConstraint;
 import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
@@ -615,11 +615,26 @@ public final class S3Origin implements Origin {
           .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
           .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
           .httpClientBuilder(http)
-          .overrideConfiguration(o -> o.retryStrategy(AwsRetryStrategy.doNotRetry()));
+          .overrideConfiguration(o -> o.retryStrategy(transportRetryOnly()));
       if (endpoint != null) {
         b.endpointOverride(endpoint);
       }
       return new S3Origin(b.build(), true, r, clock != null ? clock : Clock.systemUTC());
+    }
+
+    /**
+     * One quick retry of a request that failed in transport (a pooled connection the store had
+     * closed), nothing else: every other failure goes straight to the origin protection, which
+     * owns retries, backoff and the circuit breaker. Without it a store that closes idle or
+     * errored connections (s3proxy after a 404) turns a routine reconnect into an UNAVAILABLE
+     * that counts against the breaker.
+     */
+    private static StandardRetryStrategy transportRetryOnly() {
+      return StandardRetryStrategy.builder()
+          .maxAttempts(2)
+          .retryOnRootCauseInstanceOf(java.io.IOException.class)
+          .circuitBreakerEnabled(false)
+          .build();
     }
 
     private static Duration positive(Duration value, String name) {
