@@ -1,6 +1,7 @@
 package io.verglas.events.feed;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
 import io.verglas.events.CatalogEvent;
@@ -75,7 +76,7 @@ class ChangeFeedTest {
           clash.metadataLocation(), clash.expiredSnapshotIds(), clash.deletedFiles(),
           clash.commitId(), 0);
 
-      org.assertj.core.api.Assertions.assertThatThrownBy(() -> feed.append(sameId))
+      assertThatThrownBy(() -> feed.append(sameId))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("the feed holds a org.apache.iceberg.snapshot.committed event");
       assertThat(feed.lastSequence()).isEqualTo(1);
