@@ -25,7 +25,7 @@ public record CatalogEvent(
     long commitTimeMillis,
     Map<String, String> summary,
     String metadataLocation,
-    long feedSequence) {
+    long feedSequence) implements FeedEvent {
 
   public static final String TYPE = "org.apache.iceberg.snapshot.committed";
   public static final String SPEC_VERSION = "1.0";
@@ -44,11 +44,12 @@ public record CatalogEvent(
     return tableUuid + ":" + snapshotId;
   }
 
-  /** The CloudEvents subject: the table name with levels joined by dots. */
-  public String subject() {
-    return String.join(".", table);
+  @Override
+  public String type() {
+    return TYPE;
   }
 
+  @Override
   public CatalogEvent withFeedSequence(long sequence) {
     return new CatalogEvent(id, source, time, table, tableUuid, snapshotId, parentSnapshotId,
         operation, sequenceNumber, commitTimeMillis, summary, metadataLocation, sequence);

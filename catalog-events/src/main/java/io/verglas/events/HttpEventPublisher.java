@@ -33,10 +33,19 @@ public final class HttpEventPublisher implements EventPublisher {
 
   @Override
   public void publish(CatalogEvent event) {
+    send(event);
+  }
+
+  @Override
+  public void publish(TableMaintainedEvent event) {
+    send(event);
+  }
+
+  private void send(FeedEvent event) {
     HttpRequest request = HttpRequest.newBuilder(feed)
         .timeout(Duration.ofSeconds(10))
         .header("Content-Type", "application/cloudevents+json")
-        .POST(HttpRequest.BodyPublishers.ofString(CatalogEventParser.toJson(event)))
+        .POST(HttpRequest.BodyPublishers.ofString(FeedEventParser.toJson(event)))
         .build();
     for (int attempt = 1; attempt <= attempts; attempt++) {
       try {

@@ -16,4 +16,15 @@ public final class TestingEvents {
         snapshotId > 1 ? snapshotId - 1 : null, "append", snapshotId, 1_000L * snapshotId,
         Map.of("added-records", "5"), "s3://warehouse/" + table + "/metadata/v1.json", 0);
   }
+
+  /** An expiry of {@code table} that removed snapshots 1 and 2 and their files. */
+  public static TableMaintainedEvent expiry(String table, String commitId) {
+    List<String> name = List.of(table.split("\\."));
+    String uuid = "uuid-" + table;
+    return new TableMaintainedEvent(
+        TableMaintainedEvent.eventId(uuid, TableMaintainedEvent.EXPIRE_SNAPSHOTS, commitId),
+        "verglas://test", Instant.parse("2026-11-29T11:00:00Z"), name, uuid,
+        TableMaintainedEvent.EXPIRE_SNAPSHOTS, "s3://warehouse/" + table + "/metadata/v2.json",
+        List.of(1L, 2L), Map.of("data", 3L, "manifest-list", 2L), commitId, 0);
+  }
 }

@@ -1,7 +1,7 @@
 package io.verglas.events.feed;
 
-import io.verglas.events.CatalogEvent;
-import io.verglas.events.CatalogEventParser;
+import io.verglas.events.FeedEvent;
+import io.verglas.events.FeedEventParser;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -23,7 +23,8 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
 
 /**
- * The change feed: an ordered, durable, bounded log of catalog events, numbered from 1.
+ * The change feed: an ordered, durable, bounded log of catalog events (snapshot commits and
+ * table maintenance, see {@link FeedEvent}), numbered from 1 in one sequence.
  *
  * <p>Design: events are appended as JSON lines to one file and fsynced before {@link #append}
  * returns, so a consumer that saw sequence N will find N again after a restart. The newest
@@ -39,7 +40,7 @@ public final class ChangeFeed implements AutoCloseable {
   private final int retained;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition appended = lock.newCondition();
-  private final Deque<CatalogEvent> window = new ArrayDeque<>();
+  private final Deque<FeedEvent> window = new ArrayDeque<>();
   private final Set<String> ids = new HashSet<>();
   private FileChannel channel;
   private long lastSequence;
@@ -60,7 +61,7 @@ public final class ChangeFeed implements AutoCloseable {
       if (Files.exists(file)) {
         for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
           if (!line.isBlank()) {
-            remember(CatalogEventParser.fromJson(line));
+            remember(FeedEventParser.fromJson(line));
             linesInFile++;
           }
         }
@@ -72,14 +73,18 @@ public final class ChangeFeed implements AutoCloseable {
     }
   }
 
-  /** Appends an event and returns it numbered; an id already in the window returns the earlier copy. */
-  public CatalogEvent append(CatalogEvent event) {
+  /**
+   * Appends an event and returns it numbered; an id already in the window returns the earlier
+   * copy (a retried publish), and an id the window holds for another event type is rejected.
+   */
+  @SuppressWarnings("unchecked") // numbering and the class check keep the event's class
+  public <E extends FeedEvent> E append(E event) {
     lock.lock();
     try {
       if (ids.contains(event.id())) {
-        return window.stream().filter(e -> e.id().equals(event.id())).findFirst().orElseThrow();
+        return (E) earlier(event);
       }
-      CatalogEvent numbered = event.withFeedSequence(lastSequence + 1);
+      E numbered = (E) event.withFeedSequence(lastSequence + 1);
       write(numbered);
       remember(numbered);
       compactIfLarge();
@@ -90,12 +95,22 @@ public final class ChangeFeed implements AutoCloseable {
     }
   }
 
+  private FeedEvent earlier(FeedEvent event) {
+    FeedEvent earlier = window.stream().filter(e -> e.id().equals(event.id())).findFirst()
+        .orElseThrow();
+    if (earlier.getClass() != event.getClass()) {
+      throw new IllegalArgumentException("Cannot append event " + event.id() + " of type "
+          + event.type() + ": the feed holds a " + earlier.type() + " event with that id");
+    }
+    return earlier;
+  }
+
   /** Up to {@code max} events with sequence ≥ {@code from} that match, oldest first. */
-  public List<CatalogEvent> read(long from, Predicate<CatalogEvent> filter, int max) {
+  public List<FeedEvent> read(long from, Predicate<FeedEvent> filter, int max) {
     lock.lock();
     try {
-      List<CatalogEvent> events = new ArrayList<>();
-      for (CatalogEvent event : window) {
+      List<FeedEvent> events = new ArrayList<>();
+      for (FeedEvent event : window) {
         if (event.feedSequence() >= from && filter.test(event)) {
           events.add(event);
           if (events.size() == max) {
@@ -135,7 +150,7 @@ public final class ChangeFeed implements AutoCloseable {
     }
   }
 
-  private void remember(CatalogEvent event) {
+  private void remember(FeedEvent event) {
     window.addLast(event);
     ids.add(event.id());
     lastSequence = Math.max(lastSequence, event.feedSequence());
@@ -144,9 +159,9 @@ public final class ChangeFeed implements AutoCloseable {
     }
   }
 
-  private void write(CatalogEvent event) {
+  private void write(FeedEvent event) {
     try {
-      byte[] line = (CatalogEventParser.toJson(event) + "\n").getBytes(StandardCharsets.UTF_8);
+      byte[] line = (FeedEventParser.toJson(event) + "\n").getBytes(StandardCharsets.UTF_8);
       ByteBuffer buffer = ByteBuffer.wrap(line);
       while (buffer.hasRemaining()) {
         channel.write(buffer);
@@ -172,7 +187,7 @@ public final class ChangeFeed implements AutoCloseable {
   private void compact() throws IOException {
     Path tmp = file.resolveSibling(file.getFileName() + ".compacting");
     List<String> lines = new ArrayList<>(window.size());
-    window.forEach(e -> lines.add(CatalogEventParser.toJson(e)));
+    window.forEach(e -> lines.add(FeedEventParser.toJson(e)));
     Files.write(tmp, lines, StandardCharsets.UTF_8);
     try (FileChannel tmpChannel = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
       tmpChannel.force(true);

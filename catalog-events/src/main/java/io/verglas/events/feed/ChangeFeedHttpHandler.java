@@ -2,8 +2,8 @@ package io.verglas.events.feed;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
-import io.verglas.events.CatalogEvent;
-import io.verglas.events.CatalogEventParser;
+import io.verglas.events.FeedEvent;
+import io.verglas.events.FeedEventParser;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.URLDecoder;
@@ -24,7 +24,8 @@ import java.util.concurrent.TimeUnit;
  *       With {@code follow=true} the response stays open and streams new events as they are
  *       committed, with an empty heartbeat line while idle so dead subscribers are noticed.
  *       Resume after a disconnect with {@code from = last feedsequence + 1}.</li>
- *   <li>{@code POST /events}: publish one structured CloudEvent; answers it numbered.</li>
+ *   <li>{@code POST /events}: publish one structured CloudEvent (a snapshot commit or a
+ *       table maintenance event); answers it numbered.</li>
  * </ul>
  * Followers hold a thread each, so their number is bounded; beyond it the answer is 503.
  */
@@ -61,8 +62,8 @@ public final class ChangeFeedHttpHandler implements HttpHandler {
 
   private void post(HttpExchange exchange) throws IOException {
     String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-    CatalogEvent numbered = feed.append(CatalogEventParser.fromJson(body));
-    answer(exchange, 200, CatalogEventParser.toJson(numbered));
+    FeedEvent numbered = feed.append(FeedEventParser.fromJson(body));
+    answer(exchange, 200, FeedEventParser.toJson(numbered));
   }
 
   private void get(HttpExchange exchange) throws IOException {
@@ -91,9 +92,9 @@ public final class ChangeFeedHttpHandler implements HttpHandler {
       throws IOException, InterruptedException {
     long next = from;
     while (!closed) {
-      List<CatalogEvent> events = feed.read(next, filter, PAGE);
-      for (CatalogEvent event : events) {
-        out.write((CatalogEventParser.toJson(event) + "\n").getBytes(StandardCharsets.UTF_8));
+      List<FeedEvent> events = feed.read(next, filter, PAGE);
+      for (FeedEvent event : events) {
+        out.write((FeedEventParser.toJson(event) + "\n").getBytes(StandardCharsets.UTF_8));
         next = event.feedSequence() + 1;
       }
       out.flush();

@@ -1,11 +1,14 @@
 package io.verglas.events.feed;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
 import io.verglas.events.CatalogEvent;
-import io.verglas.events.CatalogEventParser;
+import io.verglas.events.FeedEvent;
+import io.verglas.events.FeedEventParser;
 import io.verglas.events.HttpEventPublisher;
+import io.verglas.events.TableMaintainedEvent;
 import io.verglas.events.TestingEvents;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -43,6 +46,44 @@ class ChangeFeedTest {
   }
 
   @Test
+  void maintenanceEventsShareTheSequenceTheDedupAndTheFilters() {
+    Path file = dir.resolve("feed.jsonl");
+    try (ChangeFeed feed = new ChangeFeed(file, 100)) {
+      CatalogEvent commit = feed.append(TestingEvents.commit("a.t", 1));
+      TableMaintainedEvent expiry = feed.append(TestingEvents.expiry("a.t", "c-1"));
+      TableMaintainedEvent retried = feed.append(TestingEvents.expiry("a.t", "c-1"));
+      TableMaintainedEvent other = feed.append(TestingEvents.expiry("b.t", "c-2"));
+
+      assertThat(expiry.feedSequence()).isEqualTo(2);
+      assertThat(retried).isEqualTo(expiry);
+      assertThat(other.feedSequence()).isEqualTo(3);
+      assertThat(feed.read(1, new EventFilter("a.t", null), 10)).containsExactly(commit, expiry);
+      assertThat(feed.read(1, new EventFilter(null, "b"), 10)).containsExactly(other);
+    }
+    try (ChangeFeed reopened = new ChangeFeed(file, 100)) {
+      assertThat(reopened.read(2, EventFilter.all(), 10)).first()
+          .isEqualTo(TestingEvents.expiry("a.t", "c-1").withFeedSequence(2));
+    }
+  }
+
+  @Test
+  void anIdHeldByAnotherEventTypeIsRejectedAndNothingIsAppended() {
+    try (ChangeFeed feed = new ChangeFeed(dir.resolve("feed.jsonl"), 100)) {
+      CatalogEvent commit = feed.append(TestingEvents.commit("a.t", 1));
+      TableMaintainedEvent clash = TestingEvents.expiry("a.t", "c");
+      TableMaintainedEvent sameId = new TableMaintainedEvent(commit.id(), clash.source(),
+          clash.time(), clash.table(), clash.tableUuid(), clash.operation(),
+          clash.metadataLocation(), clash.expiredSnapshotIds(), clash.deletedFiles(),
+          clash.commitId(), 0);
+
+      assertThatThrownBy(() -> feed.append(sameId))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("the feed holds a org.apache.iceberg.snapshot.committed event");
+      assertThat(feed.lastSequence()).isEqualTo(1);
+    }
+  }
+
+  @Test
   void recoversAfterRestartAndStaysBounded() {
     Path file = dir.resolve("feed.jsonl");
     try (ChangeFeed feed = new ChangeFeed(file, 10)) {
@@ -52,7 +93,7 @@ class ChangeFeedTest {
     }
     try (ChangeFeed reopened = new ChangeFeed(file, 10)) {
       assertThat(reopened.lastSequence()).isEqualTo(35);
-      List<CatalogEvent> events = reopened.read(1, EventFilter.all(), 100);
+      List<FeedEvent> events = reopened.read(1, EventFilter.all(), 100);
       assertThat(events).hasSize(10);
       assertThat(events.get(0).feedSequence()).isEqualTo(26);
       assertThat(reopened.append(TestingEvents.commit("a.t", 36)).feedSequence()).isEqualTo(36);
@@ -76,15 +117,19 @@ class ChangeFeedTest {
             HttpResponse.BodyHandlers.ofInputStream());
         BufferedReader lines = new BufferedReader(
             new InputStreamReader(response.body(), StandardCharsets.UTF_8));
-        CompletableFuture<List<CatalogEvent>> received = CompletableFuture.supplyAsync(() ->
-            readEvents(lines, 2));
+        CompletableFuture<List<FeedEvent>> received = CompletableFuture.supplyAsync(() ->
+            readEvents(lines, 3));
 
         new HttpEventPublisher(events, 3).publish(TestingEvents.commit("b.t", 5));
         new HttpEventPublisher(events, 3).publish(TestingEvents.commit("a.t", 2));
+        new HttpEventPublisher(events, 3).publish(TestingEvents.expiry("a.t", "c-1"));
+        new HttpEventPublisher(events, 3).publish(TestingEvents.expiry("a.t", "c-1"));
 
-        List<CatalogEvent> got = received.get(10, TimeUnit.SECONDS);
-        assertThat(got).extracting(CatalogEvent::snapshotId).containsExactly(1L, 2L);
-        assertThat(got).extracting(CatalogEvent::feedSequence).containsExactly(1L, 3L);
+        List<FeedEvent> got = received.get(10, TimeUnit.SECONDS);
+        assertThat(got).extracting(FeedEvent::id).containsExactly("uuid-a.t:1", "uuid-a.t:2",
+            "uuid-a.t:expire-snapshots:c-1");
+        assertThat(got).extracting(FeedEvent::feedSequence).containsExactly(1L, 3L, 4L);
+        assertThat(feed.lastSequence()).as("the retried publish was deduplicated").isEqualTo(4);
         response.body().close();
       } finally {
         handler.close();
@@ -93,16 +138,16 @@ class ChangeFeedTest {
     }
   }
 
-  private static List<CatalogEvent> readEvents(BufferedReader lines, int count) {
+  private static List<FeedEvent> readEvents(BufferedReader lines, int count) {
     try {
-      List<CatalogEvent> events = new java.util.ArrayList<>();
+      List<FeedEvent> events = new java.util.ArrayList<>();
       while (events.size() < count) {
         String line = lines.readLine();
         if (line == null) {
           break;
         }
         if (!line.isBlank()) {
-          events.add(CatalogEventParser.fromJson(line));
+          events.add(FeedEventParser.fromJson(line));
         }
       }
       return events;

@@ -1,11 +1,23 @@
 package io.verglas.maintenance.expire;
 
+import io.verglas.events.TableMaintainedEvent;
+import io.verglas.maintenance.events.MaintenanceEvents;
 import io.verglas.maintenance.policy.MaintenancePolicy;
 import io.verglas.table.VerglasTableProperties;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import org.apache.iceberg.ExpireSnapshots;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.io.SupportsBulkOperations;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Expires snapshots older than the policy's age beyond the newest {@code snapshot-min-count}
@@ -18,29 +30,60 @@ import org.apache.iceberg.Table;
  * do not carry them. That snapshot is therefore protected: the number of ancestors kept is
  * raised to reach it. Without this, an idle table compacted twice could lose its WAL marks and
  * have its WAL replayed.
+ *
+ * <p>An expiry that expired something is announced with an {@code expire-snapshots} event
+ * naming the expired snapshots and counting the deleted files. To count them, Iceberg's cleanup
+ * only records the files it would delete; they are deleted here after the commit, in bulk when
+ * the FileIO can, and as in Iceberg a failed delete is logged (the file becomes an orphan).
  */
 public final class SnapshotExpirer {
-  private final Clock clock;
+  private static final Logger LOG = LoggerFactory.getLogger(SnapshotExpirer.class);
 
-  public SnapshotExpirer(Clock clock) {
+  private final Clock clock;
+  private final MaintenanceEvents events;
+
+  public SnapshotExpirer(Clock clock, MaintenanceEvents events) {
     this.clock = clock;
+    this.events = events;
   }
 
-  public ExpiryResult expire(Table table, MaintenancePolicy policy) {
+  public ExpiryResult expire(TableIdentifier name, Table table, MaintenancePolicy policy) {
     table.refresh();
-    int before = size(table.snapshots());
+    Set<Long> before = snapshotIds(table);
     if (table.currentSnapshot() == null) {
-      return new ExpiryResult(0, before, -1);
+      return new ExpiryResult(0, before.size(), -1);
     }
     int protectedDepth = depthOfLastWalCommit(table);
     int keep = Math.max(policy.snapshotMinCount(), protectedDepth + 1);
     long olderThan = clock.millis() - policy.snapshotMaxAge().toMillis();
+    Queue<String> unreachable = new ConcurrentLinkedQueue<>(); // cleanup may use threads
     table.expireSnapshots().expireOlderThan(olderThan).retainLast(keep).cleanExpiredFiles(true)
-        .commit();
+        .deleteWith(unreachable::add).commit();
     table.refresh();
+    List<String> deleted = new ArrayList<>(unreachable);
+    delete(table, deleted);
+    Set<Long> remaining = snapshotIds(table);
+    Set<Long> expired = new TreeSet<>(before);
+    expired.removeAll(remaining);
+    if (!expired.isEmpty()) {
+      events.maintained(name, table, TableMaintainedEvent.EXPIRE_SNAPSHOTS,
+          List.copyOf(expired), deleted);
+    }
     long protectedId = protectedDepth < 0 ? -1 : ancestorAt(table, protectedDepth);
-    return new ExpiryResult(before - size(table.snapshots()), size(table.snapshots()),
-        protectedId);
+    return new ExpiryResult(expired.size(), remaining.size(), protectedId);
+  }
+
+  private static void delete(Table table, List<String> files) {
+    try {
+      if (table.io() instanceof SupportsBulkOperations bulk) {
+        bulk.deleteFiles(files);
+      } else {
+        files.forEach(table.io()::deleteFile);
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("Cannot delete some of the {} files expiry left unreachable in {}: {}",
+          files.size(), table.name(), e.toString());
+    }
   }
 
   /**
@@ -70,11 +113,9 @@ public final class SnapshotExpirer {
     return snapshot.snapshotId();
   }
 
-  private static int size(Iterable<Snapshot> snapshots) {
-    int n = 0;
-    for (Snapshot ignored : snapshots) {
-      n++;
-    }
-    return n;
+  private static Set<Long> snapshotIds(Table table) {
+    Set<Long> ids = new TreeSet<>();
+    table.snapshots().forEach(snapshot -> ids.add(snapshot.snapshotId()));
+    return ids;
   }
 }

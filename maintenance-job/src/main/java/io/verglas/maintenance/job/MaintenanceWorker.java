@@ -56,8 +56,8 @@ public final class MaintenanceWorker
     MaintenanceEvents events = new MaintenanceEvents(publisher);
     compactor = new Compactor(events);
     manifestRewriter = new ManifestRewriter(events);
-    expirer = new SnapshotExpirer(clock);
-    orphans = new OrphanFileRemover(clock);
+    expirer = new SnapshotExpirer(clock, events);
+    orphans = new OrphanFileRemover(clock, events);
   }
 
   @Override
@@ -90,9 +90,9 @@ public final class MaintenanceWorker
     boolean manifests = manifestRewriter.rewrite(name, table, policy).isPresent();
     int expired = 0;
     if (MaintenanceStatus.snapshotCount(table) > policy.snapshotMinCount()) {
-      expired = expirer.expire(table, policy).expired();
+      expired = expirer.expire(name, table, policy).expired();
     }
-    int removed = item.sweep() ? orphans.remove(table, policy).size() : 0;
+    int removed = item.sweep() ? orphans.remove(name, table, policy).size() : 0;
     return new MaintenanceReport(item.table(), compaction == null ? 0 : compaction.commits(),
         compaction == null ? 0 : compaction.conflicts(),
         compaction == null ? 0 : compaction.filesRewritten(), manifests, expired, removed, note,

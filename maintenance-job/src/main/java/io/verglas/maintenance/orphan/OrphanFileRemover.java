@@ -1,5 +1,7 @@
 package io.verglas.maintenance.orphan;
 
+import io.verglas.events.TableMaintainedEvent;
+import io.verglas.maintenance.events.MaintenanceEvents;
 import io.verglas.maintenance.policy.MaintenancePolicy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,6 +20,7 @@ import org.apache.iceberg.StatisticsFile;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.io.SupportsPrefixOperations;
 
@@ -29,19 +32,22 @@ import org.apache.iceberg.io.SupportsPrefixOperations;
  * <p>Design: the reachable set is every file any retained snapshot names, live or deleted
  * manifest entries alike, plus metadata files, the metadata log, and statistics files: erring
  * toward keeping. Locations are compared without their scheme ({@code s3a://b/k} and
- * {@code s3://b/k} are one object). Memory grows with the table's file count.
+ * {@code s3://b/k} are one object). Memory grows with the table's file count. A removal that
+ * deleted something is announced with a {@code remove-orphan-files} event.
  */
 public final class OrphanFileRemover {
   private static final Pattern SCHEME = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*:/*");
 
   private final Clock clock;
+  private final MaintenanceEvents events;
 
-  public OrphanFileRemover(Clock clock) {
+  public OrphanFileRemover(Clock clock, MaintenanceEvents events) {
     this.clock = clock;
+    this.events = events;
   }
 
   /** Removes the orphans of {@code table}; returns their locations. */
-  public List<String> remove(Table table, MaintenancePolicy policy) {
+  public List<String> remove(TableIdentifier name, Table table, MaintenancePolicy policy) {
     if (!(table.io() instanceof SupportsPrefixOperations listing)) {
       throw new UnsupportedOperationException("Cannot remove orphan files of " + table.name()
           + ": its FileIO " + table.io().getClass().getName() + " cannot list files");
@@ -56,6 +62,9 @@ public final class OrphanFileRemover {
       }
     }
     orphans.forEach(table.io()::deleteFile);
+    if (!orphans.isEmpty()) {
+      events.maintained(name, table, TableMaintainedEvent.REMOVE_ORPHAN_FILES, List.of(), orphans);
+    }
     return orphans;
   }
 

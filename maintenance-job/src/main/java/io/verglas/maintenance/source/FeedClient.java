@@ -1,7 +1,7 @@
 package io.verglas.maintenance.source;
 
-import io.verglas.events.CatalogEvent;
-import io.verglas.events.CatalogEventParser;
+import io.verglas.events.FeedEvent;
+import io.verglas.events.FeedEventParser;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -13,7 +13,7 @@ import java.util.stream.Stream;
 
 /**
  * Reads pages of the change feed over HTTP ({@code GET <feed>?from=N}, JSON lines). A page is
- * at most {@code maxEvents} events, so memory is bounded whatever the backlog.
+ * at most {@code maxEvents} events of any type (commits and maintenance events), so memory is bounded whatever the backlog.
  */
 final class FeedClient {
   private static final Duration TIMEOUT = Duration.ofSeconds(10);
@@ -28,7 +28,7 @@ final class FeedClient {
   }
 
   /** Events from sequence {@code from} on, oldest first; empty when there are none yet. */
-  List<CatalogEvent> read(long from) throws IOException, InterruptedException {
+  List<FeedEvent> read(long from) throws IOException, InterruptedException {
     HttpRequest request = HttpRequest.newBuilder(URI.create(feed + "?from=" + from))
         .timeout(TIMEOUT).GET().build();
     HttpResponse<Stream<String>> response =
@@ -39,7 +39,7 @@ final class FeedClient {
             + response.statusCode());
       }
       return lines.filter(line -> !line.isBlank()).limit(maxEvents)
-          .map(CatalogEventParser::fromJson).toList();
+          .map(FeedEventParser::fromJson).toList();
     }
   }
 }

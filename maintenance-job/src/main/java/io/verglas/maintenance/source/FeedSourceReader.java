@@ -1,6 +1,6 @@
 package io.verglas.maintenance.source;
 
-import io.verglas.events.CatalogEvent;
+import io.verglas.events.FeedEvent;
 import io.verglas.maintenance.job.MaintenanceConfig;
 import java.io.Closeable;
 import java.io.IOException;
@@ -33,7 +33,7 @@ final class FeedSourceReader implements SourceReader<TableSignal, FeedSplit> {
   static final int PAGE = 1_000;
 
   private final MaintenanceConfig config;
-  private final Deque<CatalogEvent> events = new ArrayDeque<>();
+  private final Deque<FeedEvent> events = new ArrayDeque<>();
   private final Deque<TableIdentifier> sweepTables = new ArrayDeque<>();
   private ScheduledExecutorService timer;
   private FeedClient feed;
@@ -68,7 +68,7 @@ final class FeedSourceReader implements SourceReader<TableSignal, FeedSplit> {
     if (events.isEmpty() && sweepTables.isEmpty()) {
       refill();
     }
-    CatalogEvent event = events.poll();
+    FeedEvent event = events.poll();
     if (event != null) {
       nextSequence = event.feedSequence() + 1;
       if (SignalFilter.mayNeedWork(event)) {

@@ -7,6 +7,9 @@ import static io.verglas.maintenance.testing.TestingFiles.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.verglas.events.CatalogEvent;
+import io.verglas.events.EventPublisher;
+import io.verglas.events.TableMaintainedEvent;
 import io.verglas.maintenance.compact.Compactor;
 import io.verglas.maintenance.events.MaintenanceEvents;
 import io.verglas.maintenance.orphan.OrphanFileRemover;
@@ -24,10 +27,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -46,9 +52,19 @@ class ExpiryAndOrphansTest {
 
   @TempDir Path dir;
   Table table;
-  final Compactor compactor = new Compactor(new MaintenanceEvents(event -> {}));
-  final SnapshotExpirer expirer = new SnapshotExpirer(Clock.offset(Clock.systemUTC(),
-      Duration.ofSeconds(1)));
+  final List<TableMaintainedEvent> maintained = new ArrayList<>();
+  final MaintenanceEvents events = new MaintenanceEvents(new EventPublisher() {
+    @Override
+    public void publish(CatalogEvent event) {}
+
+    @Override
+    public void publish(TableMaintainedEvent event) {
+      maintained.add(event);
+    }
+  });
+  final Compactor compactor = new Compactor(events);
+  final Clock inOneSecond = Clock.offset(Clock.systemUTC(), Duration.ofSeconds(1));
+  final SnapshotExpirer expirer = new SnapshotExpirer(inOneSecond, events);
 
   @BeforeEach
   void create() {
@@ -76,6 +92,18 @@ class ExpiryAndOrphansTest {
         && !location.startsWith("file:///") ? "file://" + location.substring(5) : location)));
   }
 
+  String metadataLocation() {
+    return ((HasTableOperations) table).operations().current().metadataFileLocation();
+  }
+
+  /** Manifests only snapshots other than the current one reach. */
+  Set<String> manifestsOfOlderSnapshots() {
+    Set<String> manifests = new HashSet<>();
+    table.snapshots().forEach(s -> s.allManifests(table.io()).forEach(m -> manifests.add(m.path())));
+    table.currentSnapshot().allManifests(table.io()).forEach(m -> manifests.remove(m.path()));
+    return manifests;
+  }
+
   @Test
   void expiredSnapshotsUnreachableFilesAreDeletedAndReachableOnesKept() {
     DataFile a = materialize(0, 1);
@@ -85,13 +113,16 @@ class ExpiryAndOrphansTest {
     DataFile d = materialize(100, 3);
     Map<Integer, String> before = contents(table);
     List<String> oldManifestLists = new ArrayList<>();
+    List<Long> oldSnapshots = new ArrayList<>();
     table.snapshots().forEach(s -> {
       if (s.snapshotId() != table.currentSnapshot().snapshotId()) {
         oldManifestLists.add(s.manifestListLocation());
+        oldSnapshots.add(s.snapshotId());
       }
     });
+    Set<String> oldManifests = manifestsOfOlderSnapshots();
 
-    ExpiryResult result = expirer.expire(table, EXPIRE_ALL);
+    ExpiryResult result = expirer.expire(NAME, table, EXPIRE_ALL);
 
     assertThat(result.expired()).isEqualTo(4);
     assertThat(result.remaining()).isEqualTo(1);
@@ -101,6 +132,42 @@ class ExpiryAndOrphansTest {
     assertThat(oldManifestLists).noneMatch(ExpiryAndOrphansTest::exists);
     assertThat(exists(d.location())).isTrue();
     assertThat(contents(table)).isEqualTo(before);
+    assertThat(maintained).singleElement().satisfies(event -> {
+      assertThat(event.operation()).isEqualTo(TableMaintainedEvent.EXPIRE_SNAPSHOTS);
+      assertThat(event.table()).containsExactly("db", "users");
+      assertThat(event.tableUuid()).isEqualTo(table.uuid().toString());
+      assertThat(event.id()).isEqualTo(table.uuid() + ":expire-snapshots:" + event.commitId());
+      assertThat(event.source()).isEqualTo(MaintenanceEvents.SOURCE);
+      assertThat(event.metadataLocation()).isEqualTo(metadataLocation());
+      assertThat(event.expiredSnapshotIds()).containsExactlyInAnyOrderElementsOf(oldSnapshots);
+      assertThat(event.deletedFiles()).containsOnly(Map.entry("data", 2L),
+          Map.entry("puffin", 1L), Map.entry("manifest-list", (long) oldManifestLists.size()),
+          Map.entry("manifest", (long) oldManifests.size()));
+    });
+  }
+
+  @Test
+  void anExpiryThatExpiresNothingEmitsNoEvent() {
+    materialize(0, 1);
+    assertThat(expirer.expire(NAME, table, EXPIRE_ALL).expired()).isZero();
+    materialize(10, 2);
+    assertThat(expirer.expire(NAME, table, EXPIRE_ALL).expired()).isEqualTo(1);
+    assertThat(expirer.expire(NAME, table, EXPIRE_ALL).expired()).isZero();
+
+    assertThat(maintained).singleElement().extracting(TableMaintainedEvent::expiredSnapshotIds)
+        .asList().hasSize(1);
+  }
+
+  @Test
+  void aFailedPublishDoesNotFailTheExpiry() {
+    DataFile first = materialize(0, 1);
+    deletePositions(table, first, 2);
+    materialize(10, 2);
+    EventPublisher commitsOnly = event -> {}; // rejects maintenance events
+    SnapshotExpirer rejected = new SnapshotExpirer(inOneSecond, new MaintenanceEvents(commitsOnly));
+
+    assertThat(rejected.expire(NAME, table, EXPIRE_ALL).expired()).isEqualTo(2);
+    assertThat(table.snapshots()).hasSize(1);
   }
 
   @Test
@@ -112,7 +179,7 @@ class ExpiryAndOrphansTest {
     deletePositions(table, second, 1); // another writer: no WAL marks
     assertThat(compactor.compact(NAME, table, EXPIRE_ALL).commits()).isEqualTo(1);
 
-    ExpiryResult result = expirer.expire(table, EXPIRE_ALL);
+    ExpiryResult result = expirer.expire(NAME, table, EXPIRE_ALL);
 
     assertThat(result.protectedSnapshotId()).isEqualTo(lastWal.snapshotId());
     assertThat(table.snapshot(lastWal.snapshotId())).isNotNull();
@@ -142,7 +209,10 @@ class ExpiryAndOrphansTest {
       }
     }
 
-    List<String> removed = new OrphanFileRemover(Clock.systemUTC()).remove(table, EXPIRE_ALL);
+    String metadata = metadataLocation();
+    OrphanFileRemover remover = new OrphanFileRemover(Clock.systemUTC(), events);
+
+    List<String> removed = remover.remove(NAME, table, EXPIRE_ALL);
 
     assertThat(removed).singleElement().satisfies(l -> assertThat(l).endsWith("crashed-writer-old.parquet"));
     assertThat(Files.exists(old)).isFalse();
@@ -152,6 +222,16 @@ class ExpiryAndOrphansTest {
           .as("snapshot %s still readable", snapshot.snapshotId()).isNotNull();
     }
     assertThat(contents(table)).isEqualTo(before);
+    assertThat(maintained).singleElement().satisfies(event -> {
+      assertThat(event.operation()).isEqualTo(TableMaintainedEvent.REMOVE_ORPHAN_FILES);
+      assertThat(event.id()).isEqualTo(table.uuid() + ":remove-orphan-files:" + event.commitId());
+      assertThat(event.metadataLocation()).as("orphan removal writes no metadata")
+          .isEqualTo(metadata);
+      assertThat(event.expiredSnapshotIds()).isEmpty();
+      assertThat(event.deletedFiles()).containsOnly(Map.entry("data", 1L));
+    });
+    assertThat(remover.remove(NAME, table, EXPIRE_ALL)).isEmpty();
+    assertThat(maintained).as("nothing removed, nothing announced").hasSize(1);
   }
 
   @Test
@@ -163,8 +243,8 @@ class ExpiryAndOrphansTest {
       }
     }.createTable(NAME, TestingTables.USERS);
     assertThat(inMemory.io()).isInstanceOf(InMemoryFileIO.class);
-    assertThatThrownBy(() -> new OrphanFileRemover(Clock.fixed(Instant.EPOCH, ZoneOffset.UTC))
-        .remove(inMemory, EXPIRE_ALL))
+    assertThatThrownBy(() -> new OrphanFileRemover(Clock.fixed(Instant.EPOCH, ZoneOffset.UTC),
+        events).remove(NAME, inMemory, EXPIRE_ALL))
         .isInstanceOf(UnsupportedOperationException.class)
         .hasMessageContaining("cannot list files");
   }

@@ -97,6 +97,7 @@ class MaintenanceJobITCase {
             .containsEntry(Compactor.SUMMARY_KIND, Compactor.KIND_COMPACTION);
       }
       List<CatalogEvent> maintenanceEvents = feed.all().stream()
+          .filter(CatalogEvent.class::isInstance).map(CatalogEvent.class::cast)
           .filter(e -> e.source().equals(MaintenanceEvents.SOURCE)).toList();
       assertThat(maintenanceEvents).extracting(CatalogEvent::subject)
           .containsExactlyInAnyOrder("db.evented", "db.silent");

@@ -2,6 +2,7 @@ package io.verglas.maintenance.testing;
 
 import com.sun.net.httpserver.HttpServer;
 import io.verglas.events.CatalogEvent;
+import io.verglas.events.FeedEvent;
 import io.verglas.events.feed.ChangeFeed;
 import io.verglas.events.feed.ChangeFeedHttpHandler;
 import java.io.IOException;
@@ -43,7 +44,7 @@ public final class TestingFeed implements AutoCloseable {
         Map.of("added-data-files", "1", "added-dvs", "1"), null, 0));
   }
 
-  public List<CatalogEvent> all() {
+  public List<FeedEvent> all() {
     return feed.read(1, event -> true, Integer.MAX_VALUE);
   }
 
