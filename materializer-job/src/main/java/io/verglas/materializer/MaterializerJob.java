@@ -26,7 +26,7 @@ import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
  *
  * <pre>
  *   wal-source (FLIP-27, parallel)  ──keyBy(routingKey)──▶  delta-writer (keyed, RocksDB index)
- *        ──▶  delta-committer (parallelism 1)  ──▶  discard
+ *        ──▶  delta-committer (parallelism 1, its own task)  ──▶  discard
  * </pre>
  *
  * Every operator has a stable uid, so a restarted job restores its state. Checkpointing is
@@ -98,9 +98,12 @@ public final class MaterializerJob {
     if (config.parallelism() > 0) {
       deltas.setParallelism(config.parallelism());
     }
+    // The committer runs in its own task (thread): chained to a writer, each commit's object
+    // store round trips would stall that writer's input until the commit returned.
     return deltas
         .transform("Delta committer", Types.VOID, new DeltaCommitterOperator(config))
         .uid(COMMITTER_UID)
+        .startNewChain()
         .setParallelism(1)
         .setMaxParallelism(1)
         .sinkTo(new DiscardingSink<>())
