@@ -77,6 +77,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
   private final MaterializerConfig config;
   private transient ValueState<KeyEntry> keyIndex;
   private transient VerglasTables tables;
+  private transient BackgroundWrites background;
   private transient Map<String, TableBuffer> buffers;
   private transient Map<String, List<TableDelta>> flushed;
   private transient long bufferedBytes;
@@ -99,6 +100,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     flushed = new LinkedHashMap<>();
     subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
     attempt = getRuntimeContext().getTaskInfo().getAttemptNumber();
+    background = new BackgroundWrites("verglas-data-writer-" + subtask);
     getMetricGroup().gauge("bufferedBytes", () -> bufferedBytes);
     getMetricGroup().gauge("earlyFlushes", () -> earlyFlushes);
     // Per-table memory exists only for tables with rows in flight: these show it (and tests
@@ -136,8 +138,12 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
 
   private void flushAll() throws Exception {
     for (TableBuffer buffer : buffers.values()) {
+      long start = System.nanoTime();
       flush(buffer).ifPresent(delta ->
           flushed.computeIfAbsent(buffer.tableUuid, uuid -> new ArrayList<>()).add(delta));
+      LOG.debug("Writer {} flushed {} keyed and {} appended rows of table {} in {} ms", subtask,
+          buffer.latestByKey().size(), buffer.appends().size(), buffer.tableName,
+          (System.nanoTime() - start) / 1_000_000);
     }
     buffers.clear();
     bufferedBytes = 0;
@@ -153,7 +159,8 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     Table table = loaded.get();
     Map<String, DeletedRows.Builder> deletes = new HashMap<>();
     List<DataFile> dataFiles;
-    try (PartitionedDataWriter writer = new PartitionedDataWriter(table, subtask, attempt)) {
+    try (PartitionedDataWriter writer = new PartitionedDataWriter(table, subtask, attempt,
+        background)) {
       Schema schema = writer.schema();
       for (WalRow row : buffer.appends()) {
         writer.write(decode(row, schema));
@@ -208,7 +215,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
 
   @Override
   public void close() throws Exception {
-    try {
+    try (AutoCloseable closeBackground = background) {
       if (tables != null) {
         tables.close();
       }
