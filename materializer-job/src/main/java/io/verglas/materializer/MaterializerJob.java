@@ -15,6 +15,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.core.execution.CheckpointingMode;
+import org.apache.flink.state.rocksdb.RocksDBConfigurableOptions;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -66,6 +67,10 @@ public final class MaterializerJob {
       conf.set(StateBackendOptions.STATE_BACKEND, "rocksdb");
       conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, config.checkpointDir());
       conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);
+      // The key index is read once per buffered key at every flush: without bloom filters a
+      // get probes every SST file of the upper levels, and incremental checkpoints keep
+      // flushing small ones (measured: at 500k keys the flush spent its time in RocksDB gets).
+      conf.set(RocksDBConfigurableOptions.USE_BLOOM_FILTER, true);
     }
     return conf;
   }
