@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.flink.util.function.SerializableSupplier;
+import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.catalog.Catalog;
 
 /**
@@ -45,6 +46,8 @@ public final class MaterializerConfig implements Serializable {
   public static final Duration CHECKPOINT_INTERVAL_DEFAULT = Duration.ofSeconds(2);
   public static final Duration DISCOVERY_INTERVAL_DEFAULT = Duration.ofMillis(500);
   public static final long WRITER_BUFFER_BYTES_DEFAULT = 64L << 20;
+  /** Bound of the manifest content cache of each catalog client's file IO. */
+  public static final long MANIFEST_CACHE_BYTES_DEFAULT = 32L << 20;
   /** Tries per event before the publisher gives up (the catalog poller covers lost events). */
   static final int EVENT_PUBLISH_ATTEMPTS = 3;
 
@@ -212,9 +215,20 @@ public final class MaterializerConfig implements Serializable {
     return writerBufferBytes;
   }
 
-  /** A new catalog client; the caller closes it if it is {@link AutoCloseable}. */
+  /**
+   * A new catalog client; the caller closes it if it is {@link AutoCloseable}. Its file IO caches
+   * manifest contents (manifests are immutable): every commit resolves its deletes against the
+   * table's manifests, and Iceberg's own commit filters them again, so without the cache each
+   * commit re-reads the whole manifest set from the object store. The cache is bounded by
+   * {@link #MANIFEST_CACHE_BYTES_DEFAULT} unless the catalog properties set
+   * {@code io.manifest.cache.max-total-bytes} (or disable it).
+   */
   public Catalog newCatalog() {
-    return Catalogs.load(catalogName, catalogProperties);
+    Map<String, String> properties = new LinkedHashMap<>(catalogProperties);
+    properties.putIfAbsent(CatalogProperties.IO_MANIFEST_CACHE_ENABLED, "true");
+    properties.putIfAbsent(CatalogProperties.IO_MANIFEST_CACHE_MAX_TOTAL_BYTES,
+        Long.toString(MANIFEST_CACHE_BYTES_DEFAULT));
+    return Catalogs.load(catalogName, properties);
   }
 
   /** A new WAL store client; the caller closes it. */

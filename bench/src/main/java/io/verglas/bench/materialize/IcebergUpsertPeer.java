@@ -21,8 +21,8 @@ import org.apache.iceberg.flink.sink.FlinkSink;
 
 /**
  * The Iceberg peer: Iceberg's own Flink sink in upsert mode (equality field {@code id}, format
- * version 2: every upsert writes an equality delete and a data row), on the same catalog and S3
- * endpoint as ours, fed the same upserts by a bounded generator; the final checkpoint commits.
+ * version 2: every upsert writes an equality delete and a data row), on the same catalog and
+ * storage as ours, fed the same upserts by a bounded generator; the final checkpoint commits.
  */
 final class IcebergUpsertPeer {
   private IcebergUpsertPeer() {}
@@ -52,10 +52,12 @@ final class IcebergUpsertPeer {
         .writeParallelism(parallelism)
         .append();
     long start = System.nanoTime();
+    long cpuStart = MaterializeBenchmark.processCpuNanos();
     env.execute("iceberg-upsert-peer");
     double seconds = (System.nanoTime() - start) / 1e9;
+    double cpuSeconds = (MaterializeBenchmark.processCpuNanos() - cpuStart) / 1e9;
     long[] scan = MaterializeBenchmark.scan(table);
     int[] files = MaterializeBenchmark.liveFiles(table);
-    return new MaterializeBenchmark.Peer(seconds, scan[0] / 1e6, scan[1], files[0], files[1]);
+    return new MaterializeBenchmark.Peer(seconds, cpuSeconds, scan[0] / 1e6, scan[1], files[0], files[1]);
   }
 }

@@ -50,9 +50,14 @@ import software.amazon.awssdk.services.s3.S3Client;
  *   <li>ours: WAL segments PUT to the bench S3 endpoint beforehand, then the materializer job
  *       (key index, deletion vectors) until the snapshot covering the last segment is committed;
  *   <li>Iceberg's own Flink sink in upsert mode (equality deletes, format v2) on the same
- *       catalog and endpoint, fed the same rows by a generator;
+ *       catalog, fed the same rows by a generator;
  *   <li>Apache Paimon 1.3 primary-key table with deletion vectors, fed the same rows.
  * </ol>
+ * All three tables live in local directories (Paimon's S3 file IO is a separate plugin jar, so
+ * the Iceberg tables are put on the same kind of storage); only our input, the WAL, goes through
+ * the bench S3 endpoint, as the peers' input comes from a generator inside their job. Besides
+ * wall-clock rates, each writer's process CPU time is reported: the machine may be shared, and
+ * CPU seconds per row are steadier than rows per second.
  * Then freshness of ours (segment PUT acknowledged → committed snapshot covering it) while
  * segments arrive at a steady rate, and read cost: a full scan with Iceberg's generic reader of
  * our table vs the equality-delete table.
@@ -90,11 +95,13 @@ public final class MaterializeBenchmark implements Benchmark {
         .metric("keys", keys)
         .metric("columns", UpsertRows.COLUMNS)
         .metric("parallelism", parallelism)
-        .metric("checkpoint_interval_ms", CHECKPOINT_INTERVAL.toMillis());
+        .metric("checkpoint_interval_ms", CHECKPOINT_INTERVAL.toMillis())
+        .environment("table_storage", "local directory for all three tables; our WAL input on"
+            + " the bench S3 endpoint (cache node over a local directory)");
     Path dir = Files.createTempDirectory("verglas-bench-materialize-");
     try (BenchStorage storage = new BenchStorage(256L << 20)) {
       Map<String, String> catalogProperties = Catalogs.sqlite(dir.resolve("catalog.db").toString(),
-          storage.endpoint().warehouse(), storage.endpoint().s3FileIoProperties());
+          dir.resolve("warehouse").toUri().toString(), Map.of());
       Catalog catalog = Catalogs.load("bench", catalogProperties);
       try {
         ((SupportsNamespaces) catalog).createNamespace(Namespace.of("bench"));
@@ -103,6 +110,7 @@ public final class MaterializeBenchmark implements Benchmark {
         double oursRowsPerS = upserts / ours.seconds;
         report.metric("rows_per_s", Math.round(oursRowsPerS))
             .metric("elapsed_s", round(ours.seconds))
+            .metric("cpu_s", round(ours.cpuSeconds))
             .metric("segments", ours.segments)
             .metric("wal_bytes", ours.walBytes)
             .metric("snapshots", ours.snapshots)
@@ -119,7 +127,7 @@ public final class MaterializeBenchmark implements Benchmark {
           report.peer("input", "peers: the same upserts generated inside the job;"
               + " ours: read from the pre-written WAL segments on the bench S3 endpoint");
           icebergPeer(report, catalog, catalogProperties, dir, upserts, keys, parallelism, ours);
-          paimonPeer(report, dir, upserts, keys, parallelism, oursRowsPerS);
+          paimonPeer(report, dir, upserts, keys, parallelism, ours);
         }
       } finally {
         if (catalog instanceof Closeable closeable) {
@@ -140,30 +148,32 @@ public final class MaterializeBenchmark implements Benchmark {
           configuration(dir.resolve("iceberg-checkpoints")));
       report.peer("iceberg_upsert_rows_per_s", Math.round(upserts / iceberg.seconds()))
           .peer("iceberg_upsert_elapsed_s", round(iceberg.seconds()))
+          .peer("iceberg_upsert_cpu_s", round(iceberg.cpuSeconds()))
           .peer("iceberg_upsert_scan_ms", round(iceberg.scanMs()))
           .peer("iceberg_upsert_scan_rows", iceberg.scanRows())
           .peer("iceberg_upsert_live_data_files", iceberg.dataFiles())
           .peer("iceberg_upsert_live_delete_files", iceberg.deleteFiles())
           .ratio("vs_iceberg_upsert_throughput", upserts / ours.seconds,
               upserts / iceberg.seconds())
-          .ratio("scan_speedup_vs_equality_deletes", iceberg.scanMs(), ours.scanMs);
+          .ratio("scan_speedup_vs_equality_deletes", iceberg.scanMs(), ours.scanMs)
+          .ratio("cpu_efficiency_vs_iceberg_upsert", iceberg.cpuSeconds(), ours.cpuSeconds);
     } catch (Exception | LinkageError e) {
       report.peer("iceberg_upsert_error", describe(e));
     }
   }
 
   private static void paimonPeer(BenchmarkReport.Builder report, Path dir, long upserts,
-      long keys, int parallelism, double oursRowsPerS) {
+      long keys, int parallelism, Ours ours) {
     try {
       Peer paimon = PaimonPeer.run(dir.resolve("paimon"), upserts, keys, parallelism,
           configuration(dir.resolve("paimon-checkpoints")));
       report.peer("paimon_rows_per_s", Math.round(upserts / paimon.seconds()))
           .peer("paimon_elapsed_s", round(paimon.seconds()))
+          .peer("paimon_cpu_s", round(paimon.cpuSeconds()))
           .peer("paimon_scan_rows", paimon.scanRows())
           .peer("paimon_scan_ms_own_reader", round(paimon.scanMs()))
-          .peer("paimon_storage", "local filesystem (paimon-s3 is not on the classpath;"
-              + " ours and Iceberg's sink write through the bench S3 endpoint)")
-          .ratio("vs_paimon_throughput", oursRowsPerS, upserts / paimon.seconds());
+          .ratio("vs_paimon_throughput", upserts / ours.seconds, upserts / paimon.seconds())
+          .ratio("cpu_efficiency_vs_paimon", paimon.cpuSeconds(), ours.cpuSeconds);
     } catch (Exception | LinkageError e) {
       report.peer("paimon_error", describe(e));
     }
@@ -217,10 +227,12 @@ public final class MaterializeBenchmark implements Benchmark {
       env.setParallelism(parallelism);
       MaterializerJob.build(env, config);
       long start = System.currentTimeMillis();
+      long cpuStart = processCpuNanos();
       JobClient job = env.executeAsync(MaterializerJob.JOB_NAME);
       try {
         Snapshot done = awaitCovered(table, new ArrayList<>(last.values()));
         ours.seconds = (done.timestampMillis() - start) / 1000.0;
+        ours.cpuSeconds = (processCpuNanos() - cpuStart) / 1e9;
         ours.snapshots = countSnapshots(table);
         int[] files = liveFiles(table);
         ours.dataFiles = files[0];
@@ -262,6 +274,17 @@ public final class MaterializeBenchmark implements Benchmark {
       }
     }
     return ours;
+  }
+
+  /** CPU time of this process so far (all threads: the job, the S3 endpoint, this driver). */
+  static long processCpuNanos() {
+    java.lang.management.OperatingSystemMXBean os =
+        java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    if (os instanceof com.sun.management.OperatingSystemMXBean hotspot) {
+      return hotspot.getProcessCpuTime();
+    }
+    throw new UnsupportedOperationException("Cannot measure process CPU time on this JVM ("
+        + os.getClass().getName() + ")");
   }
 
   private static Snapshot awaitCovered(Table table, List<BenchWal.Segment> segments)
@@ -394,6 +417,7 @@ public final class MaterializeBenchmark implements Benchmark {
   /** What our run measured. */
   static final class Ours {
     double seconds;
+    double cpuSeconds;
     int segments;
     long walBytes;
     int snapshots;
@@ -405,5 +429,6 @@ public final class MaterializeBenchmark implements Benchmark {
   }
 
   /** What a peer run measured (scan figures only where the peer is an Iceberg table). */
-  record Peer(double seconds, double scanMs, long scanRows, int dataFiles, int deleteFiles) {}
+  record Peer(double seconds, double cpuSeconds, double scanMs, long scanRows, int dataFiles,
+      int deleteFiles) {}
 }

@@ -66,8 +66,10 @@ final class PaimonPeer {
         .returns(InternalTypeInfo.of(FlinkSchemaUtil.convert(UpsertRows.SCHEMA)));
     new FlinkSinkBuilder(table).forRowData(rows).parallelism(parallelism).build();
     long start = System.nanoTime();
+    long cpuStart = MaterializeBenchmark.processCpuNanos();
     env.execute("paimon-peer");
     double seconds = (System.nanoTime() - start) / 1e9;
+    double cpuSeconds = (MaterializeBenchmark.processCpuNanos() - cpuStart) / 1e9;
 
     try (Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(options))) {
       Table written = catalog.getTable(id);
@@ -78,7 +80,8 @@ final class PaimonPeer {
       try (RecordReader<InternalRow> reader = read.newRead().createReader(splits)) {
         reader.forEachRemaining(row -> count.incrementAndGet());
       }
-      return new MaterializeBenchmark.Peer(seconds, (System.nanoTime() - scanStart) / 1e6,
+      return new MaterializeBenchmark.Peer(seconds, cpuSeconds,
+          (System.nanoTime() - scanStart) / 1e6,
           count.get(), -1, -1);
     }
   }

@@ -89,6 +89,13 @@ public final class TableCommitter {
   private final EventPublisher events;
   private final String jobId;
   private final int maxAttempts;
+  /**
+   * By table: the marks after deltas that changed nothing (every row lost to a newer version).
+   * They get no snapshot of their own; the table's next commit records them, so its summary
+   * covers every stream whose rows were consumed. Lost on a restart, which is harmless: those
+   * segments are deleted, and a reader skips a segment that no longer exists.
+   */
+  private final Map<String, Map<String, WalMark>> consumedUncommitted = new HashMap<>();
   /** Runs between preparing and committing an attempt: a seam for tests to race a commit. */
   private Consumer<Table> beforeCommit = table -> {};
 
@@ -135,6 +142,7 @@ public final class TableCommitter {
       if (!delta.hasChanges()) {
         // Every row lost to a newer version already materialized: nothing to commit, and the
         // rows are consumed, so their segments can go.
+        consumedUncommitted.put(delta.tableUuid(), advance(withConsumed(delta, committed), delta));
         deleteSegments(delta);
         return new Result(Outcome.NOTHING_TO_COMMIT, null);
       }
@@ -166,6 +174,7 @@ public final class TableCommitter {
           snapshot.snapshotId(), delta.dataFiles().size(), prepared.deleteTargets(),
           prepared.relocated());
       publish(table, delta, snapshot);
+      consumedUncommitted.remove(delta.tableUuid());
       deleteSegments(delta);
       return new Result(Outcome.COMMITTED, snapshot.snapshotId());
     }
@@ -206,7 +215,7 @@ public final class TableCommitter {
     }
     rowDelta.validateDeletedFiles();
     rowDelta.validateNoConflictingDeleteFiles();
-    WalSummary.toSummary(advance(committed, delta)).forEach(rowDelta::set);
+    WalSummary.toSummary(advance(withConsumed(delta, committed), delta)).forEach(rowDelta::set);
     rowDelta.set(VerglasTableProperties.SUMMARY_JOB_ID, jobId);
     rowDelta.set(VerglasTableProperties.SUMMARY_CHECKPOINT_ID, Long.toString(delta.checkpointId()));
     return new Prepared(rowDelta, written, targets, relocated);
@@ -240,6 +249,14 @@ public final class TableCommitter {
           + " is committed (" + committed + "); the log was not consumed in order");
     }
     return covered > 0;
+  }
+
+  /** The committed marks, moved forward by what earlier change-less deltas consumed. */
+  private Map<String, WalMark> withConsumed(TableDelta delta, Map<String, WalMark> committed) {
+    Map<String, WalMark> marks = new TreeMap<>(committed);
+    consumedUncommitted.getOrDefault(delta.tableUuid(), Map.of())
+        .forEach((stream, mark) -> marks.merge(stream, mark, WalMark::later));
+    return marks;
   }
 
   static Map<String, WalMark> advance(Map<String, WalMark> committed, TableDelta delta) {

@@ -39,6 +39,14 @@ public record WalMark(long fullThrough, long partialRows) {
         || (sequence == fullThrough + 1 && rowCount > 0 && partialRows >= rowCount);
   }
 
+  /** The one of {@code a} and {@code b} that covers more (marks of one stream are ordered). */
+  public static WalMark later(WalMark a, WalMark b) {
+    if (a.fullThrough != b.fullThrough) {
+      return a.fullThrough > b.fullThrough ? a : b;
+    }
+    return a.partialRows >= b.partialRows ? a : b;
+  }
+
   /**
    * The mark after also committing {@code progress}. Segments of a stream are consumed in order,
    * so reaching into segment N means every row of this table before N is committed.

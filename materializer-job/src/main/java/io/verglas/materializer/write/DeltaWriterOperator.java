@@ -6,6 +6,8 @@ import io.verglas.materializer.table.VerglasTables;
 import io.verglas.row.RowCodec;
 import io.verglas.wal.WalPosition;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,6 +16,7 @@ import java.util.Optional;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
@@ -77,6 +80,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
   private final MaterializerConfig config;
   private transient ValueState<KeyEntry> keyIndex;
   private transient VerglasTables tables;
+  private transient BackgroundWrites background;
   private transient Map<String, TableBuffer> buffers;
   private transient Map<String, List<TableDelta>> flushed;
   private transient long bufferedBytes;
@@ -99,6 +103,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     flushed = new LinkedHashMap<>();
     subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
     attempt = getRuntimeContext().getTaskInfo().getAttemptNumber();
+    background = new BackgroundWrites("verglas-data-writer-" + subtask);
     getMetricGroup().gauge("bufferedBytes", () -> bufferedBytes);
     getMetricGroup().gauge("earlyFlushes", () -> earlyFlushes);
     // Per-table memory exists only for tables with rows in flight: these show it (and tests
@@ -136,8 +141,12 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
 
   private void flushAll() throws Exception {
     for (TableBuffer buffer : buffers.values()) {
+      long start = System.nanoTime();
       flush(buffer).ifPresent(delta ->
           flushed.computeIfAbsent(buffer.tableUuid, uuid -> new ArrayList<>()).add(delta));
+      LOG.debug("Writer {} flushed {} keyed and {} appended rows of table {} in {} ms", subtask,
+          buffer.latestByKey().size(), buffer.appends().size(), buffer.tableName,
+          (System.nanoTime() - start) / 1_000_000);
     }
     buffers.clear();
     bufferedBytes = 0;
@@ -153,12 +162,13 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     Table table = loaded.get();
     Map<String, DeletedRows.Builder> deletes = new HashMap<>();
     List<DataFile> dataFiles;
-    try (PartitionedDataWriter writer = new PartitionedDataWriter(table, subtask, attempt)) {
+    try (PartitionedDataWriter writer = new PartitionedDataWriter(table, subtask, attempt,
+        background)) {
       Schema schema = writer.schema();
       for (WalRow row : buffer.appends()) {
         writer.write(decode(row, schema));
       }
-      for (WalRow row : buffer.latestByKey()) {
+      for (WalRow row : inIndexOrder(buffer.latestByKey())) {
         materialize(row, writer, deletes);
       }
       dataFiles = writer.complete();
@@ -172,6 +182,26 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     return Optional.of(new TableDelta(buffer.tableUuid, buffer.tableName, -1, subtask, fileJson,
         deletedRows, buffer.segments()));
   }
+
+  /**
+   * The rows in the key index's storage order (key group, then key): consecutive look-ups then
+   * hit neighbouring blocks of the state backend instead of random ones.
+   */
+  private List<WalRow> inIndexOrder(Collection<WalRow> rows) {
+    int maxParallelism = getRuntimeContext().getTaskInfo().getMaxNumberOfParallelSubtasks();
+    List<IndexedRow> indexed = new ArrayList<>(rows.size());
+    for (WalRow row : rows) {
+      indexed.add(new IndexedRow(
+          KeyGroupRangeAssignment.assignToKeyGroup(row.routingKey, maxParallelism), row));
+    }
+    indexed.sort(Comparator.comparingInt(IndexedRow::keyGroup)
+        .thenComparing(indexedRow -> indexedRow.row().routingKey));
+    List<WalRow> ordered = new ArrayList<>(indexed.size());
+    indexed.forEach(indexedRow -> ordered.add(indexedRow.row()));
+    return ordered;
+  }
+
+  private record IndexedRow(int keyGroup, WalRow row) {}
 
   /** Applies one primary-key row against the key index. */
   private void materialize(WalRow row, PartitionedDataWriter writer,
@@ -208,7 +238,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
 
   @Override
   public void close() throws Exception {
-    try {
+    try (AutoCloseable closeBackground = background) {
       if (tables != null) {
         tables.close();
       }

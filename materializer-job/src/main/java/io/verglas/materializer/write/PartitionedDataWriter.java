@@ -25,8 +25,16 @@ import org.apache.iceberg.io.OutputFileFactory;
  * Writes records into one Parquet data file per partition of the table's current spec and tells
  * where each record landed (file path, row position): the key index needs that position, so
  * files are never rolled by size here.
+ *
+ * <p>The position is decided on the caller's thread when a record is handed in; the encoding
+ * happens later on a {@link BackgroundWrites} thread, in batches of {@link #BATCH} records per
+ * file, in the order they were handed in (so each record lands at its announced position).
+ * {@link #complete} waits for all of it.
  */
 final class PartitionedDataWriter implements Closeable {
+  /** Records per background task and file. */
+  static final int BATCH = 1024;
+
   private final Table table;
   private final Schema schema;
   private final PartitionSpec spec;
@@ -34,12 +42,14 @@ final class PartitionedDataWriter implements Closeable {
   private final OutputFileFactory files;
   private final PartitionKey partitionKey;
   private final InternalRecordWrapper wrapper;
+  private final BackgroundWrites background;
   private final Map<StructLike, OpenFile> open = new HashMap<>();
   private OpenFile unpartitioned;
   private List<DataFile> result;
 
-  PartitionedDataWriter(Table table, int subtask, long attempt) {
+  PartitionedDataWriter(Table table, int subtask, long attempt, BackgroundWrites background) {
     this.table = table;
+    this.background = background;
     this.schema = table.schema();
     this.spec = table.spec();
     this.writers = new GenericFileWriterFactory.Builder(table)
@@ -57,8 +67,11 @@ final class PartitionedDataWriter implements Closeable {
     return schema;
   }
 
-  /** Writes one record of {@link #schema()}; returns where it landed. */
-  FilePosition write(Record record) {
+  /**
+   * Writes one record of {@link #schema()}; returns where it lands. The record must not change
+   * afterwards (it is encoded later, on the background thread).
+   */
+  FilePosition write(Record record) throws InterruptedException {
     OpenFile file;
     if (spec.isUnpartitioned()) {
       if (unpartitioned == null) {
@@ -74,8 +87,17 @@ final class PartitionedDataWriter implements Closeable {
         open.put(copy, file);
       }
     }
-    file.writer.write(record);
+    file.pending.add(record);
+    if (file.pending.size() >= BATCH) {
+      dispatch(file);
+    }
     return new FilePosition(file.path, file.rows++);
+  }
+
+  private void dispatch(OpenFile file) throws InterruptedException {
+    List<Record> batch = file.pending;
+    file.pending = new ArrayList<>(BATCH);
+    background.submit(() -> batch.forEach(file.writer::write));
   }
 
   private OpenFile newFile(StructLike partition) {
@@ -86,15 +108,21 @@ final class PartitionedDataWriter implements Closeable {
   }
 
   /** Closes every file and returns them; call once, after the last write. */
-  List<DataFile> complete() {
+  List<DataFile> complete() throws InterruptedException {
     if (result == null) {
+      for (OpenFile file : all()) {
+        dispatch(file);
+        background.submit(() -> {
+          try {
+            file.writer.close();
+          } catch (IOException e) {
+            throw new UncheckedIOException("Cannot close data file " + file.path, e);
+          }
+        });
+      }
+      background.await();
       List<DataFile> dataFiles = new ArrayList<>();
       for (OpenFile file : all()) {
-        try {
-          file.writer.close();
-        } catch (IOException e) {
-          throw new UncheckedIOException("Cannot close data file " + file.path, e);
-        }
         dataFiles.add(file.writer.toDataFile());
       }
       result = dataFiles;
@@ -107,6 +135,13 @@ final class PartitionedDataWriter implements Closeable {
   public void close() {
     if (result != null) {
       return;
+    }
+    try {
+      background.await(); // nothing may touch the files while they are closed and deleted
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      // the failure that brought us here; the files are deleted below either way
     }
     for (OpenFile file : all()) {
       try {
@@ -138,6 +173,7 @@ final class PartitionedDataWriter implements Closeable {
     private final DataWriter<Record> writer;
     private final String path;
     private long rows;
+    private List<Record> pending = new ArrayList<>(BATCH);
 
     private OpenFile(DataWriter<Record> writer, String path) {
       this.writer = writer;

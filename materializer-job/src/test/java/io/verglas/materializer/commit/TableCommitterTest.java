@@ -181,6 +181,23 @@ class TableCommitterTest {
   }
 
   @Test
+  void theNextCommitRecordsWhatChangelessDeltasConsumed() {
+    DataFile file = LocalTables.write(table, List.of(user(table, 1, "a", 1)));
+    committer.commit(delta(1, List.of(file), Map.of(), segment("s1", 0, 1, 1)));
+    // Stream s2 delivers only a row that loses: no snapshot, but its rows are consumed.
+    assertThat(committer.commit(delta(2, List.of(), Map.of(), segment("s2", 0, 1, 1))).outcome())
+        .isEqualTo(Outcome.NOTHING_TO_COMMIT);
+    table.refresh();
+    assertThat(table.currentSnapshot().summary()).doesNotContainKey("verglas.wal.s2");
+
+    DataFile next = LocalTables.write(table, List.of(user(table, 2, "b", 1)));
+    committer.commit(delta(3, List.of(next), Map.of(), segment("s1", 1, 1, 1)));
+    table.refresh();
+    assertThat(table.currentSnapshot().summary())
+        .containsEntry("verglas.wal.s1", "1").containsEntry("verglas.wal.s2", "0");
+  }
+
+  @Test
   void unmanagedTablesAreNotTouched() {
     Table foreign = catalog.createTable(TableIdentifier.of("db", "foreign"), TestingTables.USERS);
     TableDelta delta = new TableDelta(foreign.uuid().toString(), "db.foreign", 1, 0, List.of(),

@@ -34,6 +34,14 @@ class WalMarkTest {
   }
 
   @Test
+  void laterPicksTheMarkThatCoversMore() {
+    WalMark partial = new WalMark(2, 5);
+    assertThat(WalMark.later(partial, new WalMark(3, 0))).isEqualTo(new WalMark(3, 0));
+    assertThat(WalMark.later(partial, new WalMark(2, 1))).isEqualTo(partial);
+    assertThat(WalMark.later(WalMark.NONE, partial)).isEqualTo(partial);
+  }
+
+  @Test
   void advancingWithOlderProgressChangesNothing() {
     WalMark mark = new WalMark(7, 0);
     assertThat(mark.advance(new SegmentProgress("s", 3, 1, 9))).isEqualTo(mark);

@@ -1,0 +1,109 @@
+package io.verglas.materializer.write;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.verglas.materializer.testing.LocalTables;
+import io.verglas.materializer.testing.TestingTables;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.data.parquet.GenericParquetReaders;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.parquet.Parquet;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Positions announced on the caller's thread match where the background thread put the rows. */
+class PartitionedDataWriterTest {
+  static final String[] REGIONS = {"eu", "us", "ap"};
+
+  @TempDir Path dir;
+  Catalog catalog;
+  Table table;
+  BackgroundWrites background;
+
+  @BeforeEach
+  void setUp() {
+    catalog = LocalTables.catalog(dir);
+    table = TestingTables.createUsers(catalog, "db", "users");
+    background = new BackgroundWrites("test-data-writer");
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    background.close();
+    ((Closeable) catalog).close();
+  }
+
+  @Test
+  void everyRowLandsAtItsAnnouncedPosition() throws Exception {
+    int rows = 3 * PartitionedDataWriter.BATCH + 17; // several batches per file, one partial
+    Map<String, Map<Long, Integer>> announced = new HashMap<>();
+    List<DataFile> files;
+    try (PartitionedDataWriter writer = new PartitionedDataWriter(table, 0, 0, background)) {
+      for (int id = 0; id < rows; id++) {
+        PartitionedDataWriter.FilePosition at = writer.write(user(id));
+        announced.computeIfAbsent(at.path(), path -> new HashMap<>()).put(at.position(), id);
+      }
+      files = writer.complete();
+    }
+
+    assertThat(files).hasSize(REGIONS.length);
+    long total = 0;
+    for (DataFile file : files) {
+      List<Record> written = readFile(file);
+      assertThat(written).hasSize((int) file.recordCount());
+      Map<Long, Integer> expected = announced.get(file.location());
+      assertThat(expected).hasSize(written.size());
+      for (int position = 0; position < written.size(); position++) {
+        assertThat(written.get(position).getField("id")).isEqualTo(expected.get((long) position));
+      }
+      total += written.size();
+    }
+    assertThat(total).isEqualTo(rows);
+  }
+
+  @Test
+  void aFailedEncodingFailsCompleteAndLeavesNoFile() throws Exception {
+    List<String> paths = new ArrayList<>();
+    try (PartitionedDataWriter writer = new PartitionedDataWriter(table, 0, 0, background)) {
+      GenericRecord bad = (GenericRecord) user(1);
+      bad.setField("value", "not a long"); // fails only when Parquet encodes it
+      paths.add(writer.write(bad).path());
+      assertThatThrownBy(writer::complete).isInstanceOf(ClassCastException.class);
+    }
+    assertThat(table.io().newInputFile(paths.get(0)).exists()).isFalse();
+  }
+
+  private Record user(int id) {
+    GenericRecord record = GenericRecord.create(table.schema());
+    record.setField("id", id);
+    record.setField("name", "user-" + id);
+    record.setField("region", REGIONS[id % REGIONS.length]);
+    record.setField("value", (long) id * 10);
+    return record;
+  }
+
+  private List<Record> readFile(DataFile file) throws IOException {
+    List<Record> rows = new ArrayList<>();
+    try (CloseableIterable<Record> records = Parquet.read(table.io().newInputFile(file.location()))
+        .project(table.schema())
+        .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(table.schema(), fileSchema))
+        .build()) {
+      records.forEach(record -> rows.add(record.copy()));
+    }
+    return rows;
+  }
+}
