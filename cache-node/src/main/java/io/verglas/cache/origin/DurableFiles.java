@@ -6,10 +6,12 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
 import java.util.Comparator;
 import java.util.stream.Stream;
@@ -102,12 +104,29 @@ final class DurableFiles {
     try {
       Files.createDirectory(dir);
     } catch (java.nio.file.FileAlreadyExistsException e) {
-      if (!Files.isDirectory(dir)) {
+      if (existsAsFile(dir)) {
         throw e;
+      }
+      if (!Files.isDirectory(dir)) {
+        // A concurrent delete removed it again (it was an empty parent): let the caller retry.
+        throw new NoSuchFileException(dir.toString());
       }
       return;
     }
     fsyncDirectory(dir.getParent());
+  }
+
+  /**
+   * Whether {@code path} exists and is not a directory, decided by one look: a directory that a
+   * concurrent delete prunes between two looks must not pass for a file.
+   */
+  static boolean existsAsFile(Path path) throws IOException {
+    try {
+      return !Files.readAttributes(path, BasicFileAttributes.class,
+          LinkOption.NOFOLLOW_LINKS).isDirectory();
+    } catch (NoSuchFileException e) {
+      return false;
+    }
   }
 
   static void fsyncDirectory(Path dir) throws IOException {

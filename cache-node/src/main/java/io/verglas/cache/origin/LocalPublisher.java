@@ -133,7 +133,7 @@ final class LocalPublisher {
           + key + "/' exist, and the local directory origin cannot hold a key and keys under it");
     }
     for (Path p = target.getParent(); p != null && !p.equals(bucketDir); p = p.getParent()) {
-      if (Files.exists(p) && !Files.isDirectory(p)) {
+      if (DurableFiles.existsAsFile(p)) {
         throw new OriginException(Reason.INVALID_KEY, "Cannot put key '" + key + "': key '"
             + LocalLayout.keyOf(bucketDir, p) + "' exists, and the local directory origin cannot"
             + " hold a key and keys under it");
