@@ -3,6 +3,7 @@ package io.verglas.materializer;
 import io.verglas.catalog.Catalogs;
 import io.verglas.events.EventPublisher;
 import io.verglas.events.HttpEventPublisher;
+import io.verglas.job.JobArguments;
 import io.verglas.materializer.store.S3WalStore;
 import io.verglas.materializer.store.WalStore;
 import io.verglas.store.ObjectStoreEndpoint;
@@ -91,23 +92,9 @@ public final class MaterializerConfig implements Serializable {
     String secretKey = null;
     String bucket = null;
     URI s3Endpoint = null;
-    for (int i = 0; i < args.length; i++) {
-      String arg = args[i];
-      if (!arg.startsWith("--")) {
-        throw new IllegalArgumentException("Invalid argument: '" + arg + "' (expected --key=value)");
-      }
-      String key;
-      String value;
-      int eq = arg.indexOf('=');
-      if (eq > 0) {
-        key = arg.substring(2, eq);
-        value = arg.substring(eq + 1);
-      } else if (i + 1 < args.length) {
-        key = arg.substring(2);
-        value = args[++i];
-      } else {
-        throw new IllegalArgumentException("Invalid argument: " + arg + " has no value");
-      }
+    for (Map.Entry<String, String> arg : JobArguments.parse(args)) {
+      String key = arg.getKey();
+      String value = arg.getValue();
       if (key.startsWith("catalog.")) {
         builder.catalogProperty(key.substring("catalog.".length()), value);
         continue;
@@ -121,10 +108,10 @@ public final class MaterializerConfig implements Serializable {
         case "s3.bucket": bucket = value; break;
         case "wal.prefix": builder.walPrefix(value); break;
         case "events.uri": builder.eventsUri(URI.create(value)); break;
-        case "checkpoint-interval": builder.checkpointInterval(parseDuration(key, value)); break;
+        case "checkpoint-interval": builder.checkpointInterval(JobArguments.duration(key, value)); break;
         case "checkpoint-dir": builder.checkpointDir(value); break;
         case "parallelism": builder.parallelism(parseInt(key, value)); break;
-        case "discovery-interval": builder.discoveryInterval(parseDuration(key, value)); break;
+        case "discovery-interval": builder.discoveryInterval(JobArguments.duration(key, value)); break;
         case "writer.buffer-bytes": builder.writerBufferBytes(parseLong(key, value)); break;
         default: throw new IllegalArgumentException("Unknown argument: --" + key);
       }
@@ -136,25 +123,6 @@ public final class MaterializerConfig implements Serializable {
     builder.objectStore(new ObjectStoreEndpoint(s3Endpoint, region == null ? "us-east-1" : region,
         accessKey, secretKey, bucket));
     return builder.build();
-  }
-
-  static Duration parseDuration(String key, String value) {
-    String v = value.trim().toLowerCase(java.util.Locale.ROOT);
-    try {
-      if (v.endsWith("ms")) {
-        return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2).trim()));
-      } else if (v.endsWith("s")) {
-        return Duration.ofSeconds(Long.parseLong(v.substring(0, v.length() - 1).trim()));
-      } else if (v.endsWith("m")) {
-        return Duration.ofMinutes(Long.parseLong(v.substring(0, v.length() - 1).trim()));
-      } else if (v.startsWith("pt")) {
-        return Duration.parse(value.trim());
-      }
-      return Duration.ofMillis(Long.parseLong(v));
-    } catch (RuntimeException e) {
-      throw new IllegalArgumentException("Invalid --" + key + ": '" + value
-          + "' (expected milliseconds or a number with ms, s or m)", e);
-    }
   }
 
   private static int parseInt(String key, String value) {

@@ -3,6 +3,7 @@ package io.verglas.maintenance.job;
 import io.verglas.catalog.Catalogs;
 import io.verglas.events.EventPublisher;
 import io.verglas.events.HttpEventPublisher;
+import io.verglas.job.JobArguments;
 import java.io.Serializable;
 import java.net.URI;
 import java.time.Duration;
@@ -28,7 +29,7 @@ import org.apache.iceberg.catalog.Catalog;
  *   --parallelism=2                 tables maintained at once
  *   --checkpoint-interval=10s
  * </pre>
- * Durations: milliseconds, or a number with ms/s/m/h.
+ * Durations: milliseconds, a number with ms/s/m/h, or ISO-8601 ({@link JobArguments#duration}).
  */
 public final class MaintenanceConfig implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -106,25 +107,7 @@ public final class MaintenanceConfig implements Serializable {
 
   public static MaintenanceConfig fromArgs(String... args) {
     Builder b = builder();
-    for (int i = 0; i < args.length; i++) {
-      String arg = args[i];
-      if (!arg.startsWith("--")) {
-        throw new IllegalArgumentException("Invalid argument: '" + arg + "' (expected --key=value)");
-      }
-      int eq = arg.indexOf('=');
-      String key;
-      String value;
-      if (eq > 0) {
-        key = arg.substring(2, eq);
-        value = arg.substring(eq + 1);
-      } else if (i + 1 < args.length) {
-        key = arg.substring(2);
-        value = args[++i];
-      } else {
-        throw new IllegalArgumentException("Invalid argument: " + arg + " has no value");
-      }
-      set(b, key, value);
-    }
+    JobArguments.parse(args).forEach(arg -> set(b, arg.getKey(), arg.getValue()));
     return b.build();
   }
 
@@ -137,31 +120,12 @@ public final class MaintenanceConfig implements Serializable {
       case "catalog-name" -> b.catalogName(value);
       case "feed.uri" -> b.feedUri(URI.create(value));
       case "feed.from" -> b.feedFrom(Long.parseLong(value));
-      case "feed.poll-interval" -> b.pollInterval(duration(key, value));
-      case "sweep-interval" -> b.sweepInterval(duration(key, value));
-      case "rewrite-pause" -> b.rewritePause(duration(key, value));
+      case "feed.poll-interval" -> b.pollInterval(JobArguments.duration(key, value));
+      case "sweep-interval" -> b.sweepInterval(JobArguments.duration(key, value));
+      case "rewrite-pause" -> b.rewritePause(JobArguments.duration(key, value));
       case "parallelism" -> b.parallelism(Integer.parseInt(value));
-      case "checkpoint-interval" -> b.checkpointInterval(duration(key, value));
+      case "checkpoint-interval" -> b.checkpointInterval(JobArguments.duration(key, value));
       default -> throw new IllegalArgumentException("Unknown argument: --" + key);
-    }
-  }
-
-  static Duration duration(String key, String value) {
-    String v = value.trim().toLowerCase(java.util.Locale.ROOT);
-    try {
-      if (v.endsWith("ms")) {
-        return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2)));
-      }
-      long n = Long.parseLong(v.substring(0, v.length() - 1));
-      return switch (v.charAt(v.length() - 1)) {
-        case 's' -> Duration.ofSeconds(n);
-        case 'm' -> Duration.ofMinutes(n);
-        case 'h' -> Duration.ofHours(n);
-        default -> Duration.ofMillis(Long.parseLong(v));
-      };
-    } catch (NumberFormatException | StringIndexOutOfBoundsException e) {
-      throw new IllegalArgumentException("Invalid --" + key + "=" + value
-          + " (expected milliseconds, or a number with ms/s/m/h)", e);
     }
   }
 
