@@ -29,6 +29,14 @@ import org.apache.iceberg.util.ContentFileUtil;
  * manifests by partition or keep an index across commits.
  */
 final class DataFileIndex {
+  /**
+   * The manifest columns a delete needs (what a scan plans with, plus the delete-file fields):
+   * decoding the per-column statistics of every entry was most of the cost of a load.
+   */
+  private static final List<String> WITHOUT_STATS = List.of("file_path", "file_format",
+      "partition", "record_count", "file_size_in_bytes", "key_metadata", "split_offsets",
+      "sort_order_id", "content", "equality_ids", "referenced_data_file", "content_offset",
+      "content_size_in_bytes", "first_row_id");
   private final Map<String, DataFile> dataFiles;
   private final Map<String, List<DeleteFile>> deletes;
 
@@ -45,7 +53,8 @@ final class DataFileIndex {
       return new DataFileIndex(dataFiles, deletes);
     }
     for (ManifestFile manifest : snapshot.dataManifests(table.io())) {
-      try (ManifestReader<DataFile> reader = ManifestFiles.read(manifest, table.io(), table.specs())) {
+      try (ManifestReader<DataFile> reader =
+          ManifestFiles.read(manifest, table.io(), table.specs()).select(WITHOUT_STATS)) {
         for (DataFile file : reader) {
           if (paths.contains(file.location())) {
             dataFiles.put(file.location(), file.copyWithoutStats());
@@ -65,8 +74,8 @@ final class DataFileIndex {
       Map<String, List<DeleteFile>> deletes) {
     Map<String, DeleteFile> dvs = new HashMap<>();
     for (ManifestFile manifest : snapshot.deleteManifests(table.io())) {
-      try (ManifestReader<DeleteFile> reader =
-          ManifestFiles.readDeleteManifest(manifest, table.io(), table.specs())) {
+      try (ManifestReader<DeleteFile> reader = ManifestFiles
+          .readDeleteManifest(manifest, table.io(), table.specs()).select(WITHOUT_STATS)) {
         for (DeleteFile file : reader) {
           if (file.content() != FileContent.POSITION_DELETES) {
             continue;

@@ -6,8 +6,8 @@ import io.verglas.materializer.table.VerglasTables;
 import io.verglas.row.RowCodec;
 import io.verglas.wal.WalPosition;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -184,24 +184,31 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
   }
 
   /**
-   * The rows in the key index's storage order (key group, then key): consecutive look-ups then
-   * hit neighbouring blocks of the state backend instead of random ones.
+   * The rows grouped by key group, in key-group order: the key index stores each key group
+   * contiguously, so consecutive look-ups hit neighbouring blocks of the state backend instead
+   * of random ones. A counting sort (linear; a comparison sort of the routing keys cost a fifth
+   * of the writer's time); within a key group the order does not matter.
    */
   private List<WalRow> inIndexOrder(Collection<WalRow> rows) {
     int maxParallelism = getRuntimeContext().getTaskInfo().getMaxNumberOfParallelSubtasks();
-    List<IndexedRow> indexed = new ArrayList<>(rows.size());
+    int[] keyGroups = new int[rows.size()];
+    int[] starts = new int[maxParallelism + 1];
+    int i = 0;
     for (WalRow row : rows) {
-      indexed.add(new IndexedRow(
-          KeyGroupRangeAssignment.assignToKeyGroup(row.routingKey, maxParallelism), row));
+      int keyGroup = KeyGroupRangeAssignment.assignToKeyGroup(row.routingKey, maxParallelism);
+      keyGroups[i++] = keyGroup;
+      starts[keyGroup + 1]++;
     }
-    indexed.sort(Comparator.comparingInt(IndexedRow::keyGroup)
-        .thenComparing(indexedRow -> indexedRow.row().routingKey));
-    List<WalRow> ordered = new ArrayList<>(indexed.size());
-    indexed.forEach(indexedRow -> ordered.add(indexedRow.row()));
-    return ordered;
+    for (int group = 0; group < maxParallelism; group++) {
+      starts[group + 1] += starts[group];
+    }
+    WalRow[] ordered = new WalRow[rows.size()];
+    i = 0;
+    for (WalRow row : rows) {
+      ordered[starts[keyGroups[i++]]++] = row;
+    }
+    return Arrays.asList(ordered);
   }
-
-  private record IndexedRow(int keyGroup, WalRow row) {}
 
   /** Applies one primary-key row against the key index. */
   private void materialize(WalRow row, PartitionedDataWriter writer,

@@ -23,6 +23,8 @@ final class TableBuffer {
   private final Map<String, WalRow> latest = new HashMap<>();
   private final List<WalRow> appends = new ArrayList<>();
   private final Map<String, SegmentProgress> segments = new HashMap<>();
+  /** The row reaching furthest into the segment rows currently arrive from; not yet in segments. */
+  private WalRow furthest;
   private long bytes;
 
   TableBuffer(String tableUuid, String tableName) {
@@ -32,15 +34,14 @@ final class TableBuffer {
 
   /** Adds a row; returns how many bytes the buffer grew (negative when a larger row was replaced). */
   long add(WalRow row) {
-    segments.merge(row.segmentKey, row.progress(), SegmentProgress::max);
+    track(row);
     long before = bytes;
     if (row.appendOnly()) {
       appends.add(row);
       bytes += size(row);
     } else {
-      WalRow previous = latest.get(row.routingKey);
+      WalRow previous = latest.putIfAbsent(row.routingKey, row);
       if (previous == null) {
-        latest.put(row.routingKey, row);
         bytes += size(row);
       } else if (previous.position().compareTo(row.position()) < 0) {
         latest.put(row.routingKey, row);
@@ -48,6 +49,29 @@ final class TableBuffer {
       }
     }
     return bytes - before;
+  }
+
+  /**
+   * Rows arrive segment by segment: the furthest row of the current segment is kept at hand and
+   * merged into {@link #segments} only when the segment changes (a map update per row, hashing
+   * its segment key, cost more than the rest of {@link #add}).
+   */
+  private void track(WalRow row) {
+    if (furthest != null && furthest.segmentKey.equals(row.segmentKey)) {
+      if (row.ordinal > furthest.ordinal) {
+        furthest = row;
+      }
+      return;
+    }
+    recordFurthest();
+    furthest = row;
+  }
+
+  private void recordFurthest() {
+    if (furthest != null) {
+      segments.merge(furthest.segmentKey, furthest.progress(), SegmentProgress::max);
+      furthest = null;
+    }
   }
 
   Collection<WalRow> latestByKey() {
@@ -59,6 +83,7 @@ final class TableBuffer {
   }
 
   Map<String, SegmentProgress> segments() {
+    recordFurthest();
     return segments;
   }
 
