@@ -113,6 +113,16 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     getMetricGroup().gauge("loadedTables", () -> tables.size());
   }
 
+  /**
+   * Rows are only buffered on arrival; the key index is read and written at flush time, where
+   * each key is set explicitly. Declaring no per-record key context keeps Flink from serializing
+   * every arriving row's key into the state backend's key builder for nothing.
+   */
+  @Override
+  public boolean hasKeyContext1() {
+    return false;
+  }
+
   @Override
   public void processElement(StreamRecord<WalRow> element) throws Exception {
     WalRow row = element.getValue();
