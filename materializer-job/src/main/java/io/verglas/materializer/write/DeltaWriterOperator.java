@@ -6,8 +6,6 @@ import io.verglas.materializer.table.VerglasTables;
 import io.verglas.row.RowCodec;
 import io.verglas.wal.WalPosition;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,7 +14,6 @@ import java.util.Optional;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
@@ -37,11 +34,12 @@ import org.slf4j.LoggerFactory;
  * per key: the WAL position of the materialized version and where it lives (data file, row
  * position), or a tombstone.
  * <ol>
- *   <li>Between checkpoints rows are only buffered, per table, newest per key: the order is the
- *       full {@link WalPosition} order (hybrid clock, then stream, sequence, batch, row), so
- *       duplicates and rows replaced within one interval never reach a file.
+ *   <li>Between checkpoints rows are only buffered, per table ({@link TableBuffer}).
  *   <li>At {@link #prepareSnapshotPreBarrier} (before the barrier leaves, so the result belongs
- *       to this checkpoint) each table's buffer is flushed: per buffered key the index entry is
+ *       to this checkpoint) each table's buffer is flushed. Only the newest buffered row of each
+ *       key counts, in the full {@link WalPosition} order (hybrid clock, then stream, sequence,
+ *       batch, row), so duplicates and rows replaced within one interval never reach a file.
+ *       Per such row the index entry is
  *       read; a buffered row that is not newer than the entry loses (a stream that lags behind
  *       another can deliver older versions late). Otherwise the entry's live version, if any, is
  *       recorded as a delete (file, position), the new version is written to this flush's data
@@ -155,7 +153,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
       flush(buffer).ifPresent(delta ->
           flushed.computeIfAbsent(buffer.tableUuid, uuid -> new ArrayList<>()).add(delta));
       LOG.debug("Writer {} flushed {} keyed and {} appended rows of table {} in {} ms", subtask,
-          buffer.latestByKey().size(), buffer.appends().size(), buffer.tableName,
+          buffer.keyedRows(), buffer.appends().size(), buffer.tableName,
           (System.nanoTime() - start) / 1_000_000);
     }
     buffers.clear();
@@ -166,7 +164,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     Optional<Table> loaded = tables.load(buffer.tableUuid, buffer.tableName);
     if (loaded.isEmpty()) {
       LOG.warn("Dropping {} buffered rows of table {} ({}): the table is not available",
-          buffer.appends().size() + buffer.latestByKey().size(), buffer.tableName, buffer.tableUuid);
+          buffer.appends().size() + buffer.keyedRows(), buffer.tableName, buffer.tableUuid);
       return Optional.empty();
     }
     Table table = loaded.get();
@@ -178,7 +176,8 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
       for (WalRow row : buffer.appends()) {
         writer.write(decode(row, schema));
       }
-      for (WalRow row : inIndexOrder(buffer.latestByKey())) {
+      int maxParallelism = getRuntimeContext().getTaskInfo().getMaxNumberOfParallelSubtasks();
+      for (WalRow row : buffer.latestInKeyGroupOrder(maxParallelism)) {
         materialize(row, writer, deletes);
       }
       dataFiles = writer.complete();
@@ -191,33 +190,6 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     deletes.forEach((path, rows) -> deletedRows.put(path, rows.build()));
     return Optional.of(new TableDelta(buffer.tableUuid, buffer.tableName, -1, subtask, fileJson,
         deletedRows, buffer.segments()));
-  }
-
-  /**
-   * The rows grouped by key group, in key-group order: the key index stores each key group
-   * contiguously, so consecutive look-ups hit neighbouring blocks of the state backend instead
-   * of random ones. A counting sort (linear; a comparison sort of the routing keys cost a fifth
-   * of the writer's time); within a key group the order does not matter.
-   */
-  private List<WalRow> inIndexOrder(Collection<WalRow> rows) {
-    int maxParallelism = getRuntimeContext().getTaskInfo().getMaxNumberOfParallelSubtasks();
-    int[] keyGroups = new int[rows.size()];
-    int[] starts = new int[maxParallelism + 1];
-    int i = 0;
-    for (WalRow row : rows) {
-      int keyGroup = KeyGroupRangeAssignment.assignToKeyGroup(row.routingKey, maxParallelism);
-      keyGroups[i++] = keyGroup;
-      starts[keyGroup + 1]++;
-    }
-    for (int group = 0; group < maxParallelism; group++) {
-      starts[group + 1] += starts[group];
-    }
-    WalRow[] ordered = new WalRow[rows.size()];
-    i = 0;
-    for (WalRow row : rows) {
-      ordered[starts[keyGroups[i++]]++] = row;
-    }
-    return Arrays.asList(ordered);
   }
 
   /** Applies one primary-key row against the key index. */
