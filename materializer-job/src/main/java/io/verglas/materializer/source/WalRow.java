@@ -43,6 +43,24 @@ public class WalRow {
     return new WalPosition(hlc, streamId, sequence, batch, row);
   }
 
+  /**
+   * Compares the two rows' places in the last-writer-wins order: the same as comparing their
+   * {@link #position()}s, without creating them (the writer compares every buffered duplicate).
+   */
+  public int comparePosition(WalRow other) {
+    int c = Long.compare(hlc, other.hlc);
+    if (c == 0) {
+      c = streamId.compareTo(other.streamId);
+    }
+    if (c == 0) {
+      c = Long.compare(sequence, other.sequence);
+    }
+    if (c == 0) {
+      c = Integer.compare(batch, other.batch);
+    }
+    return c != 0 ? c : Integer.compare(row, other.row);
+  }
+
   /** How far into its segment this row reaches. */
   public SegmentProgress progress() {
     return new SegmentProgress(streamId, sequence, ordinal + 1, segmentRowCount);

@@ -123,7 +123,7 @@ final class TableBuffer {
         Integer slot = slotOfKey.putIfAbsent(row.routingKey, latest.size());
         if (slot == null) {
           latest.add(row);
-        } else if (latest.get(slot).position().compareTo(row.position()) < 0) {
+        } else if (latest.get(slot).comparePosition(row) < 0) {
           latest.set(slot, row);
         }
       }
