@@ -1,6 +1,5 @@
 package io.verglas.wal;
 
-import java.util.Comparator;
 import java.util.Objects;
 
 /**
@@ -14,19 +13,32 @@ import java.util.Objects;
 public record WalPosition(long hlc, String streamId, long sequence, int batch, int row)
     implements Comparable<WalPosition> {
 
-  private static final Comparator<WalPosition> ORDER =
-      Comparator.comparingLong(WalPosition::hlc)
-          .thenComparing(WalPosition::streamId)
-          .thenComparingLong(WalPosition::sequence)
-          .thenComparingInt(WalPosition::batch)
-          .thenComparingInt(WalPosition::row);
-
   public WalPosition {
     Objects.requireNonNull(streamId, "streamId");
   }
 
   @Override
   public int compareTo(WalPosition other) {
-    return ORDER.compare(this, other);
+    return compare(hlc, streamId, sequence, batch, row,
+        other.hlc, other.streamId, other.sequence, other.batch, other.row);
+  }
+
+  /**
+   * The order itself, on the fields of two positions: for holders of those fields that compare
+   * often and should not create a position for each comparison (the materializer's buffered rows).
+   */
+  public static int compare(long hlc, String streamId, long sequence, int batch, int row,
+      long otherHlc, String otherStreamId, long otherSequence, int otherBatch, int otherRow) {
+    int c = Long.compare(hlc, otherHlc);
+    if (c == 0) {
+      c = streamId.compareTo(otherStreamId);
+    }
+    if (c == 0) {
+      c = Long.compare(sequence, otherSequence);
+    }
+    if (c == 0) {
+      c = Integer.compare(batch, otherBatch);
+    }
+    return c != 0 ? c : Integer.compare(row, otherRow);
   }
 }

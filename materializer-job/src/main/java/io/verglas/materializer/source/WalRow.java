@@ -48,17 +48,8 @@ public class WalRow {
    * {@link #position()}s, without creating them (the writer compares every buffered duplicate).
    */
   public int comparePosition(WalRow other) {
-    int c = Long.compare(hlc, other.hlc);
-    if (c == 0) {
-      c = streamId.compareTo(other.streamId);
-    }
-    if (c == 0) {
-      c = Long.compare(sequence, other.sequence);
-    }
-    if (c == 0) {
-      c = Integer.compare(batch, other.batch);
-    }
-    return c != 0 ? c : Integer.compare(row, other.row);
+    return WalPosition.compare(hlc, streamId, sequence, batch, row,
+        other.hlc, other.streamId, other.sequence, other.batch, other.row);
   }
 
   /** How far into its segment this row reaches. */
