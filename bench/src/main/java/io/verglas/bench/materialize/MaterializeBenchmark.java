@@ -269,11 +269,10 @@ public final class MaterializeBenchmark implements Benchmark {
         ours.scanRows = scan[1];
 
         // Freshness: small segments at a steady rate on one stream.
-        int count = freshnessSegments;
         List<BenchWal.Segment> fresh = new ArrayList<>();
-        long[] acked = new long[count];
+        long[] acked = new long[freshnessSegments];
         long next = System.nanoTime();
-        for (int i = 0; i < count; i++) {
+        for (int i = 0; i < freshnessSegments; i++) {
           BenchWal.Segment segment = wal.segment(0, upserts + (long) i * FRESHNESS_SEGMENT_ROWS,
               FRESHNESS_SEGMENT_ROWS);
           long wait = next - System.nanoTime();
@@ -286,8 +285,8 @@ public final class MaterializeBenchmark implements Benchmark {
         }
         awaitCovered(table, List.of(fresh.get(fresh.size() - 1)));
         List<Snapshot> snapshots = snapshotsInOrder(table);
-        ours.freshnessMs = new double[count];
-        for (int i = 0; i < count; i++) {
+        ours.freshnessMs = new double[freshnessSegments];
+        for (int i = 0; i < freshnessSegments; i++) {
           Snapshot covering = firstCovering(snapshots, fresh.get(i));
           ours.freshnessMs[i] = covering.timestampMillis() - acked[i];
         }

@@ -51,8 +51,8 @@ final class TableBuffer {
   }
 
   /**
-   * Points the row's table, stream and segment strings at the instances the buffer already
-   * holds: each arriving row brings its own copies (deserialized from the network), and a buffer
+   * Points the row's table strings (and, in {@link #track}, its stream and segment strings) at
+   * the instances the buffer already holds: each arriving row brings its own copies (deserialized from the network), and a buffer
    * of 100k rows kept some 35 MB of duplicates alive through young collections.
    */
   private void share(WalRow row) {
@@ -61,10 +61,6 @@ final class TableBuffer {
     }
     if (tableName.equals(row.tableName)) {
       row.tableName = tableName;
-    }
-    if (furthest != null && furthest.segmentKey.equals(row.segmentKey)) {
-      row.segmentKey = furthest.segmentKey;
-      row.streamId = furthest.streamId;
     }
   }
 
@@ -75,6 +71,8 @@ final class TableBuffer {
    */
   private void track(WalRow row) {
     if (furthest != null && furthest.segmentKey.equals(row.segmentKey)) {
+      row.segmentKey = furthest.segmentKey; // shared, see share()
+      row.streamId = furthest.streamId;
       if (row.ordinal > furthest.ordinal) {
         furthest = row;
       }
