@@ -244,6 +244,9 @@ class IngestServerITCase {
     }
     IngestServer first = IngestServer.builder().catalog(env.catalog()).objectStore(env.endpoint())
         .streamId(stream).token(TestEnvironment.TOKEN).flushInterval(Duration.ofHours(1))
+        // Nothing may flush the batch before close does: not the interval, and not the linger
+        // that writes a segment early while no lane is busy.
+        .flushLinger(Duration.ofHours(1))
         .lanes(1).build().start();
     try (VerglasClient client = VerglasClient.builder().uri(first.location())
             .token(TestEnvironment.TOKEN).writeRetries(0).build();
