@@ -3,6 +3,7 @@ package io.verglas.bench.ingest;
 import io.verglas.arrow.ArrowSchemas;
 import io.verglas.bench.Benchmark;
 import io.verglas.bench.BenchmarkReport;
+import io.verglas.bench.ThreadCpu;
 import io.verglas.bench.stack.BenchStorage;
 import io.verglas.ingest.IngestServer;
 import io.verglas.ingest.wal.S3SegmentStore;
@@ -16,7 +17,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -25,6 +29,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -40,12 +46,16 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * endpoint with the same client, one PUT at a time ({@code raw_put_mb_per_s}), and as many at
  * once as ingest has lanes ({@code raw_put_parallel_mb_per_s}).
  *
- * <p>Method. The machine is shared and small, so one sample is noise: after three warm-up rounds
- * of both sides (the JIT compiles ingest, the S3 client and the cache node for several seconds;
- * neither side should pay for it or profit from the other's), the benchmark runs three rounds of
+ * <p>Method. The machine is shared and small, so one sample is noise: after twenty warm-up
+ * rounds of both sides (neither side should pay for the JIT or profit from the other's), the
+ * benchmark runs three rounds of
  * "push all rows, then PUT that round's segments raw" and reports medians over the rounds,
  * ratios taken per round (each ingest round against the raw PUTs right after it). It reports
- * the process CPU time, the JIT's compile time and the load average beside the speeds.
+ * the process CPU time, its split by thread group, the JIT's compile time and the load average
+ * beside the speeds. Why twenty: on 2 cores the JIT still compiled 1.6 s per round after three
+ * warm-up rounds (measured: 45 MB/s), 0.75 s after ten (56 MB/s), 0.56 s after twenty (63 MB/s);
+ * ingest, the S3 client, gRPC and the cache node are a lot of code for two compiler threads, and
+ * a server runs for far longer than a benchmark.
  *
  * <p>Ack latency is measured per batch from the {@code write} call, so it includes the time a
  * client waits for a free in-flight slot; {@code ack_latency_on_wire_*} measures from the moment
@@ -66,7 +76,7 @@ public final class IngestBenchmark implements Benchmark {
       Long.getLong("verglas.bench.ingest.flush-bytes", 2L << 20);
   private static final String TOKEN = "bench-token";
   private static final int WARM_UP_ROUNDS =
-      Integer.getInteger("verglas.bench.ingest.warm-up-rounds", 3);
+      Integer.getInteger("verglas.bench.ingest.warm-up-rounds", 20);
 
   @Override
   public String name() {
@@ -99,11 +109,13 @@ public final class IngestBenchmark implements Benchmark {
           ArrowSchemas.toArrow(storage.catalog().loadTable(table).schema()), allocator, rows,
           BATCH_ROWS, CLIENTS);
       String bucket = storage.endpoint().bucket();
+      // One pool for every round: its threads live on, so their CPU is counted per thread.
+      ExecutorService clients = Executors.newFixedThreadPool(CLIENTS, clientThreads());
       try {
         Set<String> seen = new HashSet<>();
         // Warm-up rounds of both sides (JIT, connections); not measured.
         for (int w = 0; w < WARM_UP_ROUNDS; w++) {
-          push(server, allocator, table, perClient);
+          push(clients, server, allocator, table, perClient);
           List<byte[]> warmSegments = newSegments(s3, bucket, seen);
           rawPutMbPerSecond(s3, bucket, warmSegments, 1);
           rawPutMbPerSecond(s3, bucket, warmSegments, LANES);
@@ -111,11 +123,14 @@ public final class IngestBenchmark implements Benchmark {
 
         List<Round> measured = new ArrayList<>();
         long jitMillisDuringPushes = 0;
+        Map<String, Double> cpuByThread = new HashMap<>();
         for (int r = 0; r < rounds; r++) {
           long cpuBefore = processCpuNanos();
+          ThreadCpu threadCpu = ThreadCpu.start();
           long jitBefore = jitMillis();
-          IngestRun run = push(server, allocator, table, perClient);
+          IngestRun run = push(clients, server, allocator, table, perClient);
           long cpu = processCpuNanos() - cpuBefore;
+          threadCpu.topGroups(12).forEach((group, s) -> cpuByThread.merge(group, s, Double::sum));
           jitMillisDuringPushes += jitMillis() - jitBefore;
           List<byte[]> segments = newSegments(s3, bucket, seen);
           long walBytes = segments.stream().mapToLong(b -> b.length).sum();
@@ -123,15 +138,17 @@ public final class IngestBenchmark implements Benchmark {
           double parallel = rawPutMbPerSecond(s3, bucket, segments, LANES);
           measured.add(new Round(run, walBytes, segments.size(), sequential, parallel, cpu));
         }
-        return report(quick, rows, measured, loadBefore, jitMillisDuringPushes / rounds);
+        return report(quick, rows, measured, loadBefore, jitMillisDuringPushes / rounds,
+            perRound(cpuByThread, rounds));
       } finally {
+        clients.shutdown();
         perClient.forEach(batches -> batches.forEach(VectorSchemaRoot::close));
       }
     }
   }
 
   private BenchmarkReport report(boolean quick, int rows, List<Round> rounds, double loadBefore,
-      long jitMillisPerRound) {
+      long jitMillisPerRound, Map<String, Double> cpuByThread) {
     double mbPerSecond = median(rounds.stream().mapToDouble(Round::mbPerSecond).toArray());
     long[] latencies = rounds.stream().flatMapToLong(r -> Arrays.stream(r.run().ackNanos()))
         .toArray();
@@ -164,6 +181,7 @@ public final class IngestBenchmark implements Benchmark {
         .metric("cpu_s", round(median(rounds.stream().mapToDouble(r -> r.cpuNanos() / 1e9)
             .toArray())))
         .metric("jit_compile_ms_per_round", jitMillisPerRound)
+        .metric("cpu_s_by_thread_per_round", cpuByThread)
         .metric("mb_per_s_rounds", rounds.stream().map(r -> round(r.mbPerSecond())).toList())
         .peer("raw_put_mb_per_s", round(median(rounds.stream()
             .mapToDouble(Round::rawSequential).toArray())))
@@ -185,9 +203,9 @@ public final class IngestBenchmark implements Benchmark {
         .allocator(allocator).maxInFlightBatches(IN_FLIGHT).build();
   }
 
-  private static IngestRun push(IngestServer server, BufferAllocator allocator,
-      TableIdentifier table, List<List<VectorSchemaRoot>> perClient) throws Exception {
-    ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
+  private static IngestRun push(ExecutorService pool, IngestServer server,
+      BufferAllocator allocator, TableIdentifier table, List<List<VectorSchemaRoot>> perClient)
+      throws Exception {
     List<long[]> latencies = new ArrayList<>();
     List<long[]> wireLatencies = new ArrayList<>();
     List<Future<?>> done = new ArrayList<>();
@@ -224,7 +242,6 @@ public final class IngestBenchmark implements Benchmark {
       f.get();
     }
     long elapsed = System.nanoTime() - start;
-    pool.shutdown();
     return new IngestRun(elapsed, latencies.stream().flatMapToLong(Arrays::stream).toArray(),
         wireLatencies.stream().flatMapToLong(Arrays::stream).toArray());
   }
@@ -261,6 +278,24 @@ public final class IngestBenchmark implements Benchmark {
     pool.shutdown();
     long bytes = segments.stream().mapToLong(b -> b.length).sum();
     return bytes / (double) (1 << 20) / seconds;
+  }
+
+  /** CPU seconds per thread group of one round, largest first. */
+  private static Map<String, Double> perRound(Map<String, Double> total, int rounds) {
+    Map<String, Double> perRound = new LinkedHashMap<>();
+    total.entrySet().stream()
+        .sorted(Map.Entry.<String, Double>comparingByValue(Comparator.reverseOrder()))
+        .forEach(e -> perRound.put(e.getKey(), round(e.getValue() / rounds)));
+    return perRound;
+  }
+
+  private static ThreadFactory clientThreads() {
+    AtomicInteger next = new AtomicInteger();
+    return task -> {
+      Thread thread = new Thread(task, "bench-client-" + next.getAndIncrement());
+      thread.setDaemon(true);
+      return thread;
+    };
   }
 
   /** Time the JIT compilers spent so far (they share the CPUs with what is measured). */
