@@ -1,13 +1,8 @@
 package io.verglas.row;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
@@ -40,38 +35,36 @@ public final class RowCodec {
   private RowCodec() {}
 
   public static byte[] encode(Record record, Schema schema) {
-    try {
-      // Sized for a typical row, so the buffer rarely grows (each growth copies it).
-      ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
-      DataOutputStream out = new DataOutputStream(bytes);
-      out.writeByte(VERSION);
-      List<Types.NestedField> columns = schema.columns();
-      for (int i = 0; i < columns.size(); i++) {
-        Object value = record.get(i);
-        if (value != null) {
-          out.writeInt(columns.get(i).fieldId());
-          writeValue(out, columns.get(i).type(), value);
-        }
+    // Sized for a typical row, so the buffer rarely grows (each growth copies it).
+    RowBytes out = new RowBytes(256);
+    out.writeByte(VERSION);
+    List<Types.NestedField> columns = schema.columns();
+    for (int i = 0; i < columns.size(); i++) {
+      Object value = record.get(i);
+      if (value != null) {
+        out.writeInt(columns.get(i).fieldId());
+        writeValue(out, columns.get(i).type(), value);
       }
-      out.flush();
-      return bytes.toByteArray();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
+    return out.toByteArray();
   }
 
   public static GenericRecord decode(byte[] bytes, Schema schema) {
+    return decodeInto(bytes, GenericRecord.create(schema), schema);
+  }
+
+  /** Decodes into {@code record}, a new record of {@code schema} (see {@link RowDecoder}). */
+  static GenericRecord decodeInto(byte[] bytes, GenericRecord record, Schema schema) {
+    ByteBuffer in = ByteBuffer.wrap(bytes);
     try {
-      DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
-      int version = in.readUnsignedByte();
+      int version = Byte.toUnsignedInt(in.get());
       if (version != VERSION) {
         throw new IllegalArgumentException("Cannot decode row: unknown version " + version);
       }
-      GenericRecord record = GenericRecord.create(schema);
       List<Types.NestedField> columns = schema.columns();
       int next = 0;
-      while (in.available() > 0) {
-        int fieldId = in.readInt();
+      while (in.hasRemaining()) {
+        int fieldId = in.getInt();
         int position = position(columns, fieldId, next);
         if (position < 0) {
           throw new IllegalArgumentException("Cannot decode row: field id " + fieldId
@@ -82,8 +75,9 @@ public final class RowCodec {
         next = position + 1;
       }
       return record;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    } catch (BufferUnderflowException | IndexOutOfBoundsException e) {
+      throw new IllegalArgumentException("Cannot decode row: truncated at byte " + in.position()
+          + " of " + bytes.length + " bytes", e);
     }
   }
 
@@ -105,62 +99,56 @@ public final class RowCodec {
 
   /** The primary key of a row as bytes: equal keys give equal bytes. Key values must not be null. */
   public static byte[] encodeKey(Record record, Schema schema, List<Integer> keyFieldIds) {
-    try {
-      ByteArrayOutputStream bytes = new ByteArrayOutputStream(32);
-      DataOutputStream out = new DataOutputStream(bytes);
-      for (int fieldId : keyFieldIds) {
-        Types.NestedField field = schema.findField(fieldId);
-        Object value = record.getField(field.name());
-        if (value == null) {
-          throw new IllegalArgumentException("Invalid primary key: " + field.name() + " is null");
-        }
-        writeValue(out, field.type(), value);
+    RowBytes out = new RowBytes(32);
+    for (int fieldId : keyFieldIds) {
+      Types.NestedField field = schema.findField(fieldId);
+      Object value = record.getField(field.name());
+      if (value == null) {
+        throw new IllegalArgumentException("Invalid primary key: " + field.name() + " is null");
       }
-      out.flush();
-      return bytes.toByteArray();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      writeValue(out, field.type(), value);
     }
+    return out.toByteArray();
   }
 
-  private static void writeValue(DataOutputStream out, Type type, Object value) throws IOException {
+  private static void writeValue(RowBytes out, Type type, Object value) {
     switch (type.typeId()) {
-      case BOOLEAN: out.writeBoolean((Boolean) value); break;
+      case BOOLEAN: out.writeByte((Boolean) value ? 1 : 0); break;
       case INTEGER: out.writeInt((Integer) value); break;
       case LONG: out.writeLong((Long) value); break;
-      case FLOAT: out.writeFloat((Float) value); break;
-      case DOUBLE: out.writeDouble((Double) value); break;
+      case FLOAT: out.writeInt(Float.floatToIntBits((Float) value)); break;
+      case DOUBLE: out.writeLong(Double.doubleToLongBits((Double) value)); break;
       case DATE: out.writeInt((int) ((LocalDate) value).toEpochDay()); break;
       case TIME: out.writeLong(((LocalTime) value).toNanoOfDay() / 1_000L); break;
       case TIMESTAMP: out.writeLong(micros(value)); break;
-      case STRING: writeBytes(out, value.toString().getBytes(StandardCharsets.UTF_8)); break;
+      case STRING: out.writeSized(value.toString().getBytes(StandardCharsets.UTF_8)); break;
       case UUID:
         UUID uuid = (UUID) value;
         out.writeLong(uuid.getMostSignificantBits());
         out.writeLong(uuid.getLeastSignificantBits());
         break;
-      case FIXED: writeBytes(out, (byte[]) value); break;
-      case BINARY: writeBytes(out, bytes((ByteBuffer) value)); break;
-      case DECIMAL: writeBytes(out, ((BigDecimal) value).unscaledValue().toByteArray()); break;
+      case FIXED: out.writeSized((byte[]) value); break;
+      case BINARY: out.writeSized(bytes((ByteBuffer) value)); break;
+      case DECIMAL: out.writeSized(((BigDecimal) value).unscaledValue().toByteArray()); break;
       default: throw new IllegalArgumentException("Cannot encode value of type " + type);
     }
   }
 
-  private static Object readValue(DataInputStream in, Type type) throws IOException {
+  private static Object readValue(ByteBuffer in, Type type) {
     switch (type.typeId()) {
-      case BOOLEAN: return in.readBoolean();
-      case INTEGER: return in.readInt();
-      case LONG: return in.readLong();
-      case FLOAT: return in.readFloat();
-      case DOUBLE: return in.readDouble();
-      case DATE: return LocalDate.ofEpochDay(in.readInt());
-      case TIME: return LocalTime.ofNanoOfDay(in.readLong() * 1_000L);
+      case BOOLEAN: return in.get() != 0;
+      case INTEGER: return in.getInt();
+      case LONG: return in.getLong();
+      case FLOAT: return Float.intBitsToFloat(in.getInt());
+      case DOUBLE: return Double.longBitsToDouble(in.getLong());
+      case DATE: return LocalDate.ofEpochDay(in.getInt());
+      case TIME: return LocalTime.ofNanoOfDay(in.getLong() * 1_000L);
       case TIMESTAMP:
-        LocalDateTime local = EPOCH.plus(in.readLong(), ChronoUnit.MICROS);
+        LocalDateTime local = EPOCH.plus(in.getLong(), ChronoUnit.MICROS);
         return ((Types.TimestampType) type).shouldAdjustToUTC()
             ? local.atOffset(ZoneOffset.UTC) : local;
-      case STRING: return new String(readBytes(in), StandardCharsets.UTF_8);
-      case UUID: return new UUID(in.readLong(), in.readLong());
+      case STRING: return readString(in);
+      case UUID: return new UUID(in.getLong(), in.getLong());
       case FIXED: return readBytes(in);
       case BINARY: return ByteBuffer.wrap(readBytes(in));
       case DECIMAL:
@@ -175,13 +163,27 @@ public final class RowCodec {
     return ChronoUnit.MICROS.between(EPOCH, local);
   }
 
-  private static void writeBytes(DataOutputStream out, byte[] bytes) throws IOException {
-    out.writeInt(bytes.length);
-    out.write(bytes);
+  private static String readString(ByteBuffer in) {
+    int length = readLength(in);
+    String value = new String(in.array(), in.arrayOffset() + in.position(), length,
+        StandardCharsets.UTF_8);
+    in.position(in.position() + length);
+    return value;
   }
 
-  private static byte[] readBytes(DataInputStream in) throws IOException {
-    return in.readNBytes(in.readInt());
+  private static byte[] readBytes(ByteBuffer in) {
+    byte[] bytes = new byte[readLength(in)];
+    in.get(bytes);
+    return bytes;
+  }
+
+  private static int readLength(ByteBuffer in) {
+    int length = in.getInt();
+    if (length < 0 || length > in.remaining()) {
+      throw new IllegalArgumentException("Cannot decode row: a value of " + length
+          + " bytes at byte " + in.position() + " exceeds the row of " + in.limit() + " bytes");
+    }
+    return length;
   }
 
   private static byte[] bytes(ByteBuffer buffer) {

@@ -6,6 +6,7 @@ import io.verglas.materializer.source.WalSource;
 import io.verglas.materializer.write.DeltaWriterOperator;
 import io.verglas.materializer.write.TableDelta;
 import io.verglas.materializer.write.TableDeltaTypeInfo;
+import java.util.List;
 import java.util.function.UnaryOperator;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -22,6 +23,7 @@ import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.rocksdb.CompressionType;
 
 /**
  * The materializer: one Flink job that turns the WAL of every Verglas table into Iceberg commits.
@@ -78,6 +80,13 @@ public final class MaterializerJob {
       // decompressed it again (measured with perf: 2.5 ms per key). Partitioned indexes and
       // filters load in metadata-block-sized pieces that stay cached.
       conf.set(RocksDBOptions.USE_PARTITIONED_INDEX_FILTERS, true);
+      // Every flush reads the entry of each buffered key: random point gets over the whole
+      // index, nearly all of them block-cache misses. With Snappy (Flink's default) each miss
+      // decompresses a block; uncompressed blocks are read as they are (measured, 2M upserts
+      // over 500k keys: 36-40k -> 45-49k rows/s, 25% less CPU). The price is disk and
+      // checkpoint bytes of the index, which holds a key and a small entry per key.
+      conf.set(RocksDBConfigurableOptions.COMPRESSION_PER_LEVEL,
+          List.of(CompressionType.NO_COMPRESSION));
     }
     return conf;
   }

@@ -43,6 +43,8 @@ final class SegmentRows {
   private final String tableName;
   private final Schema schema;
   private final List<Integer> keyFieldIds;
+  /** Copied per row: {@code GenericRecord.create} looks the layout up in a shared cache. */
+  private final GenericRecord template;
   private final WalMark committed;
   private final long skipBelow;
   private final BufferAllocator allocator;
@@ -59,6 +61,7 @@ final class SegmentRows {
     this.tableName = VerglasTables.name(header.tableName());
     this.schema = schema;
     this.keyFieldIds = PrimaryKeys.fieldIds(schema);
+    this.template = GenericRecord.create(schema);
     this.committed = committed;
     this.skipBelow = skipBelow;
     this.allocator = allocator;
@@ -121,7 +124,7 @@ final class SegmentRows {
 
   private WalRow toRow(Columns columns, int r, WalBatch batch, int batchIndex, int rowInBatch,
       long ordinal) {
-    GenericRecord record = GenericRecord.create(schema);
+    GenericRecord record = template.copy();
     for (int c = 0; c < columns.values.size(); c++) {
       IntFunction<Object> column = columns.values.get(c);
       record.set(c, column == null ? null : column.apply(r));

@@ -3,7 +3,7 @@ package io.verglas.materializer.write;
 import io.verglas.materializer.MaterializerConfig;
 import io.verglas.materializer.source.WalRow;
 import io.verglas.materializer.table.VerglasTables;
-import io.verglas.row.RowCodec;
+import io.verglas.row.RowDecoder;
 import io.verglas.wal.WalPosition;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -19,7 +19,6 @@ import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.iceberg.ContentFileParser;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.Record;
 import org.slf4j.Logger;
@@ -172,13 +171,14 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     List<DataFile> dataFiles;
     try (PartitionedDataWriter writer = new PartitionedDataWriter(table, subtask, attempt,
         background)) {
-      Schema schema = writer.schema();
+      Flush flush = new Flush(writer, new RowDecoder(writer.schema()),
+          new KeyRows.Encoder(writer.schema()), deletes);
       for (WalRow row : buffer.appends()) {
-        writer.write(decode(row, schema));
+        writer.write(decode(row, flush.decoder));
       }
       int maxParallelism = getRuntimeContext().getTaskInfo().getMaxNumberOfParallelSubtasks();
       for (WalRow row : buffer.latestInKeyGroupOrder(maxParallelism)) {
-        materialize(row, writer, deletes);
+        materialize(row, flush);
       }
       dataFiles = writer.complete();
     }
@@ -192,33 +192,36 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
         deletedRows, buffer.segments()));
   }
 
+  /** What one table's flush writes with: resolved once per flush, not per row. */
+  private record Flush(PartitionedDataWriter writer, RowDecoder decoder, KeyRows.Encoder keys,
+      Map<String, DeletedRows.Builder> deletes) {}
+
   /** Applies one primary-key row against the key index. */
-  private void materialize(WalRow row, PartitionedDataWriter writer,
-      Map<String, DeletedRows.Builder> deletes) throws Exception {
+  private void materialize(WalRow row, Flush flush) throws Exception {
     setCurrentKey(row.routingKey);
     KeyEntry entry = keyIndex.value();
     WalPosition position = row.position();
     if (entry != null && entry.walPosition().compareTo(position) >= 0) {
       return; // an equal or newer version is already materialized
     }
-    Record record = decode(row, writer.schema());
+    Record record = decode(row, flush.decoder);
     if (entry != null && !entry.deleted) {
       // The entry's file may have been rewritten by a compaction since: the key goes with the
       // position so that the committer can find the row again (see the class comment).
-      deletes.computeIfAbsent(entry.dataFile, path -> DeletedRows.builder())
-          .add(entry.filePosition, KeyRows.payload(record, writer.schema()));
+      flush.deletes.computeIfAbsent(entry.dataFile, path -> DeletedRows.builder())
+          .add(entry.filePosition, flush.keys.payload(record));
     }
     if (row.isDelete()) {
       keyIndex.update(KeyEntry.tombstone(position));
     } else {
-      PartitionedDataWriter.FilePosition at = writer.write(record);
+      PartitionedDataWriter.FilePosition at = flush.writer.write(record);
       keyIndex.update(KeyEntry.live(position, at.path(), at.position()));
     }
   }
 
-  private static Record decode(WalRow row, Schema schema) {
+  private static Record decode(WalRow row, RowDecoder decoder) {
     try {
-      return RowCodec.decode(row.payload, schema);
+      return decoder.decode(row.payload);
     } catch (IllegalArgumentException e) {
       throw new IllegalStateException("Cannot write row of table " + row.tableName + " from "
           + row.segmentKey + " batch " + row.batch + " row " + row.row + ": " + e.getMessage(), e);

@@ -24,12 +24,35 @@ public final class KeyRows {
 
   /** The payload of {@code record}'s key ({@code record} in {@code schema}). */
   public static byte[] payload(Record record, Schema schema) {
-    GenericRecord key = GenericRecord.create(schema);
-    for (int fieldId : PrimaryKeys.fieldIds(schema)) {
-      String name = schema.findColumnName(fieldId);
-      key.setField(name, record.getField(name));
+    return new Encoder(schema).payload(record);
+  }
+
+  /**
+   * Writes the key payloads of many records of one schema, its key columns resolved once (the
+   * writer makes one per delete; resolving them per row was a tenth of its time).
+   */
+  public static final class Encoder {
+    private final Schema schema;
+    private final int[] keyPositions;
+    private final GenericRecord template;
+
+    public Encoder(Schema schema) {
+      this.schema = schema;
+      this.template = GenericRecord.create(schema);
+      List<Types.NestedField> columns = schema.columns();
+      this.keyPositions = PrimaryKeys.fieldIds(schema).stream()
+          .mapToInt(id -> columns.indexOf(schema.findField(id)))
+          .toArray();
     }
-    return RowCodec.encode(key, schema);
+
+    /** The payload of {@code record}'s key; {@code record} is in this encoder's schema. */
+    public byte[] payload(Record record) {
+      GenericRecord key = template.copy();
+      for (int position : keyPositions) {
+        key.set(position, record.get(position));
+      }
+      return RowCodec.encode(key, schema);
+    }
   }
 
   /** The key columns of a payload, as a record of {@code schema} (other columns null). */
