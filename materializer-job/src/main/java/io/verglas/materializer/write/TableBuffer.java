@@ -113,18 +113,17 @@ final class TableBuffer {
       grouped[next[groups[i]]++] = keyed.get(i);
     }
     List<WalRow> latest = new ArrayList<>(grouped.length);
-    Map<String, Integer> slotOfKey = new HashMap<>();
+    Map<String, WalRow> newestOfKey = new HashMap<>();
     for (int group = 0; group < maxParallelism; group++) {
-      slotOfKey.clear();
       for (int i = ends[group]; i < ends[group + 1]; i++) {
         WalRow row = grouped[i];
-        Integer slot = slotOfKey.putIfAbsent(row.routingKey, latest.size());
-        if (slot == null) {
-          latest.add(row);
-        } else if (latest.get(slot).comparePosition(row) < 0) {
-          latest.set(slot, row);
+        WalRow newest = newestOfKey.putIfAbsent(row.routingKey, row);
+        if (newest != null && newest.comparePosition(row) < 0) {
+          newestOfKey.put(row.routingKey, row);
         }
       }
+      latest.addAll(newestOfKey.values());
+      newestOfKey.clear();
     }
     return latest;
   }
