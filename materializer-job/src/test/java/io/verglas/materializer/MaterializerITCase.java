@@ -7,7 +7,6 @@ import io.verglas.events.CatalogEvent;
 import io.verglas.materializer.testing.MaterializerFixture;
 import io.verglas.materializer.testing.TestingTables;
 import io.verglas.materializer.testing.TestingWal;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,11 +28,8 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Types;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /** End to end on a MiniCluster: WAL segments in, Iceberg tables with DVs out. */
 class MaterializerITCase {
@@ -46,18 +42,8 @@ class MaterializerITCase {
           .setNumberSlotsPerTaskManager(2)
           .build());
 
-  @TempDir Path dir;
-  MaterializerFixture world;
-
-  @BeforeEach
-  void start() throws Exception {
-    world = new MaterializerFixture(dir);
-  }
-
-  @AfterEach
-  void stop() throws Exception {
-    world.close();
-  }
+  @RegisterExtension
+  final MaterializerFixture world = new MaterializerFixture();
 
   @Test
   void materializesUpsertsDeletesAndAppendsWithDeletionVectors() throws Exception {
@@ -75,7 +61,7 @@ class MaterializerITCase {
         .put();
     s1.segment(events).batch(event(1, "x"), event(2, "y"), event(3, "z")).put();
 
-    JobClient job = start(world.config(dir.resolve("checkpoints")).build());
+    JobClient job = start(world.config(world.checkpoints()).build());
     try {
       awaitUsers(users, Map.of(1, "a/eu/1", 2, "b2/eu/2", 3, "c2/us/2", 4, "d/us/1", 5, "e/eu/1"));
 
@@ -139,7 +125,7 @@ class MaterializerITCase {
     TestingWal wal = world.wal("ingest-1");
     wal.segment(users).batch(user(1, "a", "eu", 1), user(2, "b", "us", 1), user(3, "c", "eu", 1))
         .put();
-    JobClient job = start(world.config(dir.resolve("checkpoints")).build());
+    JobClient job = start(world.config(world.checkpoints()).build());
     try {
       awaitUsers(users, Map.of(1, "a/eu/1", 2, "b/us/1", 3, "c/eu/1"));
 

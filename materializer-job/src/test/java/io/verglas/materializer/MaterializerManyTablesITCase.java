@@ -8,7 +8,6 @@ import io.verglas.materializer.testing.TestingWal;
 import io.verglas.materializer.testing.TestingWorkload;
 import io.verglas.catalog.Catalogs;
 import java.io.Closeable;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -34,11 +33,8 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * One job, many tables: 1 000 tables exist in the catalog, 20 of them get traffic. The 20 must
@@ -61,18 +57,8 @@ class MaterializerManyTablesITCase {
           .setNumberSlotsPerTaskManager(2)
           .build());
 
-  @TempDir Path dir;
-  MaterializerFixture world;
-
-  @BeforeEach
-  void start() throws Exception {
-    world = new MaterializerFixture(dir);
-  }
-
-  @AfterEach
-  void stop() throws Exception {
-    world.close();
-  }
+  @RegisterExtension
+  final MaterializerFixture world = new MaterializerFixture();
 
   @Test
   void twentyActiveTablesAmongAThousandAreMaterializedAndTheIdleOnesCostNothing()
@@ -96,7 +82,7 @@ class MaterializerManyTablesITCase {
       workload.segment(s1, table, 30);
       workload.segment(s2, table, 30);
     });
-    JobClient job = MaterializerITCase.start(world.config(dir.resolve("checkpoints")).build());
+    JobClient job = MaterializerITCase.start(world.config(world.checkpoints()).build());
     try {
       awaitModels(active);
       // While it runs: updates of committed keys (deletion vectors), in more checkpoints.

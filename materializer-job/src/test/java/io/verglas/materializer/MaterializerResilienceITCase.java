@@ -9,7 +9,6 @@ import io.verglas.materializer.testing.TestingCompactor;
 import io.verglas.materializer.testing.TestingTables;
 import io.verglas.materializer.testing.TestingWal;
 import io.verglas.materializer.testing.TestingWorkload;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -29,11 +28,8 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -54,18 +50,8 @@ class MaterializerResilienceITCase {
           .setNumberSlotsPerTaskManager(2)
           .build());
 
-  @TempDir Path dir;
-  MaterializerFixture world;
-
-  @BeforeEach
-  void start() throws Exception {
-    world = new MaterializerFixture(dir);
-  }
-
-  @AfterEach
-  void stop() throws Exception {
-    world.close();
-  }
+  @RegisterExtension
+  final MaterializerFixture world = new MaterializerFixture();
 
   @Test
   void aTaskFailingMidStreamRestartsFromTheLastCheckpointAndLosesNothing() throws Exception {
@@ -73,9 +59,9 @@ class MaterializerResilienceITCase {
     TestingWal s1 = world.wal("ingest-1");
     TestingWal s2 = world.wal("ingest-2");
     TestingWorkload workload = new TestingWorkload(11, 25);
-    String run = dir.toString();
+    String run = world.dir().toString();
     FailingMap.arm(run, 120, 420);
-    MaterializerConfig config = world.config(dir.resolve("checkpoints")).build();
+    MaterializerConfig config = world.config(world.checkpoints()).build();
 
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     Configuration restarts = new Configuration();
@@ -134,7 +120,7 @@ class MaterializerResilienceITCase {
       }
     }, "compaction");
 
-    JobClient job = MaterializerITCase.start(world.config(dir.resolve("checkpoints")).build());
+    JobClient job = MaterializerITCase.start(world.config(world.checkpoints()).build());
     try {
       compaction.start();
       // Bursts of upserts and deletes; the compactor runs all the time, and each round waits

@@ -27,11 +27,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.Table;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Restarts: from a retained checkpoint, and from nothing. Neither may lose or duplicate rows. */
 class MaterializerRestartITCase {
@@ -44,25 +41,15 @@ class MaterializerRestartITCase {
           .setNumberSlotsPerTaskManager(2)
           .build());
 
-  @TempDir Path dir;
-  MaterializerFixture world;
-
-  @BeforeEach
-  void start() throws Exception {
-    world = new MaterializerFixture(dir);
-  }
-
-  @AfterEach
-  void stop() throws Exception {
-    world.close();
-  }
+  @RegisterExtension
+  final MaterializerFixture world = new MaterializerFixture();
 
   @Test
   void restoresFromTheRetainedCheckpointWithItsKeyIndex() throws Exception {
     Table users = TestingTables.createUsers(world.catalog(), "db", "users");
     Table events = TestingTables.createEvents(world.catalog(), "db", "events");
     TestingWal wal = world.wal("ingest-1");
-    Path checkpoints = dir.resolve("checkpoints");
+    Path checkpoints = world.checkpoints();
     MaterializerConfig config = world.config(checkpoints).build();
 
     wal.segment(users).batch(user(1, "a", "eu", 1), user(2, "b", "us", 1), user(3, "c", "eu", 1)).put();
@@ -104,7 +91,7 @@ class MaterializerRestartITCase {
   void restartWithoutCheckpointSkipsWhatTheSummaryRecordsAsCommitted() throws Exception {
     Table events = TestingTables.createEvents(world.catalog(), "db", "events");
     TestingWal wal = world.wal("ingest-1");
-    MaterializerConfig config = world.config(dir.resolve("checkpoints")).build();
+    MaterializerConfig config = world.config(world.checkpoints()).build();
 
     TestingWal.Segment committed = wal.segment(events).batch(event(1, "x"), event(2, "y"));
     String committedKey = committed.put();

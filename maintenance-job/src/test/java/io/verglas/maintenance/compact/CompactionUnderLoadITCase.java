@@ -10,7 +10,6 @@ import io.verglas.materializer.testing.MaterializerFixture;
 import io.verglas.materializer.testing.TestingTables;
 import io.verglas.materializer.testing.TestingWal;
 import io.verglas.materializer.testing.TestingWorkload;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,11 +24,8 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The materializer job upserts and deletes on a MiniCluster while our compactor rewrites the
@@ -46,18 +42,8 @@ class CompactionUnderLoadITCase {
       new MiniClusterResourceConfiguration.Builder()
           .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
 
-  @TempDir Path dir;
-  MaterializerFixture world;
-
-  @BeforeEach
-  void start() throws Exception {
-    world = new MaterializerFixture(dir);
-  }
-
-  @AfterEach
-  void stop() throws Exception {
-    world.close();
-  }
+  @RegisterExtension
+  final MaterializerFixture world = new MaterializerFixture();
 
   @Test
   void everyCompactionCommitPreservesTheTableContent() throws Exception {
@@ -89,7 +75,7 @@ class CompactionUnderLoadITCase {
     }, "maintenance");
 
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-    MaterializerJob.build(env, world.config(dir.resolve("checkpoints")).build());
+    MaterializerJob.build(env, world.config(world.checkpoints()).build());
     JobClient job = env.executeAsync(MaterializerJob.JOB_NAME);
     try {
       maintenance.start();

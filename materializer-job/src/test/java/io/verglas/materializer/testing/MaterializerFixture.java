@@ -6,15 +6,22 @@ import io.verglas.events.EventPublisher;
 import io.verglas.materializer.MaterializerConfig;
 import io.verglas.wal.WalLayout;
 import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 import org.apache.iceberg.catalog.Catalog;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -22,20 +29,38 @@ import software.amazon.awssdk.services.s3.S3Client;
  * One test world: an in-process S3 server, a SQLite JDBC catalog whose warehouse is on it, a WAL
  * under {@code _wal/}, and a materializer config pointing at all of it. Events the job publishes
  * are collected per fixture.
+ *
+ * <p>A JUnit extension: {@code @RegisterExtension final MaterializerFixture world = new
+ * MaterializerFixture();} gives each test a new world in its own temporary directory, closed
+ * and deleted after the test.
  */
-public final class MaterializerFixture implements AutoCloseable {
+public final class MaterializerFixture implements BeforeEachCallback, AfterEachCallback {
   public static final String BUCKET = "verglas";
   private static final Map<String, ConcurrentLinkedQueue<CatalogEvent>> EVENTS =
       new ConcurrentHashMap<>();
 
-  private final TestingS3 s3;
-  private final S3Client client;
-  private final Map<String, String> catalogProperties;
-  private final Catalog catalog;
-  private final Path dir;
-  private final String eventsKey;
+  private TestingS3 s3;
+  private S3Client client;
+  private Map<String, String> catalogProperties;
+  private Catalog catalog;
+  private Path dir;
+  private String eventsKey;
 
-  public MaterializerFixture(Path dir) throws Exception {
+  @Override
+  public void beforeEach(ExtensionContext context) throws Exception {
+    start(Files.createTempDirectory("verglas-world-"));
+  }
+
+  @Override
+  public void afterEach(ExtensionContext context) throws Exception {
+    try {
+      close();
+    } finally {
+      deleteRecursively(dir);
+    }
+  }
+
+  private void start(Path dir) throws Exception {
     this.dir = dir;
     this.s3 = TestingS3.start(BUCKET);
     this.client = s3.endpoint().newClient();
@@ -44,6 +69,16 @@ public final class MaterializerFixture implements AutoCloseable {
     this.catalog = Catalogs.load("verglas", catalogProperties);
     this.eventsKey = dir.toString();
     EVENTS.put(eventsKey, new ConcurrentLinkedQueue<>());
+  }
+
+  /** This world's own directory (its catalog database, checkpoints, ...). */
+  public Path dir() {
+    return dir;
+  }
+
+  /** Where this world's jobs checkpoint. */
+  public Path checkpoints() {
+    return dir.resolve("checkpoints");
   }
 
   public Catalog catalog() {
@@ -153,13 +188,23 @@ public final class MaterializerFixture implements AutoCloseable {
     return last;
   }
 
-  @Override
-  public void close() throws Exception {
+  private void close() throws Exception {
     EVENTS.remove(eventsKey);
     client.close();
     if (catalog instanceof Closeable closeable) {
       closeable.close();
     }
     s3.close();
+  }
+
+  private static void deleteRecursively(Path root) throws IOException {
+    if (root == null || !Files.exists(root)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(path);
+      }
+    }
   }
 }
