@@ -2,14 +2,15 @@ package io.verglas.materializer;
 
 import io.verglas.materializer.commit.DeltaCommitterOperator;
 import io.verglas.materializer.source.WalRow;
+import io.verglas.materializer.source.WalRowSerializer;
 import io.verglas.materializer.source.WalSource;
+import io.verglas.materializer.types.SerializerTypeInfo;
 import io.verglas.materializer.write.DeltaWriterOperator;
 import io.verglas.materializer.write.TableDelta;
 import io.verglas.materializer.write.TableDeltaTypeInfo;
 import java.util.List;
 import java.util.function.UnaryOperator;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
@@ -106,7 +107,7 @@ public final class MaterializerJob {
     env.configure(configuration(config));
     SingleOutputStreamOperator<WalRow> source = env
         .fromSource(new WalSource(config), WatermarkStrategy.noWatermarks(), "WAL source",
-            TypeInformation.of(WalRow.class))
+            new SerializerTypeInfo<>(WalRow.class, () -> WalRowSerializer.INSTANCE))
         .uid(SOURCE_UID);
     if (config.parallelism() > 0) {
       source.setParallelism(config.parallelism());

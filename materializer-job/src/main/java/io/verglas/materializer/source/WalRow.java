@@ -6,9 +6,11 @@ import io.verglas.wal.WalPosition;
 /**
  * One row read from the WAL, on its way from the source to the keyed writer.
  *
- * <p>A Flink POJO (public fields, public no-arg constructor) so Flink serializes it with its
- * PojoSerializer, never Kryo. The row itself travels as {@code RowCodec} bytes keyed by field
- * id, so it does not depend on the schema it was read with.
+ * <p>The job sends it with {@link WalRowSerializer}. It stays a Flink POJO (public fields,
+ * public no-arg constructor), so a stream of rows whose type Flink extracts itself (a map
+ * function put in front of the writer) gets the POJO serializer, never Kryo. The row itself
+ * travels as {@code RowCodec} bytes keyed by field id, so it does not depend on the schema it was
+ * read with.
  */
 public class WalRow {
   public static final byte UPSERT = 'U';

@@ -1,0 +1,152 @@
+package io.verglas.materializer.source;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
+import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
+import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
+
+/**
+ * Writes {@link WalRow}s between the source and the keyed writer.
+ *
+ * <p>Why not Flink's POJO serializer: it reads every string char by char in a variable-length
+ * encoding and sets each field by reflection; deserializing rows, five strings each, was a fifth
+ * of the writer thread, the job's critical path. Here strings travel as UTF-8 bytes, decoded in
+ * one call (ASCII, which table ids, stream ids and segment keys are, takes the JDK's fast path).
+ * Rows only travel on the network, they are never kept in state, so the format needs no
+ * evolution; the snapshot only names the serializer.
+ */
+public final class WalRowSerializer extends TypeSerializerSingleton<WalRow> {
+  private static final long serialVersionUID = 1L;
+  public static final WalRowSerializer INSTANCE = new WalRowSerializer();
+
+  @Override
+  public boolean isImmutableType() {
+    return false;
+  }
+
+  @Override
+  public WalRow createInstance() {
+    return new WalRow();
+  }
+
+  @Override
+  public WalRow copy(WalRow from) {
+    WalRow row = new WalRow();
+    row.routingKey = from.routingKey;
+    row.tableUuid = from.tableUuid;
+    row.tableName = from.tableName;
+    row.op = from.op;
+    row.hlc = from.hlc;
+    row.streamId = from.streamId;
+    row.sequence = from.sequence;
+    row.batch = from.batch;
+    row.row = from.row;
+    row.ordinal = from.ordinal;
+    row.segmentRowCount = from.segmentRowCount;
+    row.key = from.key == null ? null : from.key.clone();
+    row.payload = from.payload == null ? null : from.payload.clone();
+    row.segmentKey = from.segmentKey;
+    return row;
+  }
+
+  @Override
+  public WalRow copy(WalRow from, WalRow reuse) {
+    return copy(from);
+  }
+
+  @Override
+  public int getLength() {
+    return -1;
+  }
+
+  @Override
+  public void serialize(WalRow row, DataOutputView out) throws IOException {
+    writeString(row.routingKey, out);
+    writeString(row.tableUuid, out);
+    writeString(row.tableName, out);
+    out.writeByte(row.op);
+    out.writeLong(row.hlc);
+    writeString(row.streamId, out);
+    out.writeLong(row.sequence);
+    out.writeInt(row.batch);
+    out.writeInt(row.row);
+    out.writeLong(row.ordinal);
+    out.writeLong(row.segmentRowCount);
+    writeBytes(row.key, out);
+    writeBytes(row.payload, out);
+    writeString(row.segmentKey, out);
+  }
+
+  @Override
+  public WalRow deserialize(DataInputView in) throws IOException {
+    WalRow row = new WalRow();
+    row.routingKey = readString(in);
+    row.tableUuid = readString(in);
+    row.tableName = readString(in);
+    row.op = in.readByte();
+    row.hlc = in.readLong();
+    row.streamId = readString(in);
+    row.sequence = in.readLong();
+    row.batch = in.readInt();
+    row.row = in.readInt();
+    row.ordinal = in.readLong();
+    row.segmentRowCount = in.readLong();
+    row.key = readBytes(in);
+    row.payload = readBytes(in);
+    row.segmentKey = readString(in);
+    return row;
+  }
+
+  @Override
+  public WalRow deserialize(WalRow reuse, DataInputView in) throws IOException {
+    return deserialize(in);
+  }
+
+  @Override
+  public void copy(DataInputView source, DataOutputView target) throws IOException {
+    serialize(deserialize(source), target);
+  }
+
+  @Override
+  public TypeSerializerSnapshot<WalRow> snapshotConfiguration() {
+    return new Snapshot();
+  }
+
+  private static void writeString(String value, DataOutputView out) throws IOException {
+    writeBytes(value == null ? null : value.getBytes(StandardCharsets.UTF_8), out);
+  }
+
+  private static String readString(DataInputView in) throws IOException {
+    byte[] bytes = readBytes(in);
+    return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
+  }
+
+  private static void writeBytes(byte[] value, DataOutputView out) throws IOException {
+    if (value == null) {
+      out.writeInt(-1);
+      return;
+    }
+    out.writeInt(value.length);
+    out.write(value);
+  }
+
+  private static byte[] readBytes(DataInputView in) throws IOException {
+    int length = in.readInt();
+    if (length < 0) {
+      return null;
+    }
+    byte[] bytes = new byte[length];
+    in.readFully(bytes);
+    return bytes;
+  }
+
+  /** Names the serializer; the format has a single version. */
+  public static final class Snapshot extends SimpleTypeSerializerSnapshot<WalRow> {
+    public Snapshot() {
+      super(() -> INSTANCE);
+    }
+  }
+}

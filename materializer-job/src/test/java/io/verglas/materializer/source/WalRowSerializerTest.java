@@ -1,0 +1,90 @@
+package io.verglas.materializer.source;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.verglas.materializer.types.SerializerTypeInfo;
+import java.util.Arrays;
+import java.util.Random;
+import org.apache.flink.api.common.serialization.SerializerConfigImpl;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
+import org.junit.jupiter.api.Test;
+
+class WalRowSerializerTest {
+  private final TypeSerializer<WalRow> serializer =
+      new SerializerTypeInfo<>(WalRow.class, () -> WalRowSerializer.INSTANCE)
+          .createSerializer(new SerializerConfigImpl());
+
+  @Test
+  void everyFieldSurvivesTheWireIncludingNullsAndNonAsciiText() throws Exception {
+    Random random = new Random(17);
+    DataOutputSerializer out = new DataOutputSerializer(64);
+    WalRow[] rows = new WalRow[500];
+    for (int i = 0; i < rows.length; i++) {
+      rows[i] = random(random);
+      serializer.serialize(rows[i], out);
+    }
+    DataInputDeserializer in = new DataInputDeserializer(out.getCopyOfBuffer());
+    for (WalRow row : rows) {
+      assertThat(describe(serializer.deserialize(in))).isEqualTo(describe(row));
+    }
+    assertThat(in.available()).isZero();
+  }
+
+  @Test
+  void copiesAreEqualAndDoNotShareArrays() throws Exception {
+    WalRow row = random(new Random(3));
+    row.key = new byte[] {1, 2};
+    WalRow copy = serializer.copy(row);
+    assertThat(describe(copy)).isEqualTo(describe(row));
+    assertThat(copy.key).isNotSameAs(row.key);
+
+    DataOutputSerializer out = new DataOutputSerializer(64);
+    serializer.serialize(row, out);
+    DataOutputSerializer copied = new DataOutputSerializer(64);
+    serializer.copy(new DataInputDeserializer(out.getCopyOfBuffer()), copied);
+    assertThat(copied.getCopyOfBuffer()).isEqualTo(out.getCopyOfBuffer());
+  }
+
+  @Test
+  void itsSnapshotRestoresTheSameSerializer() throws Exception {
+    TypeSerializerSnapshot<WalRow> snapshot = serializer.snapshotConfiguration();
+    assertThat(snapshot.restoreSerializer()).isSameAs(WalRowSerializer.INSTANCE);
+    assertThat(snapshot.resolveSchemaCompatibility(snapshot).isCompatibleAsIs()).isTrue();
+  }
+
+  private static WalRow random(Random random) {
+    WalRow row = new WalRow();
+    boolean appendOnly = random.nextInt(4) == 0;
+    row.tableUuid = "0b1c" + random.nextInt(1000);
+    row.tableName = random.nextBoolean() ? "db.orders" : "db.bestellungen_ü_東京";
+    row.op = random.nextBoolean() ? WalRow.UPSERT : WalRow.DELETE;
+    row.hlc = random.nextLong();
+    row.streamId = random.nextInt(10) == 0 ? null : "ingest-" + random.nextInt(4);
+    row.sequence = random.nextInt(1 << 20);
+    row.batch = random.nextInt(100);
+    row.row = random.nextInt(10_000);
+    row.ordinal = random.nextLong() & Long.MAX_VALUE;
+    row.segmentRowCount = random.nextInt(1 << 20);
+    row.key = appendOnly ? null : bytes(random, 1 + random.nextInt(20));
+    row.payload = bytes(random, random.nextInt(300));
+    row.segmentKey = "_wal/" + row.streamId + "/" + row.sequence;
+    row.routingKey = appendOnly ? row.tableUuid + "/x" : row.tableUuid + "/" + row.row;
+    return row;
+  }
+
+  private static byte[] bytes(Random random, int length) {
+    byte[] bytes = new byte[length];
+    random.nextBytes(bytes);
+    return bytes;
+  }
+
+  private static String describe(WalRow row) {
+    return String.join("|", row.routingKey, row.tableUuid, row.tableName, "" + (char) row.op,
+        "" + row.hlc, String.valueOf(row.streamId), "" + row.sequence, "" + row.batch,
+        "" + row.row, "" + row.ordinal, "" + row.segmentRowCount, row.segmentKey,
+        Arrays.toString(row.key), Arrays.toString(row.payload));
+  }
+}
