@@ -395,12 +395,23 @@ final class NvmeTier implements AutoCloseable {
     return removed;
   }
 
+  /**
+   * Removes the entry and disposes of it while its key is still locked in the index. Disposing
+   * after the removal left a window in which a writer of the same block could take the freed key
+   * and rename its new file into the same path, which the late dispose then deleted: the new
+   * entry's bytes stayed reserved for a file that was gone (seen by {@code TierCeilingTest}).
+   */
   private boolean remove(BlockId id, Entry entry) {
-    if (index.asMap().remove(id, entry)) {
+    boolean[] removed = {false};
+    index.asMap().computeIfPresent(id, (key, current) -> {
+      if (current != entry) {
+        return current;
+      }
       entry.dispose();
-      return true;
-    }
-    return false;
+      removed[0] = true;
+      return null;
+    });
+    return removed[0];
   }
 
   private void deleteAndRelease(Path file, int length) {
