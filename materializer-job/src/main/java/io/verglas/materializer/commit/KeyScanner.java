@@ -89,12 +89,13 @@ final class KeyScanner {
           + ": unknown file format");
     }
     Map<Long, byte[]> keys = new HashMap<>();
+    KeyRows.Encoder payloads = new KeyRows.Encoder(schema);
     try (CloseableIterable<Record> rows =
         open(path, format, projection, Map.of(), Expressions.alwaysTrue())) {
       for (Record row : rows) {
         long position = position(row);
         if (Arrays.binarySearch(positions, position) >= 0) {
-          keys.put(position, KeyRows.payload(row, schema));
+          keys.put(position, payloads.payload(row));
         }
       }
     } catch (IOException e) {

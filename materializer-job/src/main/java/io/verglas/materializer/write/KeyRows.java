@@ -22,34 +22,41 @@ import org.apache.iceberg.types.Types;
 public final class KeyRows {
   private KeyRows() {}
 
-  /** The payload of {@code record}'s key ({@code record} in {@code schema}). */
+  /**
+   * The payload of {@code record}'s key, a row of {@code schema}. {@code record} may be in any
+   * schema that holds the key columns by name (a projection read from a data file).
+   */
   public static byte[] payload(Record record, Schema schema) {
     return new Encoder(schema).payload(record);
   }
 
   /**
-   * Writes the key payloads of many records of one schema, its key columns resolved once (the
+   * Writes the key payloads of many records for one schema, its key columns resolved once (the
    * writer makes one per delete; resolving them per row was a tenth of its time).
    */
   public static final class Encoder {
     private final Schema schema;
     private final int[] keyPositions;
+    private final String[] keyNames;
     private final GenericRecord template;
 
     public Encoder(Schema schema) {
       this.schema = schema;
       this.template = GenericRecord.create(schema);
       List<Types.NestedField> columns = schema.columns();
-      this.keyPositions = PrimaryKeys.fieldIds(schema).stream()
-          .mapToInt(id -> columns.indexOf(schema.findField(id)))
-          .toArray();
+      List<Types.NestedField> keys = columns(schema);
+      this.keyPositions = keys.stream().mapToInt(columns::indexOf).toArray();
+      this.keyNames = keys.stream().map(Types.NestedField::name).toArray(String[]::new);
     }
 
-    /** The payload of {@code record}'s key; {@code record} is in this encoder's schema. */
+    /**
+     * The payload of {@code record}'s key; {@code record} may be in any schema that holds the key
+     * columns by name.
+     */
     public byte[] payload(Record record) {
       GenericRecord key = template.copy();
-      for (int position : keyPositions) {
-        key.set(position, record.get(position));
+      for (int i = 0; i < keyPositions.length; i++) {
+        key.set(keyPositions[i], record.getField(keyNames[i]));
       }
       return RowCodec.encode(key, schema);
     }
