@@ -18,10 +18,6 @@ public final class RowDecoder {
     this.template = GenericRecord.create(schema);
   }
 
-  public Schema schema() {
-    return schema;
-  }
-
   /** A new record holding the row's values. */
   public GenericRecord decode(byte[] bytes) {
     return RowCodec.decodeInto(bytes, template.copy(), schema);
