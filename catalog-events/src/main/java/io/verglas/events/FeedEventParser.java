@@ -7,11 +7,13 @@ import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * CloudEvents 1.0 structured JSON for every {@link FeedEvent}: the envelope attributes here,
  * the {@code data} of each type in its own parser. The feed sequence is the extension attribute
- * {@code feedsequence}. An unknown type fails clearly rather than being read as a commit.
+ * {@code feedsequence}. An unknown type fails clearly rather than being read as a commit;
+ * {@link #entryFromJson} is for consumers, which skip types they do not know.
  */
 public final class FeedEventParser {
   static final String FEED_SEQUENCE = "feedsequence";
@@ -35,6 +37,20 @@ public final class FeedEventParser {
       default -> throw new IllegalArgumentException("Cannot parse feed event: unknown type "
           + type + " (expected " + CatalogEvent.TYPE + " or " + TableMaintainedEvent.TYPE + ")");
     };
+  }
+
+  /**
+   * Reads a feed line of any type: the envelope's type and sequence always, the event when its
+   * type is known. A line that is not a CloudEvent (no type) or a known type whose data is
+   * malformed still fails.
+   */
+  public static FeedEntry entryFromJson(String json) {
+    JsonNode root = readTree(json);
+    String type = text(root, "type");
+    long sequence = feedSequence(root);
+    boolean known = CatalogEvent.TYPE.equals(type) || TableMaintainedEvent.TYPE.equals(type);
+    return new FeedEntry(type, sequence,
+        known ? Optional.of(fromJson(json)) : Optional.empty());
   }
 
   /** Writes the envelope and the data fields every type shares; returns the data object. */

@@ -90,7 +90,14 @@ final class FeedSourceReader implements SourceReader<TableSignal, FeedSplit> {
     if (now >= nextPollAt) {
       nextPollAt = now + config.pollInterval().toMillis();
       try {
-        events.addAll(feed.read(nextSequence));
+        FeedClient.Page page = feed.read(nextSequence);
+        events.addAll(page.events());
+        if (page.events().isEmpty()) {
+          // Only events of unknown types (or none): move past them. Otherwise the position
+          // follows the events as they are emitted, and skipped ones at the page's end are read
+          // again next time and moved past then.
+          nextSequence = Math.max(nextSequence, page.nextSequence());
+        }
       } catch (IOException e) {
         LOG.warn("Cannot read the change feed (will retry): {}", e.toString());
       }
