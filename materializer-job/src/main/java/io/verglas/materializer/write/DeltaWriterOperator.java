@@ -82,6 +82,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
   private transient Map<String, List<TableDelta>> flushed;
   private transient long bufferedBytes;
   private transient int subtask;
+  private transient int maxParallelism;
   private transient long attempt;
   private transient long earlyFlushes;
   private transient int peakBufferedTables;
@@ -99,6 +100,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     buffers = new LinkedHashMap<>();
     flushed = new LinkedHashMap<>();
     subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
+    maxParallelism = getRuntimeContext().getTaskInfo().getMaxNumberOfParallelSubtasks();
     attempt = getRuntimeContext().getTaskInfo().getAttemptNumber();
     background = new BackgroundWrites("verglas-data-writer-" + subtask);
     getMetricGroup().gauge("bufferedBytes", () -> bufferedBytes);
@@ -124,7 +126,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
   public void processElement(StreamRecord<WalRow> element) throws Exception {
     WalRow row = element.getValue();
     TableBuffer buffer = buffers.computeIfAbsent(row.tableUuid,
-        uuid -> new TableBuffer(uuid, row.tableName));
+        uuid -> new TableBuffer(uuid, row.tableName, maxParallelism));
     peakBufferedTables = Math.max(peakBufferedTables, buffers.size());
     bufferedBytes += buffer.add(row);
     if (bufferedBytes > config.writerBufferBytes()) {
@@ -176,8 +178,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
       for (WalRow row : buffer.appends()) {
         writer.write(decode(row, flush.decoder));
       }
-      int maxParallelism = getRuntimeContext().getTaskInfo().getMaxNumberOfParallelSubtasks();
-      for (WalRow row : buffer.latestInKeyGroupOrder(maxParallelism)) {
+      for (WalRow row : buffer.latestInKeyGroupOrder()) {
         materialize(row, flush);
       }
       dataFiles = writer.complete();

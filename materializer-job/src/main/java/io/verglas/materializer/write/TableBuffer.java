@@ -28,23 +28,31 @@ final class TableBuffer {
 
   final String tableUuid;
   final String tableName;
+  private final int maxParallelism;
   private final List<WalRow> keyed = new ArrayList<>();
+  /** The key group of each row of {@link #keyed}, at the same index. */
+  private int[] keyGroups = new int[64];
   private final List<WalRow> appends = new ArrayList<>();
   private final Map<String, SegmentProgress> segments = new HashMap<>();
   /** The row reaching furthest into the segment rows currently arrive from; not yet in segments. */
   private WalRow furthest;
   private long bytes;
 
-  TableBuffer(String tableUuid, String tableName) {
+  TableBuffer(String tableUuid, String tableName, int maxParallelism) {
     this.tableUuid = tableUuid;
     this.tableName = tableName;
+    this.maxParallelism = maxParallelism;
   }
 
   /** Adds a row; returns how many bytes the buffer grew. */
   long add(WalRow row) {
     share(row);
     track(row);
-    (row.appendOnly() ? appends : keyed).add(row);
+    if (row.appendOnly()) {
+      appends.add(row);
+    } else {
+      addKeyed(row);
+    }
     long size = size(row);
     bytes += size;
     return size;
@@ -52,8 +60,9 @@ final class TableBuffer {
 
   /**
    * Points the row's table strings (and, in {@link #track}, its stream and segment strings) at
-   * the instances the buffer already holds: each arriving row brings its own copies (deserialized from the network), and a buffer
-   * of 100k rows kept some 35 MB of duplicates alive through young collections.
+   * the instances the buffer already holds: each arriving row brings its own copies
+   * (deserialized from the network), and a buffer of 100k rows kept some 35 MB of duplicates
+   * alive through young collections.
    */
   private void share(WalRow row) {
     if (tableUuid.equals(row.tableUuid)) {
@@ -82,6 +91,20 @@ final class TableBuffer {
     furthest = row;
   }
 
+  /**
+   * The key group is taken while the row is fresh in the CPU cache: computed at flush time it
+   * cost a cache miss per row (a checkpoint's rows are tens of MB), and hashing the routing key
+   * now leaves its hash cached in the string for the flush's per-key map.
+   */
+  private void addKeyed(WalRow row) {
+    int index = keyed.size();
+    if (index == keyGroups.length) {
+      keyGroups = Arrays.copyOf(keyGroups, index * 2);
+    }
+    keyGroups[index] = KeyGroupRangeAssignment.assignToKeyGroup(row.routingKey, maxParallelism);
+    keyed.add(row);
+  }
+
   private void recordFurthest() {
     if (furthest != null) {
       segments.merge(furthest.segmentKey, furthest.progress(), SegmentProgress::max);
@@ -95,21 +118,20 @@ final class TableBuffer {
    * backend instead of random ones. Newest is the full WAL position order (hybrid clock, then
    * stream, sequence, batch, row), so duplicates lose whatever order they arrived in.
    */
-  List<WalRow> latestInKeyGroupOrder(int maxParallelism) {
+  List<WalRow> latestInKeyGroupOrder() {
     // A counting sort by key group (linear, stable), then one small map per group.
-    int[] groups = new int[keyed.size()];
+    int rows = keyed.size();
+    int[] groups = keyGroups;
     int[] ends = new int[maxParallelism + 1];
-    for (int i = 0; i < groups.length; i++) {
-      groups[i] = KeyGroupRangeAssignment.assignToKeyGroup(keyed.get(i).routingKey,
-          maxParallelism);
+    for (int i = 0; i < rows; i++) {
       ends[groups[i] + 1]++;
     }
     for (int group = 0; group < maxParallelism; group++) {
       ends[group + 1] += ends[group];
     }
     int[] next = Arrays.copyOf(ends, maxParallelism);
-    WalRow[] grouped = new WalRow[groups.length];
-    for (int i = 0; i < groups.length; i++) {
+    WalRow[] grouped = new WalRow[rows];
+    for (int i = 0; i < rows; i++) {
       grouped[next[groups[i]]++] = keyed.get(i);
     }
     List<WalRow> latest = new ArrayList<>(grouped.length);

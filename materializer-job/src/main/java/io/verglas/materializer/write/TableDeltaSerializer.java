@@ -1,10 +1,6 @@
 package io.verglas.materializer.write;
 
 import io.verglas.materializer.progress.SegmentProgress;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -12,6 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
 
 /**
  * The {@link TableDelta} bytes (network and committer state). Version 2 (written):
@@ -23,7 +21,11 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * </pre>
  * where {@code str} is an i32 byte length and UTF-8 bytes (file JSON can exceed writeUTF's 64 KiB)
  * and {@code keyLength} is -1 for a row whose key is unknown. Version 1 (still read) lacks the
- * keys: {@code k × i64 position}; its rows read with unknown keys.
+ * keys: {@code k × i64 position}; its rows read with unknown keys. Integers are big-endian.
+ *
+ * <p>The writer serializes a delta of every row it replaced at each checkpoint, on its task
+ * thread: the bytes go through Flink's unsynchronized buffers (a {@code DataOutputStream} took a
+ * lock per integer), sized up front from the delta.
  */
 public final class TableDeltaSerializer implements SimpleVersionedSerializer<TableDelta> {
   public static final TableDeltaSerializer INSTANCE = new TableDeltaSerializer();
@@ -37,8 +39,7 @@ public final class TableDeltaSerializer implements SimpleVersionedSerializer<Tab
 
   @Override
   public byte[] serialize(TableDelta delta) throws IOException {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(1024);
-    DataOutputStream out = new DataOutputStream(bytes);
+    DataOutputSerializer out = new DataOutputSerializer(estimate(delta));
     writeString(out, delta.tableUuid());
     writeString(out, delta.tableName());
     out.writeLong(delta.checkpointId());
@@ -70,8 +71,27 @@ public final class TableDeltaSerializer implements SimpleVersionedSerializer<Tab
       out.writeLong(progress.rowsThrough());
       out.writeLong(progress.rowCount());
     }
-    out.flush();
-    return bytes.toByteArray();
+    return out.getCopyOfBuffer();
+  }
+
+  /** A close upper estimate of the serialized size (strings counted at 3 bytes a char). */
+  private static int estimate(TableDelta delta) {
+    long bytes = 64 + 3L * (delta.tableUuid().length() + delta.tableName().length());
+    for (String file : delta.dataFiles()) {
+      bytes += 4 + 3L * file.length();
+    }
+    for (Map.Entry<String, DeletedRows> entry : delta.deletedRows().entrySet()) {
+      DeletedRows rows = entry.getValue();
+      bytes += 8 + 3L * entry.getKey().length();
+      for (int i = 0; i < rows.size(); i++) {
+        byte[] key = rows.key(i);
+        bytes += 12 + (key == null ? 0 : key.length);
+      }
+    }
+    for (Map.Entry<String, SegmentProgress> entry : delta.segments().entrySet()) {
+      bytes += 32 + 3L * (entry.getKey().length() + entry.getValue().streamId().length());
+    }
+    return (int) Math.min(bytes, Integer.MAX_VALUE - 64);
   }
 
   @Override
@@ -79,7 +99,7 @@ public final class TableDeltaSerializer implements SimpleVersionedSerializer<Tab
     if (version != VERSION && version != VERSION_WITHOUT_KEYS) {
       throw new IOException("Cannot read table delta: unknown version " + version);
     }
-    DataInputStream in = new DataInputStream(new ByteArrayInputStream(serialized));
+    DataInputDeserializer in = new DataInputDeserializer(serialized);
     String uuid = readString(in);
     String name = readString(in);
     long checkpointId = in.readLong();
@@ -117,7 +137,7 @@ public final class TableDeltaSerializer implements SimpleVersionedSerializer<Tab
     return new TableDelta(uuid, name, checkpointId, subtask, files, deletes, segments);
   }
 
-  private static byte[] readKey(DataInputStream in) throws IOException {
+  private static byte[] readKey(DataInputDeserializer in) throws IOException {
     int length = in.readInt();
     if (length == -1) {
       return null;
@@ -125,20 +145,24 @@ public final class TableDeltaSerializer implements SimpleVersionedSerializer<Tab
     if (length < 0 || length > in.available()) {
       throw new IOException("Cannot read table delta: key length " + length + " is invalid");
     }
-    return in.readNBytes(length);
+    byte[] key = new byte[length];
+    in.readFully(key);
+    return key;
   }
 
-  private static void writeString(DataOutputStream out, String value) throws IOException {
+  private static void writeString(DataOutputSerializer out, String value) throws IOException {
     byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
     out.writeInt(bytes.length);
     out.write(bytes);
   }
 
-  private static String readString(DataInputStream in) throws IOException {
+  private static String readString(DataInputDeserializer in) throws IOException {
     int length = in.readInt();
     if (length < 0 || length > in.available()) {
       throw new IOException("Cannot read table delta: string length " + length + " is invalid");
     }
-    return new String(in.readNBytes(length), StandardCharsets.UTF_8);
+    byte[] bytes = new byte[length];
+    in.readFully(bytes);
+    return new String(bytes, StandardCharsets.UTF_8);
   }
 }

@@ -31,10 +31,10 @@ class TableBufferTest {
           (a, b) -> a.position().compareTo(b.position()) >= 0 ? a : b);
     }
     Collections.shuffle(rows, random);
-    TableBuffer buffer = new TableBuffer(TABLE, "ns.t");
+    TableBuffer buffer = new TableBuffer(TABLE, "ns.t", MAX_PARALLELISM);
     rows.forEach(buffer::add);
 
-    List<WalRow> latest = buffer.latestInKeyGroupOrder(MAX_PARALLELISM);
+    List<WalRow> latest = buffer.latestInKeyGroupOrder();
 
     assertThat(latest).hasSize(newest.size());
     assertThat(latest).allSatisfy(row -> assertThat(row).isSameAs(newest.get(row.routingKey)));
@@ -43,11 +43,11 @@ class TableBufferTest {
 
   @Test
   void ordersRowsByKeyGroup() {
-    TableBuffer buffer = new TableBuffer(TABLE, "ns.t");
+    TableBuffer buffer = new TableBuffer(TABLE, "ns.t", MAX_PARALLELISM);
     for (int i = 0; i < 2_000; i++) {
       buffer.add(row("k" + i, i, "s0", i));
     }
-    List<Integer> groups = buffer.latestInKeyGroupOrder(MAX_PARALLELISM).stream()
+    List<Integer> groups = buffer.latestInKeyGroupOrder().stream()
         .map(row -> KeyGroupRangeAssignment.assignToKeyGroup(row.routingKey, MAX_PARALLELISM))
         .toList();
     assertThat(groups).hasSize(2_000).isSorted();
@@ -55,7 +55,7 @@ class TableBufferTest {
 
   @Test
   void appendOnlyRowsAreAllKeptAndProgressCoversEverySegment() {
-    TableBuffer buffer = new TableBuffer(TABLE, "ns.t");
+    TableBuffer buffer = new TableBuffer(TABLE, "ns.t", MAX_PARALLELISM);
     for (int i = 0; i < 10; i++) {
       WalRow row = row(null, i, "s0", i);
       row.sequence = i / 4;
@@ -64,7 +64,7 @@ class TableBufferTest {
       buffer.add(row);
     }
     assertThat(buffer.appends()).hasSize(10);
-    assertThat(buffer.latestInKeyGroupOrder(MAX_PARALLELISM)).isEmpty();
+    assertThat(buffer.latestInKeyGroupOrder()).isEmpty();
     Map<String, SegmentProgress> segments = buffer.segments();
     assertThat(segments).containsOnlyKeys("_wal/s0/0", "_wal/s0/1", "_wal/s0/2");
     assertThat(segments.get("_wal/s0/1").streamId()).isEqualTo("s0");
@@ -73,13 +73,13 @@ class TableBufferTest {
 
   @Test
   void countsEveryRowAgainstTheByteBound() {
-    TableBuffer buffer = new TableBuffer(TABLE, "ns.t");
+    TableBuffer buffer = new TableBuffer(TABLE, "ns.t", MAX_PARALLELISM);
     long grown = 0;
     for (int i = 0; i < 100; i++) {
       grown += buffer.add(row("same-key", i, "s0", i));
     }
     assertThat(buffer.bytes()).isEqualTo(grown).isGreaterThan(100L * TableBuffer.ROW_OVERHEAD);
-    assertThat(buffer.latestInKeyGroupOrder(MAX_PARALLELISM)).singleElement()
+    assertThat(buffer.latestInKeyGroupOrder()).singleElement()
         .extracting(row -> row.hlc).isEqualTo(99L);
   }
 
