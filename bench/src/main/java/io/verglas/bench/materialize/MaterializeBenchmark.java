@@ -68,7 +68,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * reason, never as a number. {@code -Dverglas.bench.materialize.skip-peers=true} runs ours only
  * (for profiling).
  *
- * <p>Warm-up: before the measured comparison all three run once on {@value #WARM_UP_UPSERTS}
+ * <p>Warm-up: before the measured comparison all three run once on 100 000
  * upserts and the results are discarded, so that none of them pays for compiling the code they
  * share ({@code -Dverglas.bench.materialize.skip-warm-up=true} leaves it out).
  */
@@ -79,7 +79,8 @@ public final class MaterializeBenchmark implements Benchmark {
   static final Duration FRESHNESS_PERIOD = Duration.ofMillis(500);
   static final Duration TIMEOUT = Duration.ofMinutes(20);
   /** Upserts of the warm-up comparison that runs before the measured one. */
-  static final long WARM_UP_UPSERTS = 100_000;
+  static final long WARM_UP_UPSERTS =
+      Long.getLong("verglas.bench.materialize.warm-up-upserts", 100_000);
 
   @Override
   public String name() {
@@ -222,7 +223,7 @@ public final class MaterializeBenchmark implements Benchmark {
     Table table = catalog.createTable(TableIdentifier.of("bench", "materialized"),
         UpsertRows.SCHEMA, PartitionSpec.unpartitioned(), props);
     Ours ours = new Ours();
-    int streams = parallelism;
+    int streams = Integer.getInteger("verglas.bench.materialize.streams", parallelism);
     try (S3Client s3 = storage.endpoint().newClient();
         BenchWal wal = new BenchWal(s3, storage.endpoint().bucket(), table, streams, keys)) {
       // Pre-write the whole input: segments of SEGMENT_ROWS consecutive upserts, dealt
