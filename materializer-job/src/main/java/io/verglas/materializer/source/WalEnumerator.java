@@ -29,12 +29,20 @@ import org.slf4j.LoggerFactory;
  * the concurrent cursor map. A discovery that overlaps the previous one is harmless: keys at or
  * before a stream's cursor are ignored.
  *
- * <p>Order: a stream has at most one segment in flight, and its segments are handed out by
- * increasing sequence. Readers report a finished segment ({@link ReaderEvents.SegmentFinished})
- * before asking for the next. This is what makes the rows of one stream reach the writers
- * strictly in log order, so a checkpoint covers a contiguous range of each stream and the
- * committed WAL positions in snapshot summaries mean "everything up to here". Streams are
- * served round robin so a busy stream cannot starve the others.
+ * <p>Order: the segments of a stream in flight are all held by one reader, which reads them by
+ * increasing sequence (its fetcher takes them in (stream, sequence) order, also after a
+ * restore), and they are handed out by increasing sequence. Readers report a finished segment
+ * ({@link ReaderEvents.SegmentFinished}); only when a reader holds nothing of a stream may
+ * another reader get it. This is what makes the rows of one stream reach the writers strictly
+ * in log order, so a checkpoint covers a contiguous range of each stream and the committed WAL
+ * positions in snapshot summaries mean "everything up to here". Streams are served round robin
+ * so a busy stream cannot starve the others.
+ *
+ * <p>Read-ahead: a reader holds up to {@value #SEGMENTS_PER_READER} segments, so its fetcher
+ * GETs and decodes the next segment of a stream while the rows of the current one are still
+ * being emitted (with one at a time, every segment began with a round trip to this enumerator
+ * and a GET, during which the writers had nothing to do). What a reader holds beyond the segment
+ * it reads costs only the split's name; decoded rows are bounded by the reader's element queue.
  *
  * <p>Which segments are in flight is not checkpointed: it is rebuilt from the readers, each of
  * which reports the segments restored into it ({@link ReaderEvents.ReaderStarted}) when it
@@ -44,6 +52,8 @@ import org.slf4j.LoggerFactory;
 final class WalEnumerator implements SplitEnumerator<WalSplit, WalEnumeratorState> {
   private static final Logger LOG = LoggerFactory.getLogger(WalEnumerator.class);
   static final int LIST_LIMIT = 1000;
+  /** Segments a reader holds at most: the one it reads and the ones it reads ahead. */
+  static final int SEGMENTS_PER_READER = 3;
 
   private final SplitEnumeratorContext<WalSplit> context;
   private final WalStore store;
@@ -175,27 +185,38 @@ final class WalEnumerator implements SplitEnumerator<WalSplit, WalEnumeratorStat
     unassigned.computeIfAbsent(split.streamId(), s -> new TreeMap<>()).put(split.sequence(), split);
   }
 
+  /**
+   * Hands segments to waiting readers, one per reader per round so that readers share what is
+   * new, until each holds {@value #SEGMENTS_PER_READER} or nothing is left it may take. A reader
+   * with room stays waiting, so discovery tops it up.
+   */
   private void assignPending() {
     if (waiting.isEmpty() || !allReadersStarted()) {
       return;
     }
-    Set<String> busy = new HashSet<>();
-    heldBySubtask.values().forEach(held -> busy.addAll(held.values()));
-    Iterator<Integer> readers = waiting.iterator();
-    while (readers.hasNext()) {
-      int subtask = readers.next();
-      if (!context.registeredReaders().containsKey(subtask)) {
-        readers.remove();
-        continue;
+    Map<String, Integer> holders = new HashMap<>();
+    heldBySubtask.forEach((subtask, held) ->
+        held.values().forEach(stream -> holders.put(stream, subtask)));
+    boolean assigned = true;
+    while (assigned) {
+      assigned = false;
+      Iterator<Integer> readers = waiting.iterator();
+      while (readers.hasNext()) {
+        int subtask = readers.next();
+        Map<String, String> held = heldBySubtask.computeIfAbsent(subtask, s -> new HashMap<>());
+        if (!context.registeredReaders().containsKey(subtask)
+            || held.size() >= SEGMENTS_PER_READER) {
+          readers.remove();
+          continue;
+        }
+        WalSplit split = nextSplit(holders, subtask);
+        if (split != null) {
+          holders.put(split.streamId(), subtask);
+          held.put(split.key(), split.streamId());
+          context.assignSplit(split, subtask);
+          assigned = true;
+        }
       }
-      WalSplit split = nextSplit(busy);
-      if (split == null) {
-        return;
-      }
-      busy.add(split.streamId());
-      heldBySubtask.computeIfAbsent(subtask, s -> new HashMap<>()).put(split.key(), split.streamId());
-      context.assignSplit(split, subtask);
-      readers.remove();
     }
   }
 
@@ -208,12 +229,23 @@ final class WalEnumerator implements SplitEnumerator<WalSplit, WalEnumeratorStat
     return true;
   }
 
-  /** The lowest unassigned segment of the next idle stream after the last one served. */
-  private WalSplit nextSplit(Set<String> busy) {
+  /**
+   * The lowest unassigned segment of the next stream, after the last one served, that
+   * {@code subtask} may take: one it holds segments of, or one nobody holds if no registered
+   * reader holds fewer streams than it does (so a reader that asks first cannot take every
+   * stream while others have none).
+   */
+  private WalSplit nextSplit(Map<String, Integer> holders, int subtask) {
+    Map<Integer, Integer> streamsPerReader = new HashMap<>();
+    context.registeredReaders().keySet().forEach(reader -> streamsPerReader.put(reader, 0));
+    holders.values().forEach(reader -> streamsPerReader.merge(reader, 1, Integer::sum));
+    int fewest = streamsPerReader.values().stream().min(Integer::compare).orElse(0);
+    boolean mayTakeFreeStream = streamsPerReader.getOrDefault(subtask, 0) <= fewest;
     List<String> order = new ArrayList<>(unassigned.tailMap(lastServedStream, false).keySet());
     order.addAll(unassigned.headMap(lastServedStream, true).keySet());
     for (String stream : order) {
-      if (busy.contains(stream)) {
+      Integer holder = holders.get(stream);
+      if (holder == null ? !mayTakeFreeStream : holder != subtask) {
         continue;
       }
       TreeMap<Long, WalSplit> segments = unassigned.get(stream);
