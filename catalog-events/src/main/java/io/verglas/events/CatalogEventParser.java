@@ -28,7 +28,11 @@ public final class CatalogEventParser {
   }
 
   public static CatalogEvent fromJson(String json) {
-    JsonNode root = FeedEventParser.root(json, CatalogEvent.TYPE);
+    return fromTree(FeedEventParser.root(json, CatalogEvent.TYPE));
+  }
+
+  /** The event of a parsed root whose type is {@link CatalogEvent#TYPE}. */
+  static CatalogEvent fromTree(JsonNode root) {
     JsonNode data = root.path("data");
     Map<String, String> summary = new LinkedHashMap<>();
     data.path("summary").fields().forEachRemaining(e -> summary.put(e.getKey(), e.getValue().asText()));

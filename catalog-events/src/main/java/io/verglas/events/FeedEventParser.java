@@ -30,13 +30,11 @@ public final class FeedEventParser {
   }
 
   public static FeedEvent fromJson(String json) {
-    String type = text(readTree(json), "type");
-    return switch (type) {
-      case CatalogEvent.TYPE -> CatalogEventParser.fromJson(json);
-      case TableMaintainedEvent.TYPE -> TableMaintainedEventParser.fromJson(json);
-      default -> throw new IllegalArgumentException("Cannot parse feed event: unknown type "
-          + type + " (expected " + CatalogEvent.TYPE + " or " + TableMaintainedEvent.TYPE + ")");
-    };
+    JsonNode root = readTree(json);
+    String type = text(root, "type");
+    return known(root, type).orElseThrow(() -> new IllegalArgumentException(
+        "Cannot parse feed event: unknown type " + type + " (expected " + CatalogEvent.TYPE
+            + " or " + TableMaintainedEvent.TYPE + ")"));
   }
 
   /**
@@ -47,10 +45,16 @@ public final class FeedEventParser {
   public static FeedEntry entryFromJson(String json) {
     JsonNode root = readTree(json);
     String type = text(root, "type");
-    long sequence = feedSequence(root);
-    boolean known = CatalogEvent.TYPE.equals(type) || TableMaintainedEvent.TYPE.equals(type);
-    return new FeedEntry(type, sequence,
-        known ? Optional.of(fromJson(json)) : Optional.empty());
+    return new FeedEntry(type, feedSequence(root), known(root, type));
+  }
+
+  /** The event of a parsed root when its type is one this version knows; the JSON is read once. */
+  private static Optional<FeedEvent> known(JsonNode root, String type) {
+    return switch (type) {
+      case CatalogEvent.TYPE -> Optional.of(CatalogEventParser.fromTree(root));
+      case TableMaintainedEvent.TYPE -> Optional.of(TableMaintainedEventParser.fromTree(root));
+      default -> Optional.empty();
+    };
   }
 
   /** Writes the envelope and the data fields every type shares; returns the data object. */

@@ -27,7 +27,11 @@ public final class TableMaintainedEventParser {
   }
 
   public static TableMaintainedEvent fromJson(String json) {
-    JsonNode root = FeedEventParser.root(json, TableMaintainedEvent.TYPE);
+    return fromTree(FeedEventParser.root(json, TableMaintainedEvent.TYPE));
+  }
+
+  /** The event of a parsed root whose type is {@link TableMaintainedEvent#TYPE}. */
+  static TableMaintainedEvent fromTree(JsonNode root) {
     JsonNode data = root.path("data");
     List<Long> expired = new ArrayList<>();
     data.path("expired-snapshot-ids").forEach(id -> expired.add(id.asLong()));
