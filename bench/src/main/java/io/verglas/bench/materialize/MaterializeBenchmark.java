@@ -214,6 +214,20 @@ public final class MaterializeBenchmark implements Benchmark {
     return conf;
   }
 
+  /**
+   * {@code conf} with every {@code -Dverglas.bench.flink.<key>=<value>} set on it: Flink settings
+   * to try on our job without a rebuild (for profiling; the report lists them).
+   */
+  static Configuration withFlinkOverrides(Configuration conf) {
+    String prefix = "verglas.bench.flink.";
+    for (String name : System.getProperties().stringPropertyNames()) {
+      if (name.startsWith(prefix)) {
+        conf.setString(name.substring(prefix.length()), System.getProperty(name));
+      }
+    }
+    return conf;
+  }
+
   private static Ours runOurs(BenchStorage storage, Catalog catalog,
       Map<String, String> catalogProperties, Path dir, long upserts, long keys, int parallelism,
       int freshnessSegments) throws Exception {
@@ -247,7 +261,7 @@ public final class MaterializeBenchmark implements Benchmark {
           .parallelism(parallelism)
           .build();
       StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
-          MaterializerJob.configuration(config));
+          withFlinkOverrides(MaterializerJob.configuration(config)));
       env.setParallelism(parallelism);
       MaterializerJob.build(env, config);
       long start = System.currentTimeMillis();

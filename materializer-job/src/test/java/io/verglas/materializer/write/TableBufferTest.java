@@ -42,6 +42,33 @@ class TableBufferTest {
   }
 
   @Test
+  void keysWhoseRoutingKeysShareAStringHashStayApart() {
+    // "Aa" and "BB" have the same String hash, so all 256 keys below do, and share a key group.
+    List<String> keys = new ArrayList<>();
+    for (int bits = 0; bits < 256; bits++) {
+      StringBuilder key = new StringBuilder();
+      for (int bit = 0; bit < 8; bit++) {
+        key.append((bits >> bit & 1) == 0 ? "Aa" : "BB");
+      }
+      keys.add(key.toString());
+    }
+    assertThat(keys.stream().map(k -> (TABLE + "/" + k).hashCode()).distinct()).hasSize(1);
+    TableBuffer buffer = new TableBuffer(TABLE, "ns.t", MAX_PARALLELISM);
+    for (int round = 0; round < 3; round++) {
+      for (int i = 0; i < keys.size(); i++) {
+        buffer.add(row(keys.get(i), round * 1_000L + i, "s0", round * keys.size() + i));
+      }
+    }
+
+    List<WalRow> latest = buffer.latestInKeyGroupOrder();
+
+    assertThat(latest).hasSize(keys.size());
+    assertThat(latest).extracting(row -> row.hlc)
+        .allSatisfy(hlc -> assertThat(hlc).isGreaterThanOrEqualTo(2_000L));
+    assertThat(latest).extracting(row -> row.routingKey).doesNotHaveDuplicates();
+  }
+
+  @Test
   void ordersRowsByKeyGroup() {
     TableBuffer buffer = new TableBuffer(TABLE, "ns.t", MAX_PARALLELISM);
     for (int i = 0; i < 2_000; i++) {
