@@ -107,7 +107,7 @@ public final class MaterializerJob {
     env.configure(configuration(config));
     SingleOutputStreamOperator<WalRow> source = env
         .fromSource(new WalSource(config), WatermarkStrategy.noWatermarks(), "WAL source",
-            new SerializerTypeInfo<>(WalRow.class, () -> WalRowSerializer.INSTANCE))
+            new SerializerTypeInfo<>(WalRow.class, WalRowSerializer::new))
         .uid(SOURCE_UID);
     if (config.parallelism() > 0) {
       source.setParallelism(config.parallelism());

@@ -1,10 +1,11 @@
 package io.verglas.materializer.source;
 
+import io.verglas.materializer.types.RecentStrings;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
-import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
@@ -17,10 +18,25 @@ import org.apache.flink.core.memory.DataOutputView;
  * one call (ASCII, which table ids, stream ids and segment keys are, takes the JDK's fast path).
  * Rows only travel on the network, they are never kept in state, so the format needs no
  * evolution; the snapshot only names the serializer.
+ *
+ * <p>Rows arrive segment by segment, so the table, stream and segment strings of a row nearly
+ * always repeat the previous row's: the deserializer compares their bytes with the previous
+ * ones and hands out the same String instance when they match, instead of two allocations and a
+ * decode per string (four of a row's five strings). That makes an instance stateful: each
+ * thread works with its own {@link #duplicate}.
  */
-public final class WalRowSerializer extends TypeSerializerSingleton<WalRow> {
-  private static final long serialVersionUID = 1L;
-  public static final WalRowSerializer INSTANCE = new WalRowSerializer();
+public final class WalRowSerializer extends TypeSerializer<WalRow> {
+  private static final long serialVersionUID = 2L;
+
+  private transient RecentStrings tableUuids;
+  private transient RecentStrings tableNames;
+  private transient RecentStrings streamIds;
+  private transient RecentStrings segmentKeys;
+
+  @Override
+  public TypeSerializer<WalRow> duplicate() {
+    return new WalRowSerializer();
+  }
 
   @Override
   public boolean isImmutableType() {
@@ -82,13 +98,19 @@ public final class WalRowSerializer extends TypeSerializerSingleton<WalRow> {
 
   @Override
   public WalRow deserialize(DataInputView in) throws IOException {
+    if (tableUuids == null) {
+      tableUuids = new RecentStrings(1);
+      tableNames = new RecentStrings(1);
+      streamIds = new RecentStrings(1);
+      segmentKeys = new RecentStrings(1);
+    }
     WalRow row = new WalRow();
     row.routingKey = readString(in);
-    row.tableUuid = readString(in);
-    row.tableName = readString(in);
+    row.tableUuid = tableUuids.read(in);
+    row.tableName = tableNames.read(in);
     row.op = in.readByte();
     row.hlc = in.readLong();
-    row.streamId = readString(in);
+    row.streamId = streamIds.read(in);
     row.sequence = in.readLong();
     row.batch = in.readInt();
     row.row = in.readInt();
@@ -96,7 +118,7 @@ public final class WalRowSerializer extends TypeSerializerSingleton<WalRow> {
     row.segmentRowCount = in.readLong();
     row.key = readBytes(in);
     row.payload = readBytes(in);
-    row.segmentKey = readString(in);
+    row.segmentKey = segmentKeys.read(in);
     return row;
   }
 
@@ -116,7 +138,7 @@ public final class WalRowSerializer extends TypeSerializerSingleton<WalRow> {
   }
 
   private static void writeString(String value, DataOutputView out) throws IOException {
-    writeBytes(value == null ? null : value.getBytes(StandardCharsets.UTF_8), out);
+    RecentStrings.write(value, out);
   }
 
   private static String readString(DataInputView in) throws IOException {
@@ -143,10 +165,20 @@ public final class WalRowSerializer extends TypeSerializerSingleton<WalRow> {
     return bytes;
   }
 
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof WalRowSerializer;
+  }
+
+  @Override
+  public int hashCode() {
+    return WalRowSerializer.class.hashCode();
+  }
+
   /** Names the serializer; the format has a single version. */
   public static final class Snapshot extends SimpleTypeSerializerSnapshot<WalRow> {
     public Snapshot() {
-      super(() -> INSTANCE);
+      super(WalRowSerializer::new);
     }
   }
 }

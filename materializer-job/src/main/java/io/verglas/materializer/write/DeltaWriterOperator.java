@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.Optional;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
@@ -74,6 +73,9 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(DeltaWriterOperator.class);
 
+  /** The name of the key index state; its entries are written by {@link KeyEntrySerializer}. */
+  static final String KEY_INDEX = "key-index";
+
   private final MaterializerConfig config;
   private transient ValueState<KeyEntry> keyIndex;
   private transient VerglasTables tables;
@@ -95,7 +97,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
   public void open() throws Exception {
     super.open();
     keyIndex = getRuntimeContext().getState(
-        new ValueStateDescriptor<>("key-index", TypeInformation.of(KeyEntry.class)));
+        new ValueStateDescriptor<>(KEY_INDEX, new KeyEntrySerializer()));
     tables = new VerglasTables(config.newCatalog());
     buffers = new LinkedHashMap<>();
     flushed = new LinkedHashMap<>();

@@ -8,8 +8,9 @@ import io.verglas.wal.WalPosition;
  * delete. Tombstones stay so that an older row arriving late (from a stream that lags) still
  * loses to the delete.
  *
- * <p>A Flink POJO so the state serializer is Flink's PojoSerializer (which supports adding
- * fields), never Kryo.
+ * <p>The index writes it with {@link KeyEntrySerializer}. It stays a Flink POJO: an index
+ * written before that serializer was written by Flink's POJO serializer, which reads it back
+ * when such state is restored and migrated.
  */
 public class KeyEntry {
   public long hlc;

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 class WalRowSerializerTest {
   private final TypeSerializer<WalRow> serializer =
-      new SerializerTypeInfo<>(WalRow.class, () -> WalRowSerializer.INSTANCE)
+      new SerializerTypeInfo<>(WalRow.class, WalRowSerializer::new)
           .createSerializer(new SerializerConfigImpl());
 
   @Test
@@ -31,6 +31,29 @@ class WalRowSerializerTest {
       assertThat(describe(serializer.deserialize(in))).isEqualTo(describe(row));
     }
     assertThat(in.available()).isZero();
+  }
+
+  @Test
+  void rowsOfOneSegmentShareTheirTableStreamAndSegmentStrings() throws Exception {
+    Random random = new Random(5);
+    WalRow first = random(random);
+    WalRow second = random(random);
+    second.tableUuid = first.tableUuid;
+    second.tableName = first.tableName;
+    second.streamId = "ingest-x";
+    second.segmentKey = first.segmentKey;
+    DataOutputSerializer out = new DataOutputSerializer(64);
+    serializer.serialize(first, out);
+    serializer.serialize(second, out);
+    DataInputDeserializer in = new DataInputDeserializer(out.getCopyOfBuffer());
+
+    WalRow firstRead = serializer.deserialize(in);
+    WalRow secondRead = serializer.deserialize(in);
+
+    assertThat(describe(secondRead)).isEqualTo(describe(second));
+    assertThat(secondRead.tableUuid).isSameAs(firstRead.tableUuid);
+    assertThat(secondRead.segmentKey).isSameAs(firstRead.segmentKey);
+    assertThat(secondRead.routingKey).isNotSameAs(firstRead.routingKey);
   }
 
   @Test
@@ -51,7 +74,8 @@ class WalRowSerializerTest {
   @Test
   void itsSnapshotRestoresTheSameSerializer() throws Exception {
     TypeSerializerSnapshot<WalRow> snapshot = serializer.snapshotConfiguration();
-    assertThat(snapshot.restoreSerializer()).isSameAs(WalRowSerializer.INSTANCE);
+    assertThat(snapshot.restoreSerializer()).isInstanceOf(WalRowSerializer.class)
+        .isNotSameAs(serializer).isEqualTo(serializer);
     assertThat(snapshot.resolveSchemaCompatibility(snapshot).isCompatibleAsIs()).isTrue();
   }
 

@@ -10,15 +10,26 @@ import io.verglas.row.RowCodec;
 import io.verglas.store.ObjectStoreEndpoint;
 import io.verglas.table.PrimaryKeys;
 import io.verglas.wal.WalLayout;
+import io.verglas.wal.WalPosition;
 import java.io.Closeable;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.Base64;
 import java.util.List;
+import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.runtime.state.StateBackend;
+import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.util.Collector;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
@@ -121,6 +132,49 @@ class DeltaWriterOperatorTest {
   }
 
   @Test
+  void aKeyIndexWrittenByThePojoSerializerIsMigratedOnRestore() throws Exception {
+    WalRow replacing = upsert(1, "a2", 20, 0);
+    String oldFile = "file:/warehouse/db/users/data/old.parquet";
+    OperatorSubtaskState pojoIndex;
+    try (var old = new KeyedOneInputStreamOperatorTestHarness<String, Tuple2<String, KeyEntry>,
+        Void>(new KeyedProcessOperator<>(new PojoIndexWriter()), entry -> entry.f0,
+        Types.STRING)) {
+      old.setStateBackend(new EmbeddedRocksDBStateBackend());
+      old.open();
+      old.processElement(Tuple2.of(replacing.routingKey,
+          KeyEntry.live(new WalPosition(10, "s1", 0, 0, 0), oldFile, 7)), 0);
+      pojoIndex = old.snapshot(1, 0);
+    }
+    try (var harness = harness(1L << 20, new EmbeddedRocksDBStateBackend())) {
+      harness.initializeState(pojoIndex);
+      harness.open();
+      harness.processElement(replacing, 0);
+      harness.prepareSnapshotPreBarrier(2);
+      TableDelta delta = single(harness.extractOutputValues());
+      assertThat(delta.deletes()).containsOnlyKeys(oldFile);
+      assertThat(delta.deletes().get(oldFile)).containsExactly(7L);
+    }
+  }
+
+  /** Writes key index entries as releases before {@link KeyEntrySerializer} did: as a POJO. */
+  private static final class PojoIndexWriter
+      extends KeyedProcessFunction<String, Tuple2<String, KeyEntry>, Void> {
+    private transient ValueState<KeyEntry> index;
+
+    @Override
+    public void open(OpenContext context) {
+      index = getRuntimeContext().getState(new ValueStateDescriptor<>(
+          DeltaWriterOperator.KEY_INDEX, TypeInformation.of(KeyEntry.class)));
+    }
+
+    @Override
+    public void processElement(Tuple2<String, KeyEntry> entry, Context context,
+        Collector<Void> out) throws Exception {
+      index.update(entry.f1);
+    }
+  }
+
+  @Test
   void appendOnlyRowsAreAllWritten() throws Exception {
     Table events = TestingTables.create(catalog, TableIdentifier.of("db", "events"),
         TestingTables.EVENTS, PartitionSpec.unpartitioned());
@@ -144,6 +198,12 @@ class DeltaWriterOperatorTest {
 
   private KeyedOneInputStreamOperatorTestHarness<String, WalRow, TableDelta> harness(long bound)
       throws Exception {
+    return harness(bound, null);
+  }
+
+  /** A harness on {@code backend} (null: the harness's default heap backend). */
+  private KeyedOneInputStreamOperatorTestHarness<String, WalRow, TableDelta> harness(long bound,
+      StateBackend backend) throws Exception {
     MaterializerConfig config = MaterializerConfig.builder()
         .catalogProperties(LocalTables.catalogProperties(dir))
         .objectStore(new ObjectStoreEndpoint(URI.create("http://127.0.0.1:1"), "us-east-1", "a",
@@ -152,6 +212,9 @@ class DeltaWriterOperatorTest {
         .build();
     var harness = new KeyedOneInputStreamOperatorTestHarness<String, WalRow, TableDelta>(
         new DeltaWriterOperator(config), row -> row.routingKey, Types.STRING);
+    if (backend != null) {
+      harness.setStateBackend(backend);
+    }
     harness.setup(TableDeltaTypeInfo.INSTANCE.createSerializer(new SerializerConfigImpl()));
     return harness;
   }

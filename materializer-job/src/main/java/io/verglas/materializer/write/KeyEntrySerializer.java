@@ -1,0 +1,159 @@
+package io.verglas.materializer.write;
+
+import io.verglas.materializer.types.RecentStrings;
+import java.io.IOException;
+import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility;
+import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
+import org.apache.flink.api.java.typeutils.runtime.PojoSerializerSnapshot;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
+
+/**
+ * Writes the key index's {@link KeyEntry}s: one read and one write per materialized row, on the
+ * writer's task thread.
+ *
+ * <p>Why not Flink's POJO serializer, which the index used before: it writes every string char
+ * by char in a variable-length encoding and sets each field by reflection, and an entry holds a
+ * data file path of a hundred-odd characters. Here strings are UTF-8 bytes, and a read hands out
+ * the same String instance for a path or stream id read recently ({@link RecentStrings}): the
+ * entries of one flush point at the few files of the last flushes, and the writer groups deletes
+ * by path in a hash map, so a shared instance also saves hashing the path again.
+ *
+ * <p>Format: a flags byte (deleted, has stream, has file), the hybrid clock, the stream id,
+ * sequence, batch and row of the WAL position, then the data file path and row position. State
+ * written by the POJO serializer is migrated on restore (see {@link Snapshot}).
+ */
+public final class KeyEntrySerializer extends TypeSerializer<KeyEntry> {
+  private static final long serialVersionUID = 1L;
+  private static final int DELETED = 1;
+  private static final int HAS_STREAM = 2;
+  private static final int HAS_FILE = 4;
+  /** Distinct paths remembered: an entry's file is one of the last few flushes' files. */
+  private static final int RECENT_PATHS = 8;
+
+  private transient RecentStrings streams;
+  private transient RecentStrings paths;
+
+  @Override
+  public boolean isImmutableType() {
+    return false;
+  }
+
+  @Override
+  public TypeSerializer<KeyEntry> duplicate() {
+    return new KeyEntrySerializer();
+  }
+
+  @Override
+  public KeyEntry createInstance() {
+    return new KeyEntry();
+  }
+
+  @Override
+  public KeyEntry copy(KeyEntry from) {
+    KeyEntry entry = new KeyEntry();
+    entry.hlc = from.hlc;
+    entry.streamId = from.streamId;
+    entry.sequence = from.sequence;
+    entry.batch = from.batch;
+    entry.row = from.row;
+    entry.dataFile = from.dataFile;
+    entry.filePosition = from.filePosition;
+    entry.deleted = from.deleted;
+    return entry;
+  }
+
+  @Override
+  public KeyEntry copy(KeyEntry from, KeyEntry reuse) {
+    return copy(from);
+  }
+
+  @Override
+  public int getLength() {
+    return -1;
+  }
+
+  @Override
+  public void serialize(KeyEntry entry, DataOutputView out) throws IOException {
+    out.writeByte((entry.deleted ? DELETED : 0) | (entry.streamId != null ? HAS_STREAM : 0)
+        | (entry.dataFile != null ? HAS_FILE : 0));
+    out.writeLong(entry.hlc);
+    if (entry.streamId != null) {
+      RecentStrings.write(entry.streamId, out);
+    }
+    out.writeLong(entry.sequence);
+    out.writeInt(entry.batch);
+    out.writeInt(entry.row);
+    if (entry.dataFile != null) {
+      RecentStrings.write(entry.dataFile, out);
+    }
+    out.writeLong(entry.filePosition);
+  }
+
+  @Override
+  public KeyEntry deserialize(DataInputView in) throws IOException {
+    if (streams == null) {
+      streams = new RecentStrings(RECENT_PATHS);
+      paths = new RecentStrings(RECENT_PATHS);
+    }
+    KeyEntry entry = new KeyEntry();
+    int flags = in.readByte();
+    entry.deleted = (flags & DELETED) != 0;
+    entry.hlc = in.readLong();
+    entry.streamId = (flags & HAS_STREAM) != 0 ? streams.read(in) : null;
+    entry.sequence = in.readLong();
+    entry.batch = in.readInt();
+    entry.row = in.readInt();
+    entry.dataFile = (flags & HAS_FILE) != 0 ? paths.read(in) : null;
+    entry.filePosition = in.readLong();
+    return entry;
+  }
+
+  @Override
+  public KeyEntry deserialize(KeyEntry reuse, DataInputView in) throws IOException {
+    return deserialize(in);
+  }
+
+  @Override
+  public void copy(DataInputView source, DataOutputView target) throws IOException {
+    serialize(deserialize(source), target);
+  }
+
+  @Override
+  public TypeSerializerSnapshot<KeyEntry> snapshotConfiguration() {
+    return new Snapshot();
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof KeyEntrySerializer;
+  }
+
+  @Override
+  public int hashCode() {
+    return KeyEntrySerializer.class.hashCode();
+  }
+
+  /**
+   * Names the serializer (format version 1). A key index written by Flink's POJO serializer,
+   * as releases before this serializer wrote it, is compatible after migration: on restore
+   * Flink reads every entry with the POJO serializer and writes it with this one.
+   */
+  public static final class Snapshot extends SimpleTypeSerializerSnapshot<KeyEntry> {
+    public Snapshot() {
+      super(KeyEntrySerializer::new);
+    }
+
+    @Override
+    public TypeSerializerSchemaCompatibility<KeyEntry> resolveSchemaCompatibility(
+        TypeSerializerSnapshot<KeyEntry> old) {
+      if (old instanceof PojoSerializerSnapshot<KeyEntry> pojo
+          && pojo.restoreSerializer().createInstance() instanceof KeyEntry) {
+        return TypeSerializerSchemaCompatibility.compatibleAfterMigration();
+      }
+      return super.resolveSchemaCompatibility(old);
+    }
+  }
+}
