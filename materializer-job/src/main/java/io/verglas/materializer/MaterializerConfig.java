@@ -38,6 +38,8 @@ import org.apache.iceberg.catalog.Catalog;
  *   --parallelism=N                   source and writer parallelism (committer is always 1)
  *   --discovery-interval=500ms        how often new WAL segments are listed
  *   --writer.buffer-bytes=67108864    per writer subtask; beyond it rows are flushed early
+ *   --writer.index-cache-entries=1000000  key index entries each writer subtask keeps on the
+ *                                     heap (~200 bytes each); 0 reads every entry from RocksDB
  * </pre>
  */
 public final class MaterializerConfig implements Serializable {
@@ -47,6 +49,8 @@ public final class MaterializerConfig implements Serializable {
   public static final Duration CHECKPOINT_INTERVAL_DEFAULT = Duration.ofSeconds(2);
   public static final Duration DISCOVERY_INTERVAL_DEFAULT = Duration.ofMillis(500);
   public static final long WRITER_BUFFER_BYTES_DEFAULT = 64L << 20;
+  /** Key index entries cached on the heap per writer subtask: ~200 MB at ~200 bytes each. */
+  public static final int WRITER_INDEX_CACHE_ENTRIES_DEFAULT = 1_000_000;
   /** Bound of the manifest content cache of each catalog client's file IO. */
   public static final long MANIFEST_CACHE_BYTES_DEFAULT = 32L << 20;
   /** Tries per event before the publisher gives up (the catalog poller covers lost events). */
@@ -63,6 +67,7 @@ public final class MaterializerConfig implements Serializable {
   private final int parallelism;
   private final Duration discoveryInterval;
   private final long writerBufferBytes;
+  private final int writerIndexCacheEntries;
 
   private MaterializerConfig(Builder b) {
     this.catalogName = b.catalogName == null ? CATALOG_NAME_DEFAULT : b.catalogName;
@@ -78,6 +83,8 @@ public final class MaterializerConfig implements Serializable {
     this.discoveryInterval =
         b.discoveryInterval == null ? DISCOVERY_INTERVAL_DEFAULT : b.discoveryInterval;
     this.writerBufferBytes = b.writerBufferBytes < 0 ? WRITER_BUFFER_BYTES_DEFAULT : b.writerBufferBytes;
+    this.writerIndexCacheEntries = b.writerIndexCacheEntries < 0
+        ? WRITER_INDEX_CACHE_ENTRIES_DEFAULT : b.writerIndexCacheEntries;
   }
 
   public static Builder builder() {
@@ -113,6 +120,9 @@ public final class MaterializerConfig implements Serializable {
         case "parallelism": builder.parallelism(parseInt(key, value)); break;
         case "discovery-interval": builder.discoveryInterval(JobArguments.duration(key, value)); break;
         case "writer.buffer-bytes": builder.writerBufferBytes(parseLong(key, value)); break;
+        case "writer.index-cache-entries":
+          builder.writerIndexCacheEntries(parseInt(key, value));
+          break;
         default: throw new IllegalArgumentException("Unknown argument: --" + key);
       }
     }
@@ -183,6 +193,11 @@ public final class MaterializerConfig implements Serializable {
     return writerBufferBytes;
   }
 
+  /** How many key index entries each writer subtask caches on the heap (0: none). */
+  public int writerIndexCacheEntries() {
+    return writerIndexCacheEntries;
+  }
+
   /**
    * A new catalog client; the caller closes it if it is {@link AutoCloseable}. Its file IO caches
    * manifest contents (manifests are immutable): every commit resolves its deletes against the
@@ -226,7 +241,8 @@ public final class MaterializerConfig implements Serializable {
         + ", events=" + (eventPublisher != null ? "supplied" : eventsUri)
         + ", checkpointInterval=" + checkpointInterval + ", checkpointDir=" + checkpointDir
         + ", parallelism=" + parallelism + ", discoveryInterval=" + discoveryInterval
-        + ", writerBufferBytes=" + writerBufferBytes + "}";
+        + ", writerBufferBytes=" + writerBufferBytes
+        + ", writerIndexCacheEntries=" + writerIndexCacheEntries + "}";
   }
 
   /** Builds a {@link MaterializerConfig}; each setting may be given once. */
@@ -243,6 +259,7 @@ public final class MaterializerConfig implements Serializable {
     private boolean parallelismSet;
     private Duration discoveryInterval;
     private long writerBufferBytes = -1;
+    private int writerIndexCacheEntries = -1;
 
     private Builder() {}
 
@@ -349,6 +366,18 @@ public final class MaterializerConfig implements Serializable {
         throw new IllegalArgumentException("Invalid writer buffer bytes: " + bytes);
       }
       this.writerBufferBytes = bytes;
+      return this;
+    }
+
+    public Builder writerIndexCacheEntries(int entries) {
+      if (writerIndexCacheEntries >= 0) {
+        throw new IllegalStateException(
+            "Writer index cache entries was already set to " + writerIndexCacheEntries);
+      }
+      if (entries < 0) {
+        throw new IllegalArgumentException("Invalid writer index cache entries: " + entries);
+      }
+      this.writerIndexCacheEntries = entries;
       return this;
     }
 

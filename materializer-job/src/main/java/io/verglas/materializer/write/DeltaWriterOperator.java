@@ -28,9 +28,9 @@ import org.slf4j.LoggerFactory;
  * primary-key index.
  *
  * <p>Design. Input is keyed by routing key ({@code tableUuid/key}), so every version of a
- * primary key reaches the same subtask, whose keyed state (RocksDB) holds one {@link KeyEntry}
- * per key: the WAL position of the materialized version and where it lives (data file, row
- * position), or a tombstone.
+ * primary key reaches the same subtask, whose keyed state (RocksDB, read through a bounded heap
+ * cache: {@link KeyIndex}) holds one {@link KeyEntry} per key: the WAL position of the
+ * materialized version and where it lives (data file, row position), or a tombstone.
  * <ol>
  *   <li>Between checkpoints rows are only buffered, per table ({@link TableBuffer}).
  *   <li>At {@link #prepareSnapshotPreBarrier} (before the barrier leaves, so the result belongs
@@ -77,7 +77,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
   static final String KEY_INDEX = "key-index";
 
   private final MaterializerConfig config;
-  private transient ValueState<KeyEntry> keyIndex;
+  private transient KeyIndex keyIndex;
   private transient VerglasTables tables;
   private transient BackgroundWrites background;
   private transient Map<String, TableBuffer> buffers;
@@ -96,8 +96,9 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
   @Override
   public void open() throws Exception {
     super.open();
-    keyIndex = getRuntimeContext().getState(
+    ValueState<KeyEntry> index = getRuntimeContext().getState(
         new ValueStateDescriptor<>(KEY_INDEX, new KeyEntrySerializer()));
+    keyIndex = new KeyIndex(index, config.writerIndexCacheEntries());
     tables = new VerglasTables(config.newCatalog());
     buffers = new LinkedHashMap<>();
     flushed = new LinkedHashMap<>();
@@ -107,6 +108,8 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     background = new BackgroundWrites("verglas-data-writer-" + subtask);
     getMetricGroup().gauge("bufferedBytes", () -> bufferedBytes);
     getMetricGroup().gauge("earlyFlushes", () -> earlyFlushes);
+    getMetricGroup().gauge("keyIndexCacheHits", keyIndex::hits);
+    getMetricGroup().gauge("keyIndexCacheMisses", keyIndex::misses);
     // Per-table memory exists only for tables with rows in flight: these show it (and tests
     // assert that idle tables never appear in them).
     getMetricGroup().gauge("bufferedTables", () -> buffers.size());
@@ -202,7 +205,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
   /** Applies one primary-key row against the key index. */
   private void materialize(WalRow row, Flush flush) throws Exception {
     setCurrentKey(row.routingKey);
-    KeyEntry entry = keyIndex.value();
+    KeyEntry entry = keyIndex.get(row.routingKey);
     WalPosition position = row.position();
     if (entry != null && entry.walPosition().compareTo(position) >= 0) {
       return; // an equal or newer version is already materialized
@@ -215,10 +218,10 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
           .add(entry.filePosition, flush.keys.payload(record));
     }
     if (row.isDelete()) {
-      keyIndex.update(KeyEntry.tombstone(position));
+      keyIndex.put(row.routingKey, KeyEntry.tombstone(position));
     } else {
       PartitionedDataWriter.FilePosition at = flush.writer.write(record);
-      keyIndex.update(KeyEntry.live(position, at.path(), at.position()));
+      keyIndex.put(row.routingKey, KeyEntry.live(position, at.path(), at.position()));
     }
   }
 

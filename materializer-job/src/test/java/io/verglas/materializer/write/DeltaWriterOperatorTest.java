@@ -132,6 +132,29 @@ class DeltaWriterOperatorTest {
   }
 
   @Test
+  void entriesEvictedFromTheIndexCacheAreReadFromState() throws Exception {
+    for (int cacheEntries : new int[] {0, 1}) {
+      try (var harness = harness(1L << 20, new EmbeddedRocksDBStateBackend(), cacheEntries)) {
+        harness.open();
+        for (int id = 1; id <= 3; id++) {
+          harness.processElement(upsert(id, "v1", 10, id - 1), 0);
+        }
+        harness.prepareSnapshotPreBarrier(1);
+        String firstFile = path(single(harness.extractOutputValues()).dataFiles().get(0));
+        harness.getOutput().clear();
+        for (int id = 1; id <= 3; id++) {
+          harness.processElement(upsert(id, "v2", 20, id + 1), 0);
+        }
+        harness.prepareSnapshotPreBarrier(2);
+
+        TableDelta delta = single(harness.extractOutputValues());
+        assertThat(delta.deletes()).containsOnlyKeys(firstFile);
+        assertThat(delta.deletes().get(firstFile)).containsExactlyInAnyOrder(0L, 1L, 2L);
+      }
+    }
+  }
+
+  @Test
   void aKeyIndexWrittenByThePojoSerializerIsMigratedOnRestore() throws Exception {
     WalRow replacing = upsert(1, "a2", 20, 0);
     String oldFile = "file:/warehouse/db/users/data/old.parquet";
@@ -198,13 +221,19 @@ class DeltaWriterOperatorTest {
 
   private KeyedOneInputStreamOperatorTestHarness<String, WalRow, TableDelta> harness(long bound)
       throws Exception {
-    return harness(bound, null);
+    return harness(bound, null, MaterializerConfig.WRITER_INDEX_CACHE_ENTRIES_DEFAULT);
+  }
+
+  private KeyedOneInputStreamOperatorTestHarness<String, WalRow, TableDelta> harness(long bound,
+      StateBackend backend) throws Exception {
+    return harness(bound, backend, MaterializerConfig.WRITER_INDEX_CACHE_ENTRIES_DEFAULT);
   }
 
   /** A harness on {@code backend} (null: the harness's default heap backend). */
   private KeyedOneInputStreamOperatorTestHarness<String, WalRow, TableDelta> harness(long bound,
-      StateBackend backend) throws Exception {
+      StateBackend backend, int indexCacheEntries) throws Exception {
     MaterializerConfig config = MaterializerConfig.builder()
+        .writerIndexCacheEntries(indexCacheEntries)
         .catalogProperties(LocalTables.catalogProperties(dir))
         .objectStore(new ObjectStoreEndpoint(URI.create("http://127.0.0.1:1"), "us-east-1", "a",
             "s", "unused"))
