@@ -154,7 +154,7 @@ final class TableBuffer {
    * probed by a 64-bit hash of the key bytes. Why not a map over routing keys: Java's string hash
    * of {@code uuid/base64(key)} collides heavily for numeric keys (500k sequential long keys give
    * 110k distinct hashes, and the equal ones land in the same key group, hence the same map), so
-   * the map's bins turned into trees and the reduction took 40% of the writer's time.
+   * the map's bins turned into trees.
    */
   private static final class NewestPerKey {
     private final WalRow[] rows;
