@@ -1,5 +1,6 @@
 package io.verglas.materializer.source;
 
+import io.verglas.materializer.types.NonReusingSerializer;
 import io.verglas.materializer.types.RecentStrings;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -25,7 +26,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * decode per string (four of a row's five strings). That makes an instance stateful: each
  * thread works with its own {@link #duplicate}.
  */
-public final class WalRowSerializer extends TypeSerializer<WalRow> {
+public final class WalRowSerializer extends NonReusingSerializer<WalRow> {
   private static final long serialVersionUID = 2L;
 
   private transient RecentStrings tableUuids;
@@ -36,11 +37,6 @@ public final class WalRowSerializer extends TypeSerializer<WalRow> {
   @Override
   public TypeSerializer<WalRow> duplicate() {
     return new WalRowSerializer();
-  }
-
-  @Override
-  public boolean isImmutableType() {
-    return false;
   }
 
   @Override
@@ -66,16 +62,6 @@ public final class WalRowSerializer extends TypeSerializer<WalRow> {
     row.payload = from.payload == null ? null : from.payload.clone();
     row.segmentKey = from.segmentKey;
     return row;
-  }
-
-  @Override
-  public WalRow copy(WalRow from, WalRow reuse) {
-    return copy(from);
-  }
-
-  @Override
-  public int getLength() {
-    return -1;
   }
 
   @Override
@@ -123,16 +109,6 @@ public final class WalRowSerializer extends TypeSerializer<WalRow> {
   }
 
   @Override
-  public WalRow deserialize(WalRow reuse, DataInputView in) throws IOException {
-    return deserialize(in);
-  }
-
-  @Override
-  public void copy(DataInputView source, DataOutputView target) throws IOException {
-    serialize(deserialize(source), target);
-  }
-
-  @Override
   public TypeSerializerSnapshot<WalRow> snapshotConfiguration() {
     return new Snapshot();
   }
@@ -163,16 +139,6 @@ public final class WalRowSerializer extends TypeSerializer<WalRow> {
     byte[] bytes = new byte[length];
     in.readFully(bytes);
     return bytes;
-  }
-
-  @Override
-  public boolean equals(Object other) {
-    return other instanceof WalRowSerializer;
-  }
-
-  @Override
-  public int hashCode() {
-    return WalRowSerializer.class.hashCode();
   }
 
   /** Names the serializer; the format has a single version. */

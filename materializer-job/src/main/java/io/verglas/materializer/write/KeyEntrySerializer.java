@@ -1,5 +1,6 @@
 package io.verglas.materializer.write;
 
+import io.verglas.materializer.types.NonReusingSerializer;
 import io.verglas.materializer.types.RecentStrings;
 import java.io.IOException;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
@@ -25,21 +26,19 @@ import org.apache.flink.core.memory.DataOutputView;
  * sequence, batch and row of the WAL position, then the data file path and row position. State
  * written by the POJO serializer is migrated on restore (see {@link Snapshot}).
  */
-public final class KeyEntrySerializer extends TypeSerializer<KeyEntry> {
+public final class KeyEntrySerializer extends NonReusingSerializer<KeyEntry> {
   private static final long serialVersionUID = 1L;
   private static final int DELETED = 1;
   private static final int HAS_STREAM = 2;
   private static final int HAS_FILE = 4;
-  /** Distinct paths remembered: an entry's file is one of the last few flushes' files. */
-  private static final int RECENT_PATHS = 8;
+  /**
+   * Distinct paths (and stream ids) remembered: an entry's file is one of the last few flushes'
+   * files.
+   */
+  private static final int RECENT_STRINGS = 8;
 
   private transient RecentStrings streams;
   private transient RecentStrings paths;
-
-  @Override
-  public boolean isImmutableType() {
-    return false;
-  }
 
   @Override
   public TypeSerializer<KeyEntry> duplicate() {
@@ -66,16 +65,6 @@ public final class KeyEntrySerializer extends TypeSerializer<KeyEntry> {
   }
 
   @Override
-  public KeyEntry copy(KeyEntry from, KeyEntry reuse) {
-    return copy(from);
-  }
-
-  @Override
-  public int getLength() {
-    return -1;
-  }
-
-  @Override
   public void serialize(KeyEntry entry, DataOutputView out) throws IOException {
     out.writeByte((entry.deleted ? DELETED : 0) | (entry.streamId != null ? HAS_STREAM : 0)
         | (entry.dataFile != null ? HAS_FILE : 0));
@@ -95,8 +84,8 @@ public final class KeyEntrySerializer extends TypeSerializer<KeyEntry> {
   @Override
   public KeyEntry deserialize(DataInputView in) throws IOException {
     if (streams == null) {
-      streams = new RecentStrings(RECENT_PATHS);
-      paths = new RecentStrings(RECENT_PATHS);
+      streams = new RecentStrings(RECENT_STRINGS);
+      paths = new RecentStrings(RECENT_STRINGS);
     }
     KeyEntry entry = new KeyEntry();
     int flags = in.readByte();
@@ -112,28 +101,8 @@ public final class KeyEntrySerializer extends TypeSerializer<KeyEntry> {
   }
 
   @Override
-  public KeyEntry deserialize(KeyEntry reuse, DataInputView in) throws IOException {
-    return deserialize(in);
-  }
-
-  @Override
-  public void copy(DataInputView source, DataOutputView target) throws IOException {
-    serialize(deserialize(source), target);
-  }
-
-  @Override
   public TypeSerializerSnapshot<KeyEntry> snapshotConfiguration() {
     return new Snapshot();
-  }
-
-  @Override
-  public boolean equals(Object other) {
-    return other instanceof KeyEntrySerializer;
-  }
-
-  @Override
-  public int hashCode() {
-    return KeyEntrySerializer.class.hashCode();
   }
 
   /**

@@ -96,7 +96,8 @@ final class TableBuffer {
   /**
    * The key group is taken while the row is fresh in the CPU cache: computed at flush time it
    * cost a cache miss per row (a checkpoint's rows are tens of MB), and hashing the routing key
-   * now leaves its hash cached in the string for the flush's per-key map.
+   * now leaves its hash cached in the string for the key index's look-ups at flush time. The
+   * key bytes' own hash ({@link #keyHash}) is taken here for the same reason.
    */
   private void addKeyed(WalRow row) {
     int index = keyed.size();
