@@ -23,6 +23,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
@@ -114,6 +115,10 @@ public final class MaterializeBenchmark implements Benchmark {
         .metric("warm_up_upserts", warmUpUpserts)
         .environment("table_storage", "local directory for all three tables; our WAL input on"
             + " the bench S3 endpoint (cache node over a local directory)");
+    Map<String, String> overrides = flinkOverrides();
+    if (!overrides.isEmpty()) {
+      report.environment("flink_overrides_of_ours", overrides);
+    }
     compare(report, upserts, parallelism, quick ? 20 : 40);
     return report.build();
   }
@@ -215,16 +220,23 @@ public final class MaterializeBenchmark implements Benchmark {
   }
 
   /**
-   * {@code conf} with every {@code -Dverglas.bench.flink.<key>=<value>} set on it: Flink settings
-   * to try on our job without a rebuild (for profiling; the report lists them).
+   * Every {@code -Dverglas.bench.flink.<key>=<value>}, as Flink key → value: settings to try on
+   * our job without a rebuild (for profiling; the report lists them).
    */
-  static Configuration withFlinkOverrides(Configuration conf) {
+  static Map<String, String> flinkOverrides() {
     String prefix = "verglas.bench.flink.";
+    Map<String, String> overrides = new TreeMap<>();
     for (String name : System.getProperties().stringPropertyNames()) {
       if (name.startsWith(prefix)) {
-        conf.setString(name.substring(prefix.length()), System.getProperty(name));
+        overrides.put(name.substring(prefix.length()), System.getProperty(name));
       }
     }
+    return overrides;
+  }
+
+  /** {@code conf} with the {@link #flinkOverrides} set on it. */
+  static Configuration withFlinkOverrides(Configuration conf) {
+    flinkOverrides().forEach(conf::setString);
     return conf;
   }
 
