@@ -10,6 +10,14 @@ import java.nio.file.Path;
 public final class ProcessMemory {
   private ProcessMemory() {}
 
+  /** The three figures at one moment, in MiB. */
+  public record Usage(long peakRssMb, long heapUsedMb, long directMemoryMb) {
+    public static Usage now() {
+      return new Usage(ProcessMemory.peakRssMb(), ProcessMemory.heapUsedMb(),
+          ProcessMemory.directMemoryMb());
+    }
+  }
+
   /** Peak resident set size in MiB since the process started, from /proc (Linux); -1 elsewhere. */
   public static long peakRssMb() {
     try {

@@ -3,6 +3,7 @@ package io.verglas.bench.ingest;
 import io.verglas.arrow.ArrowSchemas;
 import io.verglas.bench.Benchmark;
 import io.verglas.bench.BenchmarkReport;
+import io.verglas.bench.ProcessCpu;
 import io.verglas.bench.ThreadCpu;
 import io.verglas.bench.stack.BenchStorage;
 import io.verglas.ingest.IngestServer;
@@ -132,13 +133,13 @@ public final class IngestBenchmark implements Benchmark {
         long jitMillisDuringPushes = 0;
         Map<String, Double> cpuByThread = new HashMap<>();
         for (int r = 0; r < rounds; r++) {
-          long cpuBefore = processCpuNanos();
+          long cpuBefore = ProcessCpu.cpuNanos();
           ThreadCpu threadCpu = ThreadCpu.start();
-          long jitBefore = jitMillis();
+          long jitBefore = ProcessCpu.jitMillis();
           IngestRun run = push(clients, server, allocator, table, perClient);
-          long cpu = processCpuNanos() - cpuBefore;
+          long cpu = ProcessCpu.cpuNanos() - cpuBefore;
           threadCpu.topGroups(12).forEach((group, s) -> cpuByThread.merge(group, s, Double::sum));
-          jitMillisDuringPushes += jitMillis() - jitBefore;
+          jitMillisDuringPushes += ProcessCpu.jitMillis() - jitBefore;
           List<byte[]> segments = newSegments(s3, bucket, seen);
           long walBytes = segments.stream().mapToLong(b -> b.length).sum();
           double sequential = rawPutMbPerSecond(s3, bucket, segments, 1);
@@ -303,18 +304,6 @@ public final class IngestBenchmark implements Benchmark {
       thread.setDaemon(true);
       return thread;
     };
-  }
-
-  /** Time the JIT compilers spent so far (they share the CPUs with what is measured). */
-  private static long jitMillis() {
-    java.lang.management.CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
-    return jit != null && jit.isCompilationTimeMonitoringSupported()
-        ? jit.getTotalCompilationTime() : 0;
-  }
-
-  private static long processCpuNanos() {
-    java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
-    return os instanceof com.sun.management.OperatingSystemMXBean sun ? sun.getProcessCpuTime() : 0;
   }
 
   /** The 1-minute load average: how busy the machine was with other work. */

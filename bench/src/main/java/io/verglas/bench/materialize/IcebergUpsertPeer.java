@@ -1,5 +1,6 @@
 package io.verglas.bench.materialize;
 
+import io.verglas.bench.ProcessCpu;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,12 +53,13 @@ final class IcebergUpsertPeer {
         .writeParallelism(parallelism)
         .append();
     long start = System.nanoTime();
-    long cpuStart = MaterializeBenchmark.processCpuNanos();
+    ProcessCpu cpu = ProcessCpu.start();
     env.execute("iceberg-upsert-peer");
     double seconds = (System.nanoTime() - start) / 1e9;
-    double cpuSeconds = (MaterializeBenchmark.processCpuNanos() - cpuStart) / 1e9;
+    double cpuSeconds = cpu.cpuSeconds();
+    double jitSeconds = cpu.jitSeconds();
     long[] scan = MaterializeBenchmark.scan(table);
     int[] files = MaterializeBenchmark.liveFiles(table);
-    return new MaterializeBenchmark.Peer(seconds, cpuSeconds, scan[0] / 1e6, scan[1], files[0], files[1]);
+    return new MaterializeBenchmark.Peer(seconds, cpuSeconds, jitSeconds, scan[0] / 1e6, scan[1], files[0], files[1]);
   }
 }

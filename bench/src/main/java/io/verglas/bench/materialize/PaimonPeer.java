@@ -1,5 +1,6 @@
 package io.verglas.bench.materialize;
 
+import io.verglas.bench.ProcessCpu;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -66,10 +67,11 @@ final class PaimonPeer {
         .returns(InternalTypeInfo.of(FlinkSchemaUtil.convert(UpsertRows.SCHEMA)));
     new FlinkSinkBuilder(table).forRowData(rows).parallelism(parallelism).build();
     long start = System.nanoTime();
-    long cpuStart = MaterializeBenchmark.processCpuNanos();
+    ProcessCpu cpu = ProcessCpu.start();
     env.execute("paimon-peer");
     double seconds = (System.nanoTime() - start) / 1e9;
-    double cpuSeconds = (MaterializeBenchmark.processCpuNanos() - cpuStart) / 1e9;
+    double cpuSeconds = cpu.cpuSeconds();
+    double jitSeconds = cpu.jitSeconds();
 
     try (Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(options))) {
       Table written = catalog.getTable(id);
@@ -80,7 +82,7 @@ final class PaimonPeer {
       try (RecordReader<InternalRow> reader = read.newRead().createReader(splits)) {
         reader.forEachRemaining(row -> count.incrementAndGet());
       }
-      return new MaterializeBenchmark.Peer(seconds, cpuSeconds,
+      return new MaterializeBenchmark.Peer(seconds, cpuSeconds, jitSeconds,
           (System.nanoTime() - scanStart) / 1e6,
           count.get(), -1, -1);
     }
