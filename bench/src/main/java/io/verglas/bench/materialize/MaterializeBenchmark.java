@@ -215,9 +215,14 @@ public final class MaterializeBenchmark implements Benchmark {
   /** {live data files, distinct live delete files} of the current snapshot. */
   static int[] liveFiles(Table table) throws IOException {
     table.refresh();
+    return liveFiles(table, table.currentSnapshot().snapshotId());
+  }
+
+  /** {live data files, distinct live delete files} of a snapshot. */
+  static int[] liveFiles(Table table, long snapshotId) throws IOException {
     int data = 0;
     java.util.Set<String> deletes = new java.util.HashSet<>();
-    try (CloseableIterable<org.apache.iceberg.FileScanTask> tasks = table.newScan().planFiles()) {
+    try (CloseableIterable<org.apache.iceberg.FileScanTask> tasks = table.newScan().useSnapshot(snapshotId).planFiles()) {
       for (org.apache.iceberg.FileScanTask task : tasks) {
         data++;
         task.deletes().forEach(d -> deletes.add(d.location() + "#" + d.contentOffset()));
@@ -226,15 +231,20 @@ public final class MaterializeBenchmark implements Benchmark {
     return new int[] {data, deletes.size()};
   }
 
-  /** A full scan with Iceberg's generic reader, best of two: {nanos, rows}. */
+  /** A full scan of the current snapshot with Iceberg's generic reader, best of two. */
   static long[] scan(Table table) throws IOException {
     table.refresh();
+    return scan(table, table.currentSnapshot().snapshotId());
+  }
+
+  /** A full scan of a snapshot with Iceberg's generic reader, best of two: {nanos, rows}. */
+  static long[] scan(Table table, long snapshotId) throws IOException {
     long best = Long.MAX_VALUE;
     long rows = 0;
     for (int round = 0; round < 2; round++) {
       long start = System.nanoTime();
       long count = 0;
-      try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
+      try (CloseableIterable<Record> records = IcebergGenerics.read(table).useSnapshot(snapshotId).build()) {
         for (Record ignored : records) {
           count++;
         }

@@ -81,24 +81,28 @@ final class OursRun {
       ProcessCpu cpu = ProcessCpu.start();
       ThreadCpu threadCpu = ThreadCpu.start();
       JobClient job = env.executeAsync(MaterializerJob.JOB_NAME);
+      Snapshot done;
+      double seconds;
+      double cpuSeconds;
+      double jitSeconds;
+      Map<String, Double> cpuByThread;
+      double[] freshnessMs;
       try {
-        Snapshot done = awaitCovered(table, input.lastPerStream());
-        double seconds = (done.timestampMillis() - start) / 1000.0;
-        double cpuSeconds = cpu.cpuSeconds();
-        double jitSeconds = cpu.jitSeconds();
-        Map<String, Double> cpuByThread = threadCpu.topGroups(10);
-        int snapshots = countSnapshots(table);
-        int[] files = MaterializeBenchmark.liveFiles(table);
-
-        // Read cost, while the job idles.
-        long[] scan = MaterializeBenchmark.scan(table);
-
-        double[] freshnessMs = freshness(table, wal, upserts, freshnessSegments);
-        return new Ours(seconds, cpuSeconds, jitSeconds, cpuByThread, input.segments(),
-            input.walBytes(), snapshots, files[0], files[1], scan[0] / 1e6, scan[1], freshnessMs);
+        done = awaitCovered(table, input.lastPerStream());
+        seconds = (done.timestampMillis() - start) / 1000.0;
+        cpuSeconds = cpu.cpuSeconds();
+        jitSeconds = cpu.jitSeconds();
+        cpuByThread = threadCpu.topGroups(10);
+        freshnessMs = freshness(table, wal, upserts, freshnessSegments);
       } finally {
         job.cancel().get();
       }
+      // Read cost of the snapshot that covered the input, with no job running, as the peers'.
+      long[] scan = MaterializeBenchmark.scan(table, done.snapshotId());
+      int[] files = MaterializeBenchmark.liveFiles(table, done.snapshotId());
+      return new Ours(seconds, cpuSeconds, jitSeconds, cpuByThread, input.segments(),
+          input.walBytes(), countSnapshots(table, done), files[0], files[1], scan[0] / 1e6,
+          scan[1], freshnessMs);
     }
   }
 
@@ -201,8 +205,10 @@ final class OursRun {
     return snapshots;
   }
 
-  private static int countSnapshots(Table table) {
-    return snapshotsInOrder(table).size();
+  /** Snapshots up to and including {@code last}. */
+  private static int countSnapshots(Table table, Snapshot last) {
+    return (int) snapshotsInOrder(table).stream()
+        .filter(s -> s.sequenceNumber() <= last.sequenceNumber()).count();
   }
 
 
