@@ -16,7 +16,10 @@ public final class WriterProcess {
 
   private WriterProcess() {}
 
-  /** Runs {@code writer} in a child JVM and returns what it measured (or why it failed). */
+  /**
+   * Runs {@code writer} in a child JVM and returns what it measured, or why it failed (also when
+   * the process died without a word).
+   */
   static WriterOutcome launch(Writer writer, long upserts, int parallelism, int freshnessSegments,
       long warmUpUpserts) throws Exception {
     Path out = Files.createTempFile("verglas-bench-" + writer.name().toLowerCase() + "-", ".json");
@@ -25,6 +28,9 @@ public final class WriterProcess {
           Integer.toString(parallelism), Integer.toString(freshnessSegments),
           Long.toString(warmUpUpserts), out.toString()), MaterializeBenchmark.TIMEOUT);
       return JSON.readValue(out.toFile(), WriterOutcome.class);
+    } catch (IllegalStateException e) {
+      // The process died or hung (killed by the OS, out of memory): no outcome was written.
+      return WriterOutcome.failed(e.getMessage());
     } finally {
       Files.deleteIfExists(out);
     }
