@@ -2,6 +2,7 @@ package io.verglas.bench.cache;
 
 import io.verglas.bench.Benchmark;
 import io.verglas.bench.BenchmarkReport;
+import io.verglas.bench.stack.TemporaryDirectory;
 import io.verglas.cache.CacheNode;
 import io.verglas.cache.CacheStats;
 import io.verglas.cache.ImmutableObjects;
@@ -9,13 +10,11 @@ import io.verglas.cache.origin.LocalDirectoryOrigin;
 import io.verglas.cache.origin.s3.S3Origin;
 import io.verglas.cache.protection.OriginProtection;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
@@ -96,11 +95,8 @@ public final class CacheBenchmark implements Benchmark {
   @Override
   public BenchmarkReport run(boolean quick) throws Exception {
     Setup setup = quick ? QUICK : FULL;
-    Path dir = Files.createTempDirectory("verglas-bench-cache-");
-    try {
-      return run(setup, quick, dir);
-    } finally {
-      deleteRecursively(dir);
+    try (TemporaryDirectory dir = TemporaryDirectory.create("verglas-bench-cache-")) {
+      return run(setup, quick, dir.path());
     }
   }
 
@@ -329,16 +325,6 @@ public final class CacheBenchmark implements Benchmark {
 
   private static void progress(String format, Object... args) {
     System.err.println("bench cache: " + String.format(format, args));
-  }
-
-  private static void deleteRecursively(Path dir) {
-    try (Stream<Path> files = Files.walk(dir)) {
-      for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot delete " + dir, e);
-    }
   }
 
   /** Runs the benchmark without the launcher: {@code [--quick] [--out FILE.json]}. */

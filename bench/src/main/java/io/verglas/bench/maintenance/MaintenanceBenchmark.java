@@ -2,6 +2,7 @@ package io.verglas.bench.maintenance;
 
 import io.verglas.bench.Benchmark;
 import io.verglas.bench.BenchmarkReport;
+import io.verglas.bench.stack.TemporaryDirectory;
 import io.verglas.catalog.Catalogs;
 import io.verglas.maintenance.compact.CompactionResult;
 import io.verglas.maintenance.compact.Compactor;
@@ -11,12 +12,9 @@ import io.verglas.maintenance.plan.SnapshotFiles;
 import io.verglas.maintenance.policy.MaintenancePolicy;
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
@@ -103,7 +101,7 @@ public final class MaintenanceBenchmark implements Benchmark {
       if (catalog instanceof Closeable closeable) {
         closeable.close();
       }
-      deleteRecursively(dir);
+      TemporaryDirectory.deleteRecursively(dir);
     }
     return report.build();
   }
@@ -167,13 +165,5 @@ public final class MaintenanceBenchmark implements Benchmark {
 
   private static double round(double value) {
     return Math.round(value * 100) / 100.0;
-  }
-
-  private static void deleteRecursively(Path dir) {
-    try (Stream<Path> paths = Files.walk(dir)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

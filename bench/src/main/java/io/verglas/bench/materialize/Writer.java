@@ -1,11 +1,7 @@
 package io.verglas.bench.materialize;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import io.verglas.bench.stack.TemporaryDirectory;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.stream.Stream;
 
 /** The three ways the materialize benchmark writes the same upserts. */
 enum Writer {
@@ -43,25 +39,9 @@ enum Writer {
   /** {@link #run} in a temporary directory deleted afterwards. */
   WriterOutcome runInTemporaryDirectory(long upserts, int parallelism, int freshnessSegments)
       throws Exception {
-    Path dir = Files.createTempDirectory("verglas-bench-" + name().toLowerCase() + "-");
-    try {
-      return run(dir, upserts, parallelism, freshnessSegments);
-    } finally {
-      deleteRecursively(dir);
-    }
-  }
-
-  private static void deleteRecursively(Path dir) {
-    try (Stream<Path> files = Files.walk(dir)) {
-      files.sorted(Comparator.reverseOrder()).forEach(path -> {
-        try {
-          Files.deleteIfExists(path);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    try (TemporaryDirectory dir =
+        TemporaryDirectory.create("verglas-bench-" + name().toLowerCase() + "-")) {
+      return run(dir.path(), upserts, parallelism, freshnessSegments);
     }
   }
 }

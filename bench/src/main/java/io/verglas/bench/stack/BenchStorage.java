@@ -5,12 +5,9 @@ import io.verglas.cache.origin.LocalDirectoryOrigin;
 import io.verglas.catalog.Catalogs;
 import io.verglas.store.ObjectStoreEndpoint;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.UUID;
-import java.util.stream.Stream;
 import org.apache.iceberg.catalog.Catalog;
 
 /**
@@ -52,14 +49,6 @@ public final class BenchStorage implements AutoCloseable {
       closeable.close();
     }
     cache.close();
-    try (Stream<Path> files = Files.walk(dir)) {
-      files.sorted(Comparator.reverseOrder()).forEach(path -> {
-        try {
-          Files.deleteIfExists(path);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
-    }
+    TemporaryDirectory.deleteRecursively(dir);
   }
 }
