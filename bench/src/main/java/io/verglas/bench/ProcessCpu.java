@@ -31,7 +31,7 @@ public final class ProcessCpu {
   }
 
   /** CPU time of this process so far (all threads). */
-  public static long cpuNanos() {
+  private static long cpuNanos() {
     java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
     if (os instanceof com.sun.management.OperatingSystemMXBean hotspot) {
       return hotspot.getProcessCpuTime();
@@ -41,7 +41,7 @@ public final class ProcessCpu {
   }
 
   /** Time the JIT compilers spent so far. */
-  public static long jitMillis() {
+  private static long jitMillis() {
     CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
     return jit != null && jit.isCompilationTimeMonitoringSupported()
         ? jit.getTotalCompilationTime() : 0;

@@ -130,23 +130,23 @@ public final class IngestBenchmark implements Benchmark {
         }
 
         List<Round> measured = new ArrayList<>();
-        long jitMillisDuringPushes = 0;
+        double jitSecondsDuringPushes = 0;
         Map<String, Double> cpuByThread = new HashMap<>();
         for (int r = 0; r < rounds; r++) {
-          long cpuBefore = ProcessCpu.cpuNanos();
+          ProcessCpu processCpu = ProcessCpu.start();
           ThreadCpu threadCpu = ThreadCpu.start();
-          long jitBefore = ProcessCpu.jitMillis();
           IngestRun run = push(clients, server, allocator, table, perClient);
-          long cpu = ProcessCpu.cpuNanos() - cpuBefore;
+          double cpu = processCpu.cpuSeconds();
+          jitSecondsDuringPushes += processCpu.jitSeconds();
           threadCpu.topGroups(12).forEach((group, s) -> cpuByThread.merge(group, s, Double::sum));
-          jitMillisDuringPushes += ProcessCpu.jitMillis() - jitBefore;
           List<byte[]> segments = newSegments(s3, bucket, seen);
           long walBytes = segments.stream().mapToLong(b -> b.length).sum();
           double sequential = rawPutMbPerSecond(s3, bucket, segments, 1);
           double parallel = rawPutMbPerSecond(s3, bucket, segments, LANES);
           measured.add(new Round(run, walBytes, segments.size(), sequential, parallel, cpu));
         }
-        return report(quick, rows, measured, loadBefore, jitMillisDuringPushes / rounds,
+        return report(quick, rows, measured, loadBefore,
+            Math.round(jitSecondsDuringPushes * 1000 / rounds),
             perRound(cpuByThread, rounds));
       } finally {
         clients.shutdown();
@@ -186,7 +186,7 @@ public final class IngestBenchmark implements Benchmark {
         .metric("ack_latency_on_wire_p99_ms", round(percentileMillis(wire, 0.99)))
         .metric("elapsed_s", round(median(rounds.stream().mapToDouble(r -> r.run().seconds())
             .toArray())))
-        .metric("cpu_s", round(median(rounds.stream().mapToDouble(r -> r.cpuNanos() / 1e9)
+        .metric("cpu_s", round(median(rounds.stream().mapToDouble(Round::cpuSeconds)
             .toArray())))
         .metric("jit_compile_ms_per_round", jitMillisPerRound)
         .metric("cpu_s_by_thread_per_round", cpuByThread)
@@ -333,7 +333,7 @@ public final class IngestBenchmark implements Benchmark {
 
   /** One measured round: the push, its segments, and the raw PUTs of those segments. */
   record Round(IngestRun run, long walBytes, int segments, double rawSequential,
-      double rawParallel, long cpuNanos) {
+      double rawParallel, double cpuSeconds) {
     double mbPerSecond() {
       return walBytes / (double) (1 << 20) / run.seconds();
     }

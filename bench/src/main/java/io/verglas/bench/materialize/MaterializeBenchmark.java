@@ -103,8 +103,7 @@ public final class MaterializeBenchmark implements Benchmark {
     if (ours.failed()) {
       throw new IllegalStateException("Our materializer's run failed: " + ours.error());
     }
-    report.metric("rows_per_s", Math.round(upserts / ours.ours().seconds()));
-    oursMetrics(report, ours);
+    oursMetrics(report, upserts, ours);
     if (!Boolean.getBoolean("verglas.bench.materialize.skip-peers")) {
       report.peer("input", "peers: the same upserts generated inside the job;"
           + " ours: read from the pre-written WAL segments on the bench S3 endpoint");
@@ -118,9 +117,11 @@ public final class MaterializeBenchmark implements Benchmark {
     return report.build();
   }
 
-  private static void oursMetrics(BenchmarkReport.Builder report, WriterOutcome outcome) {
+  private static void oursMetrics(BenchmarkReport.Builder report, long upserts,
+      WriterOutcome outcome) {
     OursRun.Ours ours = outcome.ours();
-    report.metric("elapsed_s", round(ours.seconds()))
+    report.metric("rows_per_s", Math.round(upserts / ours.seconds()))
+        .metric("elapsed_s", round(ours.seconds()))
         .metric("cpu_s", round(ours.cpuSeconds()))
         .metric("jit_compile_s", round(ours.jitSeconds()))
         .metric("cpu_s_by_thread", ours.cpuByThread())
