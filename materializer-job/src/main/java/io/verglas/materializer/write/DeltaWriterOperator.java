@@ -205,7 +205,8 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
   /** Applies one primary-key row against the key index. */
   private void materialize(WalRow row, Flush flush) throws Exception {
     setCurrentKey(row.routingKey);
-    KeyEntry entry = keyIndex.get(row.routingKey);
+    KeyIndex.Slot slot = keyIndex.read(row.routingKey);
+    KeyEntry entry = slot.entry();
     WalPosition position = row.position();
     if (entry != null && entry.walPosition().compareTo(position) >= 0) {
       return; // an equal or newer version is already materialized
@@ -218,10 +219,10 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
           .add(entry.filePosition, flush.keys.payload(record));
     }
     if (row.isDelete()) {
-      keyIndex.put(row.routingKey, KeyEntry.tombstone(position));
+      slot.update(KeyEntry.tombstone(position));
     } else {
       PartitionedDataWriter.FilePosition at = flush.writer.write(record);
-      keyIndex.put(row.routingKey, KeyEntry.live(position, at.path(), at.position()));
+      slot.update(KeyEntry.live(position, at.path(), at.position()));
     }
   }
 

@@ -16,11 +16,16 @@ import org.apache.flink.api.common.state.ValueState;
  * or rescaled writer starts with an empty cache. Entries are evicted by Caffeine's size policy,
  * on the task thread (no maintenance thread touches it).
  *
- * <p>Callers set the state backend's current key to {@code routingKey} before each call.
+ * <p>A read returns the key's {@link Slot}, through which the caller writes the new entry: a
+ * key found in the cache is then updated in its cached slot, one cache operation per row
+ * instead of a look-up and an insert (the second hashed the key again, probed a table of a
+ * million entries and updated the eviction policy, a tenth of the task thread).
+ *
+ * <p>Callers set the state backend's current key to the slot's key before reading and writing.
  */
 final class KeyIndex {
   private final ValueState<KeyEntry> state;
-  private final Cache<String, KeyEntry> cache;
+  private final Cache<String, Cached> cache;
   private long hits;
   private long misses;
 
@@ -31,26 +36,15 @@ final class KeyIndex {
         : Caffeine.newBuilder().maximumSize(cacheEntries).executor(Runnable::run).build();
   }
 
-  /** The entry of {@code routingKey}, or null when the key was never written. */
-  KeyEntry get(String routingKey) throws IOException {
-    if (cache == null) {
-      return state.value();
-    }
-    KeyEntry entry = cache.getIfPresent(routingKey);
-    if (entry != null) {
+  /** The slot of {@code routingKey}: its entry (null when never written) and its update. */
+  Slot read(String routingKey) throws IOException {
+    Cached cached = cache == null ? null : cache.getIfPresent(routingKey);
+    if (cached != null) {
       hits++;
-      return entry;
+      return new Slot(routingKey, cached.entry, cached);
     }
     misses++;
-    return state.value();
-  }
-
-  /** Stores {@code entry} for {@code routingKey}; the entry must not change afterwards. */
-  void put(String routingKey, KeyEntry entry) throws IOException {
-    state.update(entry);
-    if (cache != null) {
-      cache.put(routingKey, entry);
-    }
+    return new Slot(routingKey, state.value(), null);
   }
 
   long hits() {
@@ -59,5 +53,42 @@ final class KeyIndex {
 
   long misses() {
     return misses;
+  }
+
+  /** A cache value: the current entry of its key, replaced in place on update. */
+  private static final class Cached {
+    private KeyEntry entry;
+
+    private Cached(KeyEntry entry) {
+      this.entry = entry;
+    }
+  }
+
+  /** One key's entry as read, and the way to replace it. */
+  final class Slot {
+    private final String routingKey;
+    private final KeyEntry entry;
+    private final Cached cached;
+
+    private Slot(String routingKey, KeyEntry entry, Cached cached) {
+      this.routingKey = routingKey;
+      this.entry = entry;
+      this.cached = cached;
+    }
+
+    /** The entry read, or null when the key was never written. */
+    KeyEntry entry() {
+      return entry;
+    }
+
+    /** Stores {@code replacement} for the key; it must not change afterwards. */
+    void update(KeyEntry replacement) throws IOException {
+      state.update(replacement);
+      if (cached != null) {
+        cached.entry = replacement;
+      } else if (cache != null) {
+        cache.put(routingKey, new Cached(replacement));
+      }
+    }
   }
 }

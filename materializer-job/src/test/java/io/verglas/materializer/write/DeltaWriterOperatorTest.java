@@ -132,24 +132,28 @@ class DeltaWriterOperatorTest {
   }
 
   @Test
-  void entriesEvictedFromTheIndexCacheAreReadFromState() throws Exception {
-    for (int cacheEntries : new int[] {0, 1}) {
+  void everyUpdateDeletesThePreviousVersionWhateverTheIndexCacheHolds() throws Exception {
+    // No cache, a cache smaller than the keys, and one holding them all (updated in place).
+    for (int cacheEntries : new int[] {0, 1, 100}) {
       try (var harness = harness(1L << 20, new EmbeddedRocksDBStateBackend(), cacheEntries)) {
         harness.open();
-        for (int id = 1; id <= 3; id++) {
-          harness.processElement(upsert(id, "v1", 10, id - 1), 0);
+        String previousFile = null;
+        for (int version = 1; version <= 3; version++) {
+          for (int id = 1; id <= 3; id++) {
+            harness.processElement(upsert(id, "v" + version, 10L * version, id - 1), 0);
+          }
+          harness.prepareSnapshotPreBarrier(version);
+          TableDelta delta = single(harness.extractOutputValues());
+          harness.getOutput().clear();
+          if (previousFile == null) {
+            assertThat(delta.deletes()).isEmpty();
+          } else {
+            assertThat(delta.deletes()).as("cache of %d, version %d", cacheEntries, version)
+                .containsOnlyKeys(previousFile);
+            assertThat(delta.deletes().get(previousFile)).containsExactlyInAnyOrder(0L, 1L, 2L);
+          }
+          previousFile = path(delta.dataFiles().get(0));
         }
-        harness.prepareSnapshotPreBarrier(1);
-        String firstFile = path(single(harness.extractOutputValues()).dataFiles().get(0));
-        harness.getOutput().clear();
-        for (int id = 1; id <= 3; id++) {
-          harness.processElement(upsert(id, "v2", 20, id + 1), 0);
-        }
-        harness.prepareSnapshotPreBarrier(2);
-
-        TableDelta delta = single(harness.extractOutputValues());
-        assertThat(delta.deletes()).containsOnlyKeys(firstFile);
-        assertThat(delta.deletes().get(firstFile)).containsExactlyInAnyOrder(0L, 1L, 2L);
       }
     }
   }
