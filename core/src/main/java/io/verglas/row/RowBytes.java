@@ -1,6 +1,8 @@
 package io.verglas.row;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import org.apache.arrow.memory.ArrowBuf;
 
 /**
  * The growable big-endian buffer {@link RowCodec} writes into: the layout of
@@ -40,6 +42,32 @@ final class RowBytes {
     ensure(value.length);
     System.arraycopy(value, 0, bytes, size, value.length);
     size += value.length;
+  }
+
+  /**
+   * A string given as {@code length} bytes of {@code data} from {@code start}, written as
+   * {@link #writeSized} writes its Java UTF-8 encoding: ASCII is copied as it is, anything else
+   * goes through a {@code String} so that malformed UTF-8 turns into the same replacement
+   * characters it would have become there.
+   */
+  void writeString(ArrowBuf data, long start, int length) {
+    ensure(4 + length);
+    int at = size + 4;
+    data.getBytes(start, bytes, at, length);
+    for (int i = at; i < at + length; i++) {
+      if (bytes[i] < 0) {
+        writeSized(new String(bytes, at, length, StandardCharsets.UTF_8)
+            .getBytes(StandardCharsets.UTF_8));
+        return;
+      }
+    }
+    writeInt(length);
+    size += length;
+  }
+
+  /** Empties the buffer for the next row, keeping its capacity. */
+  void clear() {
+    size = 0;
   }
 
   byte[] toByteArray() {

@@ -111,7 +111,7 @@ public final class RowCodec {
     return out.toByteArray();
   }
 
-  private static void writeValue(RowBytes out, Type type, Object value) {
+  static void writeValue(RowBytes out, Type type, Object value) {
     switch (type.typeId()) {
       case BOOLEAN: out.writeByte((Boolean) value ? 1 : 0); break;
       case INTEGER: out.writeInt((Integer) value); break;

@@ -5,7 +5,7 @@ import io.verglas.arrow.ArrowSchemas;
 import io.verglas.arrow.ArrowValues;
 import io.verglas.materializer.progress.WalMark;
 import io.verglas.materializer.table.VerglasTables;
-import io.verglas.row.RowCodec;
+import io.verglas.row.ArrowRowEncoder;
 import io.verglas.table.PrimaryKeys;
 import io.verglas.wal.CorruptSegmentException;
 import io.verglas.wal.WalBatch;
@@ -22,7 +22,6 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowStreamReader;
 import org.apache.iceberg.Schema;
-import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.types.Types;
 
 /**
@@ -43,8 +42,6 @@ final class SegmentRows {
   private final String tableName;
   private final Schema schema;
   private final List<Integer> keyFieldIds;
-  /** Copied per row: {@code GenericRecord.create} looks the layout up in a shared cache. */
-  private final GenericRecord template;
   private final WalMark committed;
   private final long skipBelow;
   private final BufferAllocator allocator;
@@ -61,7 +58,6 @@ final class SegmentRows {
     this.tableName = VerglasTables.name(header.tableName());
     this.schema = schema;
     this.keyFieldIds = PrimaryKeys.fieldIds(schema);
-    this.template = GenericRecord.create(schema);
     this.committed = committed;
     this.skipBelow = skipBelow;
     this.allocator = allocator;
@@ -124,11 +120,6 @@ final class SegmentRows {
 
   private WalRow toRow(Columns columns, int r, WalBatch batch, int batchIndex, int rowInBatch,
       long ordinal) {
-    GenericRecord record = template.copy();
-    for (int c = 0; c < columns.values.size(); c++) {
-      IntFunction<Object> column = columns.values.get(c);
-      record.set(c, column == null ? null : column.apply(r));
-    }
     WalRow row = new WalRow();
     row.tableUuid = tableUuid;
     row.tableName = tableName;
@@ -141,12 +132,12 @@ final class SegmentRows {
     row.ordinal = ordinal;
     row.segmentRowCount = rowCount;
     row.segmentKey = segmentKey;
-    row.payload = RowCodec.encode(record, schema);
+    row.payload = columns.encoder.payload(r);
     if (keyFieldIds.isEmpty()) {
       row.routingKey = tableUuid + "/" + row.streamId + "/" + row.sequence;
     } else {
       try {
-        row.key = RowCodec.encodeKey(record, schema, keyFieldIds);
+        row.key = columns.encoder.key(r);
       } catch (IllegalArgumentException e) {
         throw new IllegalStateException("Cannot read WAL segment " + segmentKey + ": batch "
             + batchIndex + " row " + rowInBatch + ": " + e.getMessage(), e);
@@ -172,11 +163,11 @@ final class SegmentRows {
   }
 
   private Columns bind(VectorSchemaRoot root) {
-    List<IntFunction<Object>> values = new ArrayList<>();
+    List<FieldVector> vectors = new ArrayList<>();
     for (Types.NestedField column : schema.columns()) {
       FieldVector vector = find(root, column.name());
+      vectors.add(vector);
       if (vector == null) {
-        values.add(null);
         continue;
       }
       Optional<String> problem =
@@ -185,7 +176,6 @@ final class SegmentRows {
         throw new IllegalStateException("Cannot read WAL segment " + segmentKey + ": column '"
             + column.name() + "' " + problem.get());
       }
-      values.add(ArrowValues.reader(vector, column.type()));
     }
     FieldVector opVector = root.getVector(ArrowSchemas.OP_COLUMN);
     IntFunction<Object> op = null;
@@ -198,7 +188,7 @@ final class SegmentRows {
       }
       op = ArrowValues.reader(opVector, Types.StringType.get());
     }
-    return new Columns(values, op);
+    return new Columns(ArrowRowEncoder.bind(schema, keyFieldIds, vectors), op);
   }
 
   private static FieldVector find(VectorSchemaRoot root, String name) {
@@ -214,5 +204,5 @@ final class SegmentRows {
     return null;
   }
 
-  private record Columns(List<IntFunction<Object>> values, IntFunction<Object> op) {}
+  private record Columns(ArrowRowEncoder encoder, IntFunction<Object> op) {}
 }
