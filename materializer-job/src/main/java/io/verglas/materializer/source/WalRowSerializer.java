@@ -66,12 +66,13 @@ public final class WalRowSerializer extends NonReusingSerializer<WalRow> {
 
   @Override
   public void serialize(WalRow row, DataOutputView out) throws IOException {
-    writeString(row.routingKey, out);
-    writeString(row.tableUuid, out);
-    writeString(row.tableName, out);
+    recentStrings();
+    RecentStrings.writeOnce(row.routingKey, out);
+    tableUuids.write(row.tableUuid, out);
+    tableNames.write(row.tableName, out);
     out.writeByte(row.op);
     out.writeLong(row.hlc);
-    writeString(row.streamId, out);
+    streamIds.write(row.streamId, out);
     out.writeLong(row.sequence);
     out.writeInt(row.batch);
     out.writeInt(row.row);
@@ -79,17 +80,12 @@ public final class WalRowSerializer extends NonReusingSerializer<WalRow> {
     out.writeLong(row.segmentRowCount);
     writeBytes(row.key, out);
     writeBytes(row.payload, out);
-    writeString(row.segmentKey, out);
+    segmentKeys.write(row.segmentKey, out);
   }
 
   @Override
   public WalRow deserialize(DataInputView in) throws IOException {
-    if (tableUuids == null) {
-      tableUuids = new RecentStrings(1);
-      tableNames = new RecentStrings(1);
-      streamIds = new RecentStrings(1);
-      segmentKeys = new RecentStrings(1);
-    }
+    recentStrings();
     WalRow row = new WalRow();
     row.routingKey = readString(in);
     row.tableUuid = tableUuids.read(in);
@@ -113,8 +109,14 @@ public final class WalRowSerializer extends NonReusingSerializer<WalRow> {
     return new Snapshot();
   }
 
-  private static void writeString(String value, DataOutputView out) throws IOException {
-    RecentStrings.write(value, out);
+  /** Table, stream and segment recur from row to row: one string of each is remembered. */
+  private void recentStrings() {
+    if (tableUuids == null) {
+      tableUuids = new RecentStrings(1);
+      tableNames = new RecentStrings(1);
+      streamIds = new RecentStrings(1);
+      segmentKeys = new RecentStrings(1);
+    }
   }
 
   private static String readString(DataInputView in) throws IOException {

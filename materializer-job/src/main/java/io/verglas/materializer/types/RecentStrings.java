@@ -10,7 +10,10 @@ import org.apache.flink.core.memory.DataOutputView;
  * Reads length-prefixed UTF-8 strings and hands out the same String instance again when the
  * bytes repeat one of the last few read: for fields whose values recur from record to record
  * (table ids, stream ids, data file paths), a byte comparison replaces two allocations and a
- * decode, and the instance keeps its cached hash for the maps the caller puts it in.
+ * decode, and the instance keeps its cached hash for the maps the caller puts it in. Writing,
+ * it keeps the encoding of the last few String instances written: the writer of such a field
+ * hands the same instance again and again (every row of a segment shares its table id), and an
+ * identity comparison replaces an encode and an allocation.
  *
  * <p>Not thread-safe: a serializer that holds one is stateful and duplicates it per thread.
  */
@@ -18,6 +21,9 @@ public final class RecentStrings {
   private final byte[][] bytes;
   private final String[] values;
   private byte[] scratch = new byte[64];
+  private final String[] written;
+  private final byte[][] writtenBytes;
+  private int nextWritten;
 
   /** Remembers the last {@code capacity} distinct strings, most recently read first. */
   public RecentStrings(int capacity) {
@@ -26,15 +32,42 @@ public final class RecentStrings {
     }
     this.bytes = new byte[capacity][];
     this.values = new String[capacity];
+    this.written = new String[capacity];
+    this.writtenBytes = new byte[capacity][];
   }
 
   /** Writes {@code value} (may be null) in the form {@link #read} reads. */
-  public static void write(String value, DataOutputView out) throws IOException {
+  public static void writeOnce(String value, DataOutputView out) throws IOException {
     if (value == null) {
       out.writeInt(-1);
       return;
     }
+    writeEncoded(value.getBytes(StandardCharsets.UTF_8), out);
+  }
+
+  /**
+   * Writes {@code value} (may be null) as {@link #writeOnce} does, reusing the encoding if the
+   * same instance was among the last few written.
+   */
+  public void write(String value, DataOutputView out) throws IOException {
+    if (value == null) {
+      out.writeInt(-1);
+      return;
+    }
+    for (int i = 0; i < written.length; i++) {
+      if (written[i] == value) {
+        writeEncoded(writtenBytes[i], out);
+        return;
+      }
+    }
     byte[] encoded = value.getBytes(StandardCharsets.UTF_8);
+    written[nextWritten] = value;
+    writtenBytes[nextWritten] = encoded;
+    nextWritten = (nextWritten + 1) % written.length;
+    writeEncoded(encoded, out);
+  }
+
+  private static void writeEncoded(byte[] encoded, DataOutputView out) throws IOException {
     out.writeInt(encoded.length);
     out.write(encoded);
   }

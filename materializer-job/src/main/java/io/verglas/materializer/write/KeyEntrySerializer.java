@@ -20,7 +20,9 @@ import org.apache.flink.core.memory.DataOutputView;
  * data file path of a hundred-odd characters. Here strings are UTF-8 bytes, and a read hands out
  * the same String instance for a path or stream id read recently ({@link RecentStrings}): the
  * entries of one flush point at the few files of the last flushes, and the writer groups deletes
- * by path in a hash map, so a shared instance also saves hashing the path again.
+ * by path in a hash map, so a shared instance also saves hashing the path again. Written, a path
+ * is encoded once per file, not per entry (the writer hands each file's path instance to all
+ * its entries).
  *
  * <p>Format: a flags byte (deleted, has stream, has file), the hybrid clock, the stream id,
  * sequence, batch and row of the WAL position, then the data file path and row position. State
@@ -66,27 +68,25 @@ public final class KeyEntrySerializer extends NonReusingSerializer<KeyEntry> {
 
   @Override
   public void serialize(KeyEntry entry, DataOutputView out) throws IOException {
+    recentStrings();
     out.writeByte((entry.deleted ? DELETED : 0) | (entry.streamId != null ? HAS_STREAM : 0)
         | (entry.dataFile != null ? HAS_FILE : 0));
     out.writeLong(entry.hlc);
     if (entry.streamId != null) {
-      RecentStrings.write(entry.streamId, out);
+      streams.write(entry.streamId, out);
     }
     out.writeLong(entry.sequence);
     out.writeInt(entry.batch);
     out.writeInt(entry.row);
     if (entry.dataFile != null) {
-      RecentStrings.write(entry.dataFile, out);
+      paths.write(entry.dataFile, out);
     }
     out.writeLong(entry.filePosition);
   }
 
   @Override
   public KeyEntry deserialize(DataInputView in) throws IOException {
-    if (streams == null) {
-      streams = new RecentStrings(RECENT_STRINGS);
-      paths = new RecentStrings(RECENT_STRINGS);
-    }
+    recentStrings();
     KeyEntry entry = new KeyEntry();
     int flags = in.readByte();
     entry.deleted = (flags & DELETED) != 0;
@@ -98,6 +98,13 @@ public final class KeyEntrySerializer extends NonReusingSerializer<KeyEntry> {
     entry.dataFile = (flags & HAS_FILE) != 0 ? paths.read(in) : null;
     entry.filePosition = in.readLong();
     return entry;
+  }
+
+  private void recentStrings() {
+    if (streams == null) {
+      streams = new RecentStrings(RECENT_STRINGS);
+      paths = new RecentStrings(RECENT_STRINGS);
+    }
   }
 
   @Override
