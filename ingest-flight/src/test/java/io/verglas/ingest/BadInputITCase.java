@@ -341,6 +341,18 @@ class BadInputITCase {
   }
 
   @Test
+  void malformedUtf8InAString() {
+    byte[] cut = {'c', 'a', 'f', (byte) 0xC3}; // 'é' without its second byte
+    byte[] stray = {'a', (byte) 0x80, 'b'}; // a continuation byte with nothing to continue
+    assertBatchRejected(v -> v.root(v.longs("id", 5L, 6L, 7L, 8L),
+            rawStrings(v, "name", "ok".getBytes(StandardCharsets.UTF_8),
+                "héllo ✓".getBytes(StandardCharsets.UTF_8), cut, stray)),
+        "2 problems: row 2, column 'name': value is not valid UTF-8 (4 bytes, malformed from "
+            + "byte 3); row 3, column 'name': value is not valid UTF-8 (3 bytes, malformed from "
+            + "byte 1)", RejectReason.VALUE);
+  }
+
+  @Test
   void tooManyRows() {
     assertBatchRejected(v -> {
       Long[] ids = new Long[MAX_ROWS + 1];
@@ -782,6 +794,16 @@ class BadInputITCase {
     vector.allocateNew(values.length);
     for (int i = 0; i < values.length; i++) {
       vector.set(i, values[i].setScale(scale).unscaledValue().longValueExact());
+    }
+    vector.setValueCount(values.length);
+    return vector;
+  }
+
+  private static VarCharVector rawStrings(TestVectors v, String name, byte[]... values) {
+    VarCharVector vector = v.track(new VarCharVector(name, v.allocator()));
+    vector.allocateNew();
+    for (int i = 0; i < values.length; i++) {
+      vector.setSafe(i, values[i]);
     }
     vector.setValueCount(values.length);
     return vector;

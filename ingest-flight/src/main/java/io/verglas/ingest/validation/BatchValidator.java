@@ -7,6 +7,7 @@ import io.verglas.ingest.validation.ColumnPlan.NullRule;
 import io.verglas.ingest.validation.ColumnPlan.ValueRule;
 import io.verglas.protocol.IngestProtocol;
 import java.math.BigDecimal;
+import java.nio.charset.CharsetDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
 import java.time.ZoneId;
@@ -49,9 +50,10 @@ import org.apache.iceberg.types.Types;
  * (= 'U'); primary-key cells are never null; on upsert rows required cells are not null and
  * required columns are present (a delete row needs only its primary key; 'D' on a table without
  * a primary key is refused). Values must survive the conversion to the column's type exactly:
- * string and binary cells within the cell byte limit, decimals within the column's precision,
- * nanosecond times and timestamps in whole microseconds, second and millisecond timestamps
- * within the microsecond range, millisecond dates in whole days, times within a day.
+ * string and binary cells within the cell byte limit, strings valid UTF-8, decimals within the
+ * column's precision, nanosecond times and timestamps in whole microseconds, second and
+ * millisecond timestamps within the microsecond range, millisecond dates in whole days, times
+ * within a day.
  *
  * <p>Design: a batch is checked column by column, each column in one pass over its buffers
  * (skipped entirely when it has nothing to check, e.g. no nulls), which keeps clean batches
@@ -206,8 +208,10 @@ public final class BatchValidator {
 
   private static Set<ValueRule> valueRules(ArrowType type) {
     Set<ValueRule> rules = EnumSet.noneOf(ValueRule.class);
-    if (type instanceof ArrowType.Utf8 || type instanceof ArrowType.LargeUtf8
-        || type instanceof ArrowType.Binary || type instanceof ArrowType.LargeBinary) {
+    if (type instanceof ArrowType.Utf8 || type instanceof ArrowType.LargeUtf8) {
+      rules.add(ValueRule.CELL_BYTES);
+      rules.add(ValueRule.UTF8);
+    } else if (type instanceof ArrowType.Binary || type instanceof ArrowType.LargeBinary) {
       rules.add(ValueRule.CELL_BYTES);
     } else if (type instanceof ArrowType.Decimal) {
       rules.add(ValueRule.DECIMAL_PRECISION);
@@ -304,13 +308,18 @@ public final class BatchValidator {
     if (column.values() == ValueRule.CELL_BYTES && dataBytes(vector) <= limits.maxCellBytes()) {
       return; // no cell can be larger than all of them together
     }
+    if (column.values() == ValueRule.UTF8 && Utf8Cells.allAscii(vector)) {
+      return;
+    }
+    CharsetDecoder strict = column.values() == ValueRule.UTF8 ? Utf8Cells.strictDecoder() : null;
     Listing listing = new Listing(report, column.vectorIndex());
     int rows = vector.getValueCount();
     for (int row = 0; row < rows; row++) {
       if (vector.isNull(row)) {
         continue;
       }
-      String problem = valueProblem(vector, column, row);
+      String problem = strict != null ? Utf8Cells.problem(vector, row, strict)
+          : valueProblem(vector, column, row);
       if (problem != null) {
         listing.add(Problem.atRow(row, column.name(), problem,
             column.values() == ValueRule.CELL_BYTES ? RejectReason.CELL_TOO_LARGE

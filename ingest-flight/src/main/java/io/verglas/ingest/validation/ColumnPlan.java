@@ -25,6 +25,8 @@ public final class ColumnPlan {
     NONE,
     /** String or binary cells: at most {@link BatchLimits#maxCellBytes()} bytes. */
     CELL_BYTES,
+    /** String cells: valid UTF-8. */
+    UTF8,
     /** Decimal cells: the unscaled value fits the column's precision. */
     DECIMAL_PRECISION,
     /** Nanosecond times or timestamps: whole microseconds (the column stores microseconds). */

@@ -15,7 +15,10 @@ public enum RejectReason {
   NULL_REQUIRED,
   /** An {@code _op} value other than 'U', 'D' or null, or a delete on an append-only table. */
   INVALID_OP,
-  /** A value the column cannot hold exactly (decimal precision, timestamp precision or range). */
+  /**
+   * A value the column cannot hold exactly (decimal precision, timestamp precision or range,
+   * malformed UTF-8 in a string).
+   */
   VALUE,
   /** A string or binary cell over the byte limit. */
   CELL_TOO_LARGE,

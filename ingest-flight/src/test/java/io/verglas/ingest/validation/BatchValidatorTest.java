@@ -145,6 +145,29 @@ class BatchValidatorTest {
     small.validate(fits, small.plan(fits.getSchema(), KEYED), 0);
   }
 
+  @Test
+  void acceptsValidUtf8AndNamesMalformedCellsOfPlainAndLargeStrings() {
+    byte[] malformed = "abcdefgh-ijk\u00e9".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    malformed = java.util.Arrays.copyOf(malformed, malformed.length - 1);
+    org.apache.arrow.vector.LargeVarCharVector large =
+        vectors.track(new org.apache.arrow.vector.LargeVarCharVector("name", allocator));
+    large.allocateNew();
+    large.setSafe(0, "naïve ✓ 日本".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    large.setSafe(1, malformed);
+    // An ASCII last cell: the malformed bytes must be found by the word scan, not the tail.
+    large.setSafe(2, "ascii tail of 16".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    large.setValueCount(3);
+    VectorSchemaRoot batch = root(longs("id", 1L, 2L, 3L), large,
+        strings("note", "plain ascii only, longer than a word", "ok", "ok"));
+
+    assertThatThrownBy(() -> validator.validate(batch, validator.plan(batch.getSchema(), KEYED),
+        0)).hasMessage("Cannot write batch 0 to demo.events: 1 problem: row 1, column 'name': "
+            + "value is not valid UTF-8 (13 bytes, malformed from byte 12)");
+    VectorSchemaRoot valid = root(longs("id", 1L), strings("name", "naïve ✓ 日本"),
+        strings("note", "ascii"));
+    validator.validate(valid, validator.plan(valid.getSchema(), KEYED), 0);
+  }
+
   private VectorSchemaRoot root(FieldVector... vectors) {
     return this.vectors.root(vectors);
   }
