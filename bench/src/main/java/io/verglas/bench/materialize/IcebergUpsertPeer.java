@@ -60,6 +60,7 @@ final class IcebergUpsertPeer {
     double jitSeconds = cpu.jitSeconds();
     long[] scan = MaterializeBenchmark.scan(table);
     int[] files = MaterializeBenchmark.liveFiles(table);
-    return new MaterializeBenchmark.Peer(seconds, cpuSeconds, jitSeconds, scan[0] / 1e6, scan[1], files[0], files[1]);
+    return new MaterializeBenchmark.Peer(seconds, cpuSeconds, jitSeconds, scan[0] / 1e6, scan[1],
+        files[0], files[1]);
   }
 }

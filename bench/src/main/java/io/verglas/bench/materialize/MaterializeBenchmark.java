@@ -226,7 +226,8 @@ public final class MaterializeBenchmark implements Benchmark {
   static int[] liveFiles(Table table, long snapshotId) throws IOException {
     int data = 0;
     java.util.Set<String> deletes = new java.util.HashSet<>();
-    try (CloseableIterable<org.apache.iceberg.FileScanTask> tasks = table.newScan().useSnapshot(snapshotId).planFiles()) {
+    try (CloseableIterable<org.apache.iceberg.FileScanTask> tasks =
+        table.newScan().useSnapshot(snapshotId).planFiles()) {
       for (org.apache.iceberg.FileScanTask task : tasks) {
         data++;
         task.deletes().forEach(d -> deletes.add(d.location() + "#" + d.contentOffset()));
@@ -248,7 +249,8 @@ public final class MaterializeBenchmark implements Benchmark {
     for (int round = 0; round < 2; round++) {
       long start = System.nanoTime();
       long count = 0;
-      try (CloseableIterable<Record> records = IcebergGenerics.read(table).useSnapshot(snapshotId).build()) {
+      try (CloseableIterable<Record> records =
+          IcebergGenerics.read(table).useSnapshot(snapshotId).build()) {
         for (Record ignored : records) {
           count++;
         }
@@ -286,6 +288,6 @@ public final class MaterializeBenchmark implements Benchmark {
   }
 
   /** What a peer run measured (scan figures only where the peer is an Iceberg table). */
-  record Peer(double seconds, double cpuSeconds, double jitSeconds, double scanMs, long scanRows, int dataFiles,
-      int deleteFiles) {}
+  record Peer(double seconds, double cpuSeconds, double jitSeconds, double scanMs, long scanRows,
+      int dataFiles, int deleteFiles) {}
 }

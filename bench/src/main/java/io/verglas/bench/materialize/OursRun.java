@@ -43,7 +43,10 @@ final class OursRun {
 
   private OursRun() {}
 
-  /** Runs our materializer on {@code upserts} over a quarter as many keys, all kept in {@code dir}. */
+  /**
+   * Runs our materializer on {@code upserts} over a quarter as many keys, all kept in
+   * {@code dir}.
+   */
   static Ours run(Path dir, long upserts, int parallelism, int freshnessSegments)
       throws Exception {
     try (BenchStorage storage = new BenchStorage(256L << 20);
@@ -148,7 +151,8 @@ final class OursRun {
     List<Snapshot> committed = snapshotsInOrder(table);
     double[] freshnessMs = new double[count];
     for (int i = 0; i < count; i++) {
-      freshnessMs[i] = firstCovering(committed, fresh.get(i)).timestampMillis() - acked[i];
+      freshnessMs[i] = firstCovering(committed, List.of(fresh.get(i))).timestampMillis()
+          - acked[i];
     }
     System.err.printf("materialize: freshness per segment (ms): %s%n",
         Arrays.toString(freshnessMs));
@@ -163,19 +167,12 @@ final class OursRun {
       Snapshot current = table.currentSnapshot();
       if (current != null && coversAll(current, segments)) {
         // The first snapshot that covers them all (the current one may be later).
-        Snapshot first = current;
-        for (Snapshot snapshot : snapshotsInOrder(table)) {
-          if (coversAll(snapshot, segments)) {
-            first = snapshot;
-            break;
-          }
-        }
-        return first;
+        return firstCovering(snapshotsInOrder(table), segments);
       }
       Thread.sleep(50);
     }
-    throw new IllegalStateException("Timed out after " + COMMIT_TIMEOUT + " waiting for " + segments.size()
-        + " WAL segments to be committed to " + table.name());
+    throw new IllegalStateException("Timed out after " + COMMIT_TIMEOUT + " waiting for "
+        + segments.size() + " WAL segments to be committed to " + table.name());
   }
 
   private static boolean coversAll(Snapshot snapshot, List<BenchWal.Segment> segments) {
@@ -189,13 +186,16 @@ final class OursRun {
     return true;
   }
 
-  private static Snapshot firstCovering(List<Snapshot> snapshots, BenchWal.Segment segment) {
+  /** The first of {@code snapshots} (in commit order) that covers all {@code segments}. */
+  private static Snapshot firstCovering(List<Snapshot> snapshots,
+      List<BenchWal.Segment> segments) {
     for (Snapshot snapshot : snapshots) {
-      if (coversAll(snapshot, List.of(segment))) {
+      if (coversAll(snapshot, segments)) {
         return snapshot;
       }
     }
-    throw new IllegalStateException("No snapshot covers " + segment.key());
+    throw new IllegalStateException("No snapshot covers "
+        + segments.stream().map(BenchWal.Segment::key).toList());
   }
 
   private static List<Snapshot> snapshotsInOrder(Table table) {
@@ -211,12 +211,11 @@ final class OursRun {
         .filter(s -> s.sequenceNumber() <= last.sequenceNumber()).count();
   }
 
-
   /** The pre-written input: how many segments, their bytes, the last segment of each stream. */
   private record Input(int segments, long walBytes, List<BenchWal.Segment> lastPerStream) {}
 
   /** What our run measured. */
   record Ours(double seconds, double cpuSeconds, double jitSeconds,
-      Map<String, Double> cpuByThread, int segments, long walBytes, int snapshots, int dataFiles, int deleteFiles, double scanMs, long scanRows,
-      double[] freshnessMs) {}
+      Map<String, Double> cpuByThread, int segments, long walBytes, int snapshots, int dataFiles,
+      int deleteFiles, double scanMs, long scanRows, double[] freshnessMs) {}
 }

@@ -32,7 +32,10 @@ enum Writer {
     }
   };
 
-  /** One run on {@code upserts} over a quarter as many keys, everything it writes in {@code dir}. */
+  /**
+   * One run on {@code upserts} over a quarter as many keys, everything it writes in
+   * {@code dir}.
+   */
   abstract WriterOutcome run(Path dir, long upserts, int parallelism, int freshnessSegments)
       throws Exception;
 
