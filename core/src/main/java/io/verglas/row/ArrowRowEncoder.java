@@ -73,7 +73,7 @@ public final class ArrowRowEncoder {
     List<Integer> keyPositions = new ArrayList<>();
     List<String> names = new ArrayList<>();
     for (int fieldId : keyFieldIds) {
-      int position = position(ids, fieldId);
+      int position = RowCodec.position(schemaColumns, fieldId, 0);
       if (position < 0) {
         throw new IllegalArgumentException("Invalid primary key: field id " + fieldId
             + " is not in schema " + schema.schemaId());
@@ -114,15 +114,6 @@ public final class ArrowRowEncoder {
       columns[c].write(out, row);
     }
     return out.toByteArray();
-  }
-
-  private static int position(int[] fieldIds, int fieldId) {
-    for (int i = 0; i < fieldIds.length; i++) {
-      if (fieldIds[i] == fieldId) {
-        return i;
-      }
-    }
-    return -1;
   }
 
   /** Writes one non-null cell of a column in {@link RowCodec}'s value form. */

@@ -86,7 +86,7 @@ public final class RowCodec {
    * from the start: values are written in column order, so the search usually ends at once
    * (cheaper than two hash look-ups, by id and then by name, per value).
    */
-  private static int position(List<Types.NestedField> columns, int fieldId, int from) {
+  static int position(List<Types.NestedField> columns, int fieldId, int from) {
     int size = columns.size();
     for (int i = 0; i < size; i++) {
       int candidate = (from + i) % size;
