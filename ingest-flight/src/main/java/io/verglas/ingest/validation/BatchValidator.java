@@ -28,6 +28,7 @@ import org.apache.arrow.vector.TimeMilliVector;
 import org.apache.arrow.vector.TimeNanoVector;
 import org.apache.arrow.vector.TimeSecVector;
 import org.apache.arrow.vector.TimeStampVector;
+import org.apache.arrow.vector.VariableWidthFieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -305,7 +306,8 @@ public final class BatchValidator {
     if (column.values() == ValueRule.NONE) {
       return;
     }
-    if (column.values() == ValueRule.CELL_BYTES && dataBytes(vector) <= limits.maxCellBytes()) {
+    if (column.values() == ValueRule.CELL_BYTES
+        && CellData.of(vector).bytes() <= limits.maxCellBytes()) {
       return; // no cell can be larger than all of them together
     }
     if (column.values() == ValueRule.UTF8 && Utf8Cells.allAscii(vector)) {
@@ -332,8 +334,7 @@ public final class BatchValidator {
   private String valueProblem(FieldVector vector, CheckedColumn column, int row) {
     switch (column.values()) {
       case CELL_BYTES: {
-        long length = vector instanceof BaseVariableWidthVector v ? v.getValueLength(row)
-            : ((BaseLargeVariableWidthVector) vector).getValueLength(row);
+        long length = ((VariableWidthFieldVector) vector).getValueLength(row);
         return length <= limits.maxCellBytes() ? null : "value has " + length
             + " bytes but at most " + limits.maxCellBytes() + " are allowed per cell";
       }
@@ -370,20 +371,6 @@ public final class BatchValidator {
       default:
         return null;
     }
-  }
-
-  /** The bytes all cells of a variable-width vector take together. */
-  private static long dataBytes(FieldVector vector) {
-    int rows = vector.getValueCount();
-    if (rows == 0) {
-      return 0;
-    }
-    if (vector instanceof BaseVariableWidthVector v) {
-      return (long) v.getEndOffset(rows - 1) - v.getStartOffset(0);
-    }
-    BaseLargeVariableWidthVector v = (BaseLargeVariableWidthVector) vector;
-    return v.getOffsetBuffer().getLong((long) rows * BaseLargeVariableWidthVector.OFFSET_WIDTH)
-        - v.getOffsetBuffer().getLong(0);
   }
 
   private static long timeMicros(FieldVector vector, int row) {
@@ -425,9 +412,7 @@ public final class BatchValidator {
   }
 
   private static String opText(FieldVector op, int row) {
-    byte[] bytes = op instanceof BaseVariableWidthVector v ? v.get(row)
-        : ((BaseLargeVariableWidthVector) op).get(row);
-    return new String(bytes, StandardCharsets.UTF_8);
+    return new String(((VariableWidthFieldVector) op).get(row), StandardCharsets.UTF_8);
   }
 
   private static boolean isUtf8(ArrowType type) {

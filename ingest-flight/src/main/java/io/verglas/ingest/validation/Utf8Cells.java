@@ -7,9 +7,8 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import org.apache.arrow.memory.ArrowBuf;
-import org.apache.arrow.vector.BaseLargeVariableWidthVector;
-import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VariableWidthFieldVector;
 
 /**
  * Checks that string cells hold valid UTF-8, as Arrow's Utf8 type and Iceberg's string type
@@ -27,22 +26,10 @@ final class Utf8Cells {
 
   /** Whether every byte of the vector's cells is ASCII (then every cell is valid UTF-8). */
   static boolean allAscii(FieldVector vector) {
-    int rows = vector.getValueCount();
-    if (rows == 0) {
-      return true;
-    }
-    long start;
-    long end;
-    if (vector instanceof BaseVariableWidthVector v) {
-      start = v.getStartOffset(0);
-      end = v.getEndOffset(rows - 1);
-    } else {
-      ArrowBuf offsets = vector.getOffsetBuffer();
-      start = offsets.getLong(0);
-      end = offsets.getLong((long) rows * BaseLargeVariableWidthVector.OFFSET_WIDTH);
-    }
+    CellData cells = CellData.of(vector);
+    long end = cells.end();
     ArrowBuf data = vector.getDataBuffer();
-    long at = start;
+    long at = cells.start();
     for (; at + Long.BYTES <= end; at += Long.BYTES) {
       if ((data.getLong(at) & HIGH_BITS) != 0) {
         return false;
@@ -58,8 +45,7 @@ final class Utf8Cells {
 
   /** What is wrong with the (non-null) cell, or null when it is valid UTF-8. */
   static String problem(FieldVector vector, int row, CharsetDecoder strict) {
-    byte[] bytes = vector instanceof BaseVariableWidthVector v ? v.get(row)
-        : ((BaseLargeVariableWidthVector) vector).get(row);
+    byte[] bytes = ((VariableWidthFieldVector) vector).get(row);
     try {
       strict.reset().decode(ByteBuffer.wrap(bytes));
       return null;
