@@ -2,26 +2,21 @@ package io.verglas.bench.maintenance;
 
 import io.verglas.bench.Benchmark;
 import io.verglas.bench.BenchmarkReport;
+import io.verglas.bench.stack.BenchCatalog;
 import io.verglas.bench.stack.TemporaryDirectory;
-import io.verglas.catalog.Catalogs;
 import io.verglas.maintenance.compact.CompactionResult;
 import io.verglas.maintenance.compact.Compactor;
 import io.verglas.maintenance.events.MaintenanceEvents;
 import io.verglas.maintenance.plan.FileState;
 import io.verglas.maintenance.plan.SnapshotFiles;
 import io.verglas.maintenance.policy.MaintenancePolicy;
-import java.io.Closeable;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Map;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.catalog.Namespace;
-import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
@@ -59,12 +54,10 @@ public final class MaintenanceBenchmark implements Benchmark {
     BenchmarkReport.Builder report = BenchmarkReport.builder(name(), quick)
         .metric("commits", COMMITS).metric("rows_per_commit", rowsPerCommit).metric("keys", keys)
         .metric("storage", "local filesystem (HadoopFileIO)");
-    Path dir = Files.createTempDirectory("verglas-bench-maintenance-");
-    Map<String, String> props = Catalogs.sqlite(dir.resolve("catalog.db").toString(),
-        dir.resolve("warehouse").toUri().toString(), Map.of());
-    Catalog catalog = Catalogs.load("bench", props);
-    try {
-      ((SupportsNamespaces) catalog).createNamespace(Namespace.of("bench"));
+    try (TemporaryDirectory dir = TemporaryDirectory.create("verglas-bench-maintenance-");
+        BenchCatalog bench = BenchCatalog.create(dir.path())) {
+      Catalog catalog = bench.catalog();
+      Map<String, String> props = bench.properties();
       TableIdentifier name = TableIdentifier.of("bench", "upserts");
       Table table = catalog.createTable(name, UpsertTable.SCHEMA, PartitionSpec.unpartitioned(),
           Map.of(TableProperties.FORMAT_VERSION, "3"));
@@ -97,11 +90,6 @@ public final class MaintenanceBenchmark implements Benchmark {
           .metric("rows_after", scanAfter[1])
           .ratio("scan_speedup_after_compaction", scanBefore[0], Math.max(1, scanAfter[0]));
       icebergPeer(report, props, copyName, copy, inputBytes, ours);
-    } finally {
-      if (catalog instanceof Closeable closeable) {
-        closeable.close();
-      }
-      TemporaryDirectory.deleteRecursively(dir);
     }
     return report.build();
   }

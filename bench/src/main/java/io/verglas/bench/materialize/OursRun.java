@@ -2,6 +2,7 @@ package io.verglas.bench.materialize;
 
 import io.verglas.bench.ProcessCpu;
 import io.verglas.bench.ThreadCpu;
+import io.verglas.bench.stack.BenchCatalog;
 import io.verglas.bench.stack.BenchStorage;
 import io.verglas.materializer.MaterializerConfig;
 import io.verglas.materializer.MaterializerJob;

@@ -1,5 +1,6 @@
 package io.verglas.bench.materialize;
 
+import io.verglas.bench.stack.BenchCatalog;
 import io.verglas.bench.stack.TemporaryDirectory;
 import java.nio.file.Path;
 

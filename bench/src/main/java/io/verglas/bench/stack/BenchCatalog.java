@@ -1,4 +1,4 @@
-package io.verglas.bench.materialize;
+package io.verglas.bench.stack;
 
 import io.verglas.catalog.Catalogs;
 import java.nio.file.Path;
@@ -8,8 +8,10 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 
 /** A SQLite catalog with namespace {@code bench} and its warehouse in a local directory. */
-record BenchCatalog(Catalog catalog, Map<String, String> properties) implements AutoCloseable {
-  static BenchCatalog create(Path dir) {
+public record BenchCatalog(Catalog catalog, Map<String, String> properties)
+    implements AutoCloseable {
+  /** A new catalog in {@code dir} ({@code catalog.db}, {@code warehouse/}). */
+  public static BenchCatalog create(Path dir) {
     Map<String, String> properties = Catalogs.sqlite(dir.resolve("catalog.db").toString(),
         dir.resolve("warehouse").toUri().toString(), Map.of());
     Catalog catalog = Catalogs.load("bench", properties);
