@@ -41,6 +41,13 @@ final class OursRun {
   static final Duration FRESHNESS_PERIOD = Duration.ofMillis(500);
   /** How long a commit covering given segments may take to appear. */
   static final Duration COMMIT_TIMEOUT = Duration.ofMinutes(20);
+  /**
+   * How often the table is polled for the covering snapshot. Times are read from the snapshots'
+   * commit timestamps, not from when a poll sees them, so a slower poll costs no accuracy, and
+   * each poll (a catalog query and, after a commit, a metadata file parsed) runs in the process
+   * whose CPU is measured.
+   */
+  static final Duration POLL_INTERVAL = Duration.ofMillis(500);
 
   private OursRun() {}
 
@@ -170,7 +177,7 @@ final class OursRun {
         // The first snapshot that covers them all (the current one may be later).
         return firstCovering(snapshotsInOrder(table), segments);
       }
-      Thread.sleep(50);
+      Thread.sleep(POLL_INTERVAL.toMillis());
     }
     throw new IllegalStateException("Timed out after " + COMMIT_TIMEOUT + " waiting for "
         + segments.size() + " WAL segments to be committed to " + table.name());

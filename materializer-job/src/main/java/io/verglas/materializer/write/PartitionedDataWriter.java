@@ -55,6 +55,7 @@ final class PartitionedDataWriter implements Closeable {
     this.writers = new GenericFileWriterFactory.Builder(table)
         .dataFileFormat(FileFormat.PARQUET)
         .dataSchema(schema)
+        .writerProperties(DataFileProperties.of(table.properties()))
         .build();
     this.files = OutputFileFactory.builderFor(table, subtask, attempt)
         .format(FileFormat.PARQUET)
