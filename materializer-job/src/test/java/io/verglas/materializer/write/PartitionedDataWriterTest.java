@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
@@ -85,6 +86,37 @@ class PartitionedDataWriterTest {
       assertThatThrownBy(writer::complete).isInstanceOf(ClassCastException.class);
     }
     assertThat(table.io().newInputFile(paths.get(0)).exists()).isFalse();
+  }
+
+  @Test
+  void dataFilesAreCompressedAtLevelOneUnlessTheTableSetsALevel() throws Exception {
+    assertThat(table.properties()).containsEntry(TableProperties.PARQUET_COMPRESSION, "zstd")
+        .doesNotContainKey(TableProperties.PARQUET_COMPRESSION_LEVEL);
+    long unset = bytesWritten(table);
+    long levelOne = bytesWritten(usersAtLevel("1"));
+    long levelThree = bytesWritten(usersAtLevel("3"));
+    assertThat(unset).isEqualTo(levelOne);
+    assertThat(levelThree).isNotEqualTo(levelOne);
+  }
+
+  private Table usersAtLevel(String level) {
+    Table users = TestingTables.createUsers(catalog, "db", "users_level_" + level);
+    users.updateProperties().set(TableProperties.PARQUET_COMPRESSION_LEVEL, level).commit();
+    return users;
+  }
+
+  /** The bytes of the files that the same 20 000 rows make in {@code target}. */
+  private long bytesWritten(Table target) throws Exception {
+    try (PartitionedDataWriter writer = new PartitionedDataWriter(target, 0, 0, background)) {
+      for (int id = 0; id < 20_000; id++) {
+        GenericRecord record = (GenericRecord) user(id);
+        // Words from a small vocabulary in a scrambled order: text that levels compress apart.
+        long mixed = id * 0x9E3779B97F4A7C15L;
+        record.setField("name", "user-" + (mixed >>> 52) + "-" + Long.toString(mixed >>> 40, 36));
+        writer.write(record);
+      }
+      return writer.complete().stream().mapToLong(DataFile::fileSizeInBytes).sum();
+    }
   }
 
   private Record user(int id) {
