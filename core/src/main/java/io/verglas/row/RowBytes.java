@@ -1,5 +1,6 @@
 package io.verglas.row;
 
+import io.verglas.arrow.Ascii;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.apache.arrow.memory.ArrowBuf;
@@ -51,17 +52,15 @@ final class RowBytes {
    * characters it would have become there.
    */
   void writeString(ArrowBuf data, long start, int length) {
-    ensure(4 + length);
-    int at = size + 4;
-    data.getBytes(start, bytes, at, length);
-    for (int i = at; i < at + length; i++) {
-      if (bytes[i] < 0) {
-        writeSized(new String(bytes, at, length, StandardCharsets.UTF_8)
-            .getBytes(StandardCharsets.UTF_8));
-        return;
-      }
+    if (!Ascii.isAscii(data, start, start + length)) {
+      byte[] raw = new byte[length];
+      data.getBytes(start, raw);
+      writeSized(new String(raw, StandardCharsets.UTF_8).getBytes(StandardCharsets.UTF_8));
+      return;
     }
+    ensure(4 + length);
     writeInt(length);
+    data.getBytes(start, bytes, size, length);
     size += length;
   }
 

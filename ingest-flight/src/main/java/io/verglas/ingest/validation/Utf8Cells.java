@@ -1,12 +1,12 @@
 package io.verglas.ingest.validation;
 
+import io.verglas.arrow.Ascii;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VariableWidthFieldVector;
 
@@ -20,27 +20,12 @@ import org.apache.arrow.vector.VariableWidthFieldVector;
  * over its data buffer, eight bytes at a time; only otherwise is each cell decoded strictly.
  */
 final class Utf8Cells {
-  private static final long HIGH_BITS = 0x8080808080808080L;
-
   private Utf8Cells() {}
 
   /** Whether every byte of the vector's cells is ASCII (then every cell is valid UTF-8). */
   static boolean allAscii(FieldVector vector) {
     CellData cells = CellData.of(vector);
-    long end = cells.end();
-    ArrowBuf data = vector.getDataBuffer();
-    long at = cells.start();
-    for (; at + Long.BYTES <= end; at += Long.BYTES) {
-      if ((data.getLong(at) & HIGH_BITS) != 0) {
-        return false;
-      }
-    }
-    for (; at < end; at++) {
-      if (data.getByte(at) < 0) {
-        return false;
-      }
-    }
-    return true;
+    return Ascii.isAscii(vector.getDataBuffer(), cells.start(), cells.end());
   }
 
   /** What is wrong with the (non-null) cell, or null when it is valid UTF-8. */
