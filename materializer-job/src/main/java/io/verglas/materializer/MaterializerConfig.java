@@ -37,7 +37,8 @@ import org.apache.iceberg.catalog.Catalog;
  *                                     absent: the cluster's flink-conf decides
  *   --parallelism=N                   source and writer parallelism (committer is always 1)
  *   --discovery-interval=500ms        how often new WAL segments are listed
- *   --writer.buffer-bytes=67108864    per writer subtask; beyond it rows are flushed early
+ *   --writer.buffer-bytes=134217728   per writer subtask, the rows held (arriving and being
+ *                                     flushed); past half of it rows are flushed early
  *   --writer.index-cache-entries=1000000  key index entries each writer subtask keeps on the
  *                                     heap (~200 bytes each); 0 reads every entry from RocksDB
  * </pre>
@@ -48,7 +49,7 @@ public final class MaterializerConfig implements Serializable {
   public static final String CATALOG_NAME_DEFAULT = "verglas";
   public static final Duration CHECKPOINT_INTERVAL_DEFAULT = Duration.ofSeconds(2);
   public static final Duration DISCOVERY_INTERVAL_DEFAULT = Duration.ofMillis(500);
-  public static final long WRITER_BUFFER_BYTES_DEFAULT = 64L << 20;
+  public static final long WRITER_BUFFER_BYTES_DEFAULT = 128L << 20;
   /** Key index entries cached on the heap per writer subtask: ~200 MB at ~200 bytes each. */
   public static final int WRITER_INDEX_CACHE_ENTRIES_DEFAULT = 1_000_000;
   /** Bound of the manifest content cache of each catalog client's file IO. */

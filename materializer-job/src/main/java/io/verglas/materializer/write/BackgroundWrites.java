@@ -1,5 +1,6 @@
 package io.verglas.materializer.write;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -7,10 +8,12 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 
 /**
- * One background thread that runs a writer's file work (Parquet encoding, compression, upload)
- * in submission order, so that the task thread can do the key-index work of a flush meanwhile.
+ * One background thread that runs a writer's work in submission order: its file work (Parquet
+ * encoding, compression, upload), so that the flushing thread can do the key-index work
+ * meanwhile, or its early flushes, so that the task thread can go on buffering rows.
  *
  * <p>At most {@link #MAX_IN_FLIGHT} tasks wait or run at a time: {@link #submit} blocks beyond
  * that, which bounds the memory held by queued batches. A failed task fails {@link #await}; the
@@ -19,6 +22,7 @@ import java.util.concurrent.Semaphore;
  */
 final class BackgroundWrites implements AutoCloseable {
   static final int MAX_IN_FLIGHT = 8;
+  static final Duration CLOSE_TIMEOUT = Duration.ofMinutes(1);
 
   private final ExecutorService thread;
   private final Semaphore slots = new Semaphore(MAX_IN_FLIGHT);
@@ -69,8 +73,34 @@ final class BackgroundWrites implements AutoCloseable {
     }
   }
 
+  /**
+   * Interrupts the running task, drops the queued ones and waits for the thread to end: what it
+   * touches (files, the keyed state) may be released once this returns.
+   */
   @Override
   public void close() {
     thread.shutdownNow();
+    // Uninterruptibly: a cancelled task's thread is interrupted again and again while it closes,
+    // and returning early would release what the background task still uses.
+    boolean interrupted = false;
+    long deadline = System.nanoTime() + CLOSE_TIMEOUT.toNanos();
+    try {
+      while (!thread.isTerminated()) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          throw new IllegalStateException(
+              "A background task did not stop within " + CLOSE_TIMEOUT);
+        }
+        try {
+          thread.awaitTermination(left, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 }

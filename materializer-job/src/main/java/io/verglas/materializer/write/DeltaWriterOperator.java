@@ -46,10 +46,20 @@ import org.slf4j.LoggerFactory;
  *   <li>One {@link TableDelta} per table is emitted downstream to the committer, with the
  *       segment progress of every row consumed, losers included.
  * </ol>
- * When the buffered rows exceed the configured byte bound, the buffer is flushed early in the
- * same way; the files join the same checkpoint's delta, and a key written early and replaced
+ * When the buffered rows exceed half the configured byte bound, the buffer is flushed early in
+ * the same way; the files join the same checkpoint's delta, and a key written early and replaced
  * later in the same interval gets a delete against the early file, which the committer turns
  * into a delete in the same commit.
+ *
+ * <p>Early flushes run on a flush thread of their own while the task thread goes on buffering
+ * arriving rows. Why: the channel from the source holds a few hundred KB, so a flush on the task
+ * thread (a second or so of key-index work) stopped the source within a millisecond, and on a
+ * small machine one core then sat idle for every flush. At most one flush runs at a time and
+ * the next waits for it, so flushes apply in arrival order and the rows held (those being
+ * flushed and those arriving) stay within the bound. The flush thread is the only thread that
+ * touches the keyed state while it runs: arriving rows set no key context (see
+ * {@link #hasKeyContext1}), and {@link #prepareSnapshotPreBarrier}, which flushes the rest on
+ * the task thread, first waits for it, so the snapshot sees every write.
  *
  * <p>Stale entries. Another writer (our maintenance job, Spark's {@code rewrite_data_files})
  * may rewrite a data file after the index pointed at it: the rows move to new files and
@@ -80,6 +90,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
   private transient KeyIndex keyIndex;
   private transient VerglasTables tables;
   private transient BackgroundWrites background;
+  private transient BackgroundWrites flusher;
   private transient Map<String, TableBuffer> buffers;
   private transient Map<String, List<TableDelta>> flushed;
   private transient long bufferedBytes;
@@ -106,6 +117,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     maxParallelism = getRuntimeContext().getTaskInfo().getMaxNumberOfParallelSubtasks();
     attempt = getRuntimeContext().getTaskInfo().getAttemptNumber();
     background = new BackgroundWrites("verglas-data-writer-" + subtask);
+    flusher = new BackgroundWrites("verglas-flush-" + subtask);
     getMetricGroup().gauge("bufferedBytes", () -> bufferedBytes);
     getMetricGroup().gauge("earlyFlushes", () -> earlyFlushes);
     getMetricGroup().gauge("keyIndexCacheHits", keyIndex::hits);
@@ -134,18 +146,19 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
         uuid -> new TableBuffer(uuid, row.tableName, maxParallelism));
     peakBufferedTables = Math.max(peakBufferedTables, buffers.size());
     bufferedBytes += buffer.add(row);
-    if (bufferedBytes > config.writerBufferBytes()) {
+    if (bufferedBytes > config.writerBufferBytes() / 2) {
       earlyFlushes++;
-      LOG.info("Writer {} buffers {} bytes (bound {}); flushing before the checkpoint", subtask,
-          bufferedBytes, config.writerBufferBytes());
-      flushAll();
+      LOG.debug("Writer {} buffers {} bytes (bound {}); flushing before the checkpoint",
+          subtask, bufferedBytes, config.writerBufferBytes());
+      flushInBackground();
     }
   }
 
   @Override
   public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
     super.prepareSnapshotPreBarrier(checkpointId);
-    flushAll();
+    flusher.await();
+    flushAll(takeBuffers());
     for (List<TableDelta> parts : flushed.values()) {
       TableDelta merged = TableDelta.merge(parts).withCheckpoint(checkpointId, subtask);
       output.collect(new StreamRecord<>(merged));
@@ -153,8 +166,30 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     flushed.clear();
   }
 
-  private void flushAll() throws Exception {
-    for (TableBuffer buffer : buffers.values()) {
+  /** Hands the buffered rows to the flush thread, once it has finished the previous flush. */
+  private void flushInBackground() throws InterruptedException {
+    flusher.await();
+    Map<String, TableBuffer> rows = takeBuffers();
+    flusher.submit(() -> {
+      try {
+        flushAll(rows);
+      } catch (Exception e) {
+        throw new IllegalStateException("Writer " + subtask + " failed to flush "
+            + rows.size() + " tables' rows: " + e.getMessage(), e);
+      }
+    });
+  }
+
+  /** The buffered rows by table; the buffer starts empty. */
+  private Map<String, TableBuffer> takeBuffers() {
+    Map<String, TableBuffer> taken = buffers;
+    buffers = new LinkedHashMap<>();
+    bufferedBytes = 0;
+    return taken;
+  }
+
+  private void flushAll(Map<String, TableBuffer> rows) throws Exception {
+    for (TableBuffer buffer : rows.values()) {
       long start = System.nanoTime();
       flush(buffer).ifPresent(delta ->
           flushed.computeIfAbsent(buffer.tableUuid, uuid -> new ArrayList<>()).add(delta));
@@ -162,8 +197,6 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
           buffer.keyedRows(), buffer.appends().size(), buffer.tableName,
           (System.nanoTime() - start) / 1_000_000);
     }
-    buffers.clear();
-    bufferedBytes = 0;
   }
 
   private Optional<TableDelta> flush(TableBuffer buffer) throws Exception {
@@ -204,8 +237,12 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
 
   /** Applies one primary-key row against the key index. */
   private void materialize(WalRow row, Flush flush) throws Exception {
+    if (Thread.currentThread().isInterrupted()) {
+      // Cancelled: the state backend is disposed once close() has stopped the flush thread.
+      throw new InterruptedException("Writer " + subtask + " was cancelled during a flush");
+    }
     setCurrentKey(row.routingKey);
-    KeyIndex.Slot slot = keyIndex.read(row.routingKey);
+    KeyIndex.Slot slot = keyIndex.read(row);
     KeyEntry entry = slot.entry();
     WalPosition position = row.position();
     if (entry != null && entry.walPosition().compareTo(position) >= 0) {
@@ -237,7 +274,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
 
   @Override
   public void close() throws Exception {
-    try (AutoCloseable closeBackground = background) {
+    try (AutoCloseable closeBackground = background; AutoCloseable closeFlusher = flusher) {
       if (tables != null) {
         tables.close();
       }

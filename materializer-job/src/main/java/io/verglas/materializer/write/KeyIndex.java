@@ -2,6 +2,7 @@ package io.verglas.materializer.write;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import io.verglas.materializer.source.WalRow;
 import java.io.IOException;
 import org.apache.flink.api.common.state.ValueState;
 
@@ -21,11 +22,17 @@ import org.apache.flink.api.common.state.ValueState;
  * instead of a look-up and an insert (the second hashed the key again, probed a table of a
  * million entries and updated the eviction policy, a tenth of the task thread).
  *
+ * <p>Why the cache is not keyed by the routing key string: Java's string hash of
+ * {@code uuid/base64(key)} collides heavily for numeric keys (500k sequential long keys give
+ * 110k distinct hashes), so the cache's hash table turned its bins into trees and a look-up
+ * compared strings along a tree path. A {@link CacheKey} carries a well-mixed hash of the key
+ * bytes instead.
+ *
  * <p>Callers set the state backend's current key to the slot's key before reading and writing.
  */
 final class KeyIndex {
   private final ValueState<KeyEntry> state;
-  private final Cache<String, Cached> cache;
+  private final Cache<CacheKey, Cached> cache;
   private long hits;
   private long misses;
 
@@ -36,15 +43,22 @@ final class KeyIndex {
         : Caffeine.newBuilder().maximumSize(cacheEntries).executor(Runnable::run).build();
   }
 
-  /** The slot of {@code routingKey}: its entry (null when never written) and its update. */
-  Slot read(String routingKey) throws IOException {
-    Cached cached = cache == null ? null : cache.getIfPresent(routingKey);
+  /**
+   * The slot of a primary-key row's key: its entry (null when never written) and its update.
+   */
+  Slot read(WalRow row) throws IOException {
+    if (cache == null) {
+      misses++;
+      return new Slot(null, state.value(), null);
+    }
+    CacheKey key = CacheKey.of(row);
+    Cached cached = cache.getIfPresent(key);
     if (cached != null) {
       hits++;
-      return new Slot(routingKey, cached.entry, cached);
+      return new Slot(key, cached.entry, cached);
     }
     misses++;
-    return new Slot(routingKey, state.value(), null);
+    return new Slot(key, state.value(), null);
   }
 
   long hits() {
@@ -64,14 +78,45 @@ final class KeyIndex {
     }
   }
 
+  /**
+   * A routing key with a hash of its table and key bytes; equal when the routing keys are (the
+   * routing key holds both).
+   */
+  private static final class CacheKey {
+    private final String routingKey;
+    private final int hash;
+
+    private CacheKey(String routingKey, int hash) {
+      this.routingKey = routingKey;
+      this.hash = hash;
+    }
+
+    static CacheKey of(WalRow row) {
+      long keyHash = TableBuffer.keyHash(row.key);
+      return new CacheKey(row.routingKey,
+          31 * row.tableUuid.hashCode() + (int) (keyHash ^ (keyHash >>> 32)));
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof CacheKey that && hash == that.hash
+          && routingKey.equals(that.routingKey);
+    }
+  }
+
   /** One key's entry as read, and the way to replace it. */
   final class Slot {
-    private final String routingKey;
+    private final CacheKey key;
     private final KeyEntry entry;
     private final Cached cached;
 
-    private Slot(String routingKey, KeyEntry entry, Cached cached) {
-      this.routingKey = routingKey;
+    private Slot(CacheKey key, KeyEntry entry, Cached cached) {
+      this.key = key;
       this.entry = entry;
       this.cached = cached;
     }
@@ -87,7 +132,7 @@ final class KeyIndex {
       if (cached != null) {
         cached.entry = replacement;
       } else if (cache != null) {
-        cache.put(routingKey, new Cached(replacement));
+        cache.put(key, new Cached(replacement));
       }
     }
   }

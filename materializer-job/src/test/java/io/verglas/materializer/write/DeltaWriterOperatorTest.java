@@ -15,7 +15,9 @@ import java.io.Closeable;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.api.common.state.ValueState;
@@ -159,6 +161,35 @@ class DeltaWriterOperatorTest {
   }
 
   @Test
+  void tablesWithTheSameKeysKeepTheirOwnIndexEntries() throws Exception {
+    Table other = TestingTables.create(catalog, TableIdentifier.of("db", "accounts"),
+        TestingTables.USERS, PartitionSpec.unpartitioned());
+    try (var harness = harness(1L << 20)) {
+      harness.open();
+      harness.processElement(upsert(table, 1, "a", 10, 0), 0);
+      harness.processElement(upsert(other, 1, "x", 10, 1), 0);
+      harness.prepareSnapshotPreBarrier(1);
+      Map<String, String> firstFiles = new HashMap<>();
+      for (TableDelta delta : harness.extractOutputValues()) {
+        firstFiles.put(delta.tableUuid(), path(delta.dataFiles().get(0)));
+      }
+      harness.getOutput().clear();
+      harness.processElement(upsert(other, 1, "x2", 20, 2), 0);
+      harness.processElement(upsert(table, 1, "a2", 20, 3), 0);
+      harness.prepareSnapshotPreBarrier(2);
+
+      List<TableDelta> deltas = harness.extractOutputValues();
+      assertThat(deltas).extracting(TableDelta::tableUuid)
+          .containsExactlyInAnyOrder(table.uuid().toString(), other.uuid().toString());
+      for (TableDelta delta : deltas) {
+        String replaced = firstFiles.get(delta.tableUuid());
+        assertThat(delta.deletes()).as(delta.tableName()).containsOnlyKeys(replaced);
+        assertThat(delta.deletes().get(replaced)).containsExactly(0L);
+      }
+    }
+  }
+
+  @Test
   void aKeyIndexWrittenByThePojoSerializerIsMigratedOnRestore() throws Exception {
     WalRow replacing = upsert(1, "a2", 20, 0);
     String oldFile = "file:/warehouse/db/users/data/old.parquet";
@@ -253,6 +284,10 @@ class DeltaWriterOperatorTest {
   }
 
   private WalRow upsert(int id, String name, long hlc, int rowIndex) {
+    return upsert(table, id, name, hlc, rowIndex);
+  }
+
+  private static WalRow upsert(Table table, int id, String name, long hlc, int rowIndex) {
     WalRow row = base(table, hlc, rowIndex);
     Record record = LocalTables.user(table, id, name, 1);
     row.payload = RowCodec.encode(record, table.schema());
