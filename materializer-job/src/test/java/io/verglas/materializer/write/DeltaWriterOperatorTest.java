@@ -1,6 +1,7 @@
 package io.verglas.materializer.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.verglas.materializer.MaterializerConfig;
 import io.verglas.materializer.source.WalRow;
@@ -96,6 +97,20 @@ class DeltaWriterOperatorTest {
       String replaced = delta.deletes().keySet().iterator().next();
       assertThat(delta.dataFiles()).anySatisfy(json -> assertThat(json).contains(replaced));
       assertThat(delta.deletes().get(replaced)).containsExactly(0);
+    }
+  }
+
+  @Test
+  void aFailedEarlyFlushFailsTheCheckpoint() throws Exception {
+    try (var harness = harness(1)) { // every row is flushed early, on the flush thread
+      harness.open();
+      WalRow corrupt = upsert(1, "a", 10, 0);
+      corrupt.payload = new byte[] {1, 2, 3};
+      harness.processElement(corrupt, 0);
+      assertThatThrownBy(() -> harness.prepareSnapshotPreBarrier(1))
+          .hasMessageContaining("Writer 0 failed to flush")
+          .hasMessageContaining("Cannot write row of table");
+      assertThat(harness.extractOutputValues()).isEmpty();
     }
   }
 
