@@ -34,6 +34,7 @@ import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.util.Collector;
 import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -52,8 +53,7 @@ class DeltaWriterOperatorTest {
   @BeforeEach
   void setUp() {
     catalog = LocalTables.catalog(dir);
-    table = TestingTables.create(catalog, TableIdentifier.of("db", "users"), TestingTables.USERS,
-        PartitionSpec.unpartitioned());
+    table = unpartitioned("users", TestingTables.USERS);
   }
 
   @AfterEach
@@ -177,8 +177,7 @@ class DeltaWriterOperatorTest {
 
   @Test
   void tablesWithTheSameKeysKeepTheirOwnIndexEntries() throws Exception {
-    Table other = TestingTables.create(catalog, TableIdentifier.of("db", "accounts"),
-        TestingTables.USERS, PartitionSpec.unpartitioned());
+    Table other = unpartitioned("accounts", TestingTables.USERS);
     try (var harness = harness(1L << 20)) {
       harness.open();
       harness.processElement(upsert(table, 1, "a", 10, 0), 0);
@@ -249,8 +248,7 @@ class DeltaWriterOperatorTest {
 
   @Test
   void appendOnlyRowsAreAllWritten() throws Exception {
-    Table events = TestingTables.create(catalog, TableIdentifier.of("db", "events"),
-        TestingTables.EVENTS, PartitionSpec.unpartitioned());
+    Table events = unpartitioned("events", TestingTables.EVENTS);
     try (var harness = harness(1L << 20)) {
       harness.open();
       for (int i = 0; i < 3; i++) {
@@ -267,6 +265,11 @@ class DeltaWriterOperatorTest {
       assertThat(delta.dataFiles()).singleElement()
           .satisfies(json -> assertThat(json).contains("\"record-count\":3"));
     }
+  }
+
+  private Table unpartitioned(String name, Schema schema) {
+    return TestingTables.create(catalog, TableIdentifier.of("db", name), schema,
+        PartitionSpec.unpartitioned());
   }
 
   private KeyedOneInputStreamOperatorTestHarness<String, WalRow, TableDelta> harness(long bound)
