@@ -18,7 +18,7 @@ import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 
 class RowCodecTest {
-  private static final Schema SCHEMA = new Schema(
+  static final Schema SCHEMA = new Schema(
       Types.NestedField.required(1, "id", Types.LongType.get()),
       Types.NestedField.optional(2, "flag", Types.BooleanType.get()),
       Types.NestedField.optional(3, "i", Types.IntegerType.get()),
@@ -93,7 +93,7 @@ class RowCodecTest {
     }
   }
 
-  private static GenericRecord everyType() {
+  static GenericRecord everyType() {
     GenericRecord record = GenericRecord.create(SCHEMA);
     record.setField("id", 7L);
     record.setField("flag", true);

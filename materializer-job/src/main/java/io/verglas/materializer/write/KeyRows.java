@@ -1,5 +1,6 @@
 package io.verglas.materializer.write;
 
+import io.verglas.row.KeyRowWriter;
 import io.verglas.row.RowCodec;
 import io.verglas.table.PrimaryKeys;
 import java.nio.ByteBuffer;
@@ -39,10 +40,12 @@ public final class KeyRows {
     private final int[] keyPositions;
     private final String[] keyNames;
     private final GenericRecord template;
+    private final KeyRowWriter fromKey;
 
     public Encoder(Schema schema) {
       this.schema = schema;
       this.template = GenericRecord.create(schema);
+      this.fromKey = new KeyRowWriter(schema, PrimaryKeys.fieldIds(schema));
       List<Types.NestedField> columns = schema.columns();
       List<Types.NestedField> keys = columns(schema);
       this.keyPositions = keys.stream().mapToInt(columns::indexOf).toArray();
@@ -59,6 +62,15 @@ public final class KeyRows {
         key.set(keyPositions[i], record.getField(keyNames[i]));
       }
       return RowCodec.encode(key, schema);
+    }
+
+    /**
+     * The payload of the row whose {@link RowCodec#encodeKey} bytes are {@code key} (in the
+     * schema's primary-key order): the same bytes as {@link #payload(Record)} of that row,
+     * without decoding it.
+     */
+    public byte[] payloadOfKey(byte[] key) {
+      return fromKey.write(key);
     }
   }
 
