@@ -3,6 +3,7 @@ package io.verglas.materializer.write;
 import io.verglas.materializer.MaterializerConfig;
 import io.verglas.materializer.source.WalRow;
 import io.verglas.materializer.table.VerglasTables;
+import io.verglas.row.RowDecoder;
 import io.verglas.wal.WalPosition;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,6 +19,7 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.iceberg.ContentFileParser;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.data.Record;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -209,9 +211,10 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     List<DataFile> dataFiles;
     try (PartitionedDataWriter writer = new PartitionedDataWriter(table, subtask, attempt,
         background)) {
-      Flush flush = new Flush(writer, new KeyRows.Encoder(writer.schema()), deletes);
+      Flush flush = new Flush(writer, new RowDecoder(writer.schema()),
+          new KeyRows.Encoder(writer.schema()), deletes);
       for (WalRow row : buffer.appends()) {
-        writer.write(row);
+        writer.write(decode(row, flush.decoder));
       }
       for (WalRow row : buffer.latestInKeyGroupOrder()) {
         materialize(row, flush);
@@ -229,7 +232,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
   }
 
   /** What one table's flush writes with: resolved once per flush, not per row. */
-  private record Flush(PartitionedDataWriter writer, KeyRows.Encoder keys,
+  private record Flush(PartitionedDataWriter writer, RowDecoder decoder, KeyRows.Encoder keys,
       Map<String, DeletedRows.Builder> deletes) {}
 
   /** Applies one primary-key row against the key index. */
@@ -254,8 +257,17 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     if (row.isDelete()) {
       slot.update(KeyEntry.tombstone(position));
     } else {
-      PartitionedDataWriter.FilePosition at = flush.writer.write(row);
+      PartitionedDataWriter.FilePosition at = flush.writer.write(decode(row, flush.decoder));
       slot.update(KeyEntry.live(position, at.path(), at.position()));
+    }
+  }
+
+  private static Record decode(WalRow row, RowDecoder decoder) {
+    try {
+      return decoder.decode(row.payload);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalStateException("Cannot write row of table " + row.tableName + " from "
+          + row.segmentKey + " batch " + row.batch + " row " + row.row + ": " + e.getMessage(), e);
     }
   }
 

@@ -1,8 +1,5 @@
 package io.verglas.materializer.write;
 
-import io.verglas.materializer.source.WalRow;
-import io.verglas.row.RowCodec;
-import io.verglas.row.RowDecoder;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -32,10 +29,7 @@ import org.apache.iceberg.io.OutputFileFactory;
  * <p>The position is decided on the caller's thread when a record is handed in; the encoding
  * happens later on a {@link BackgroundWrites} thread, in batches of {@link #BATCH} records per
  * file, in the order they were handed in (so each record lands at its announced position).
- * {@link #complete} waits for all of it. A row may also be handed in as its {@link RowCodec}
- * payload ({@link #write(WalRow)}): in an unpartitioned table nothing about it is needed
- * to place it, so it is decoded on the background thread too, off the flushing thread (where
- * decoding was the largest cost after the key index).
+ * {@link #complete} waits for all of it.
  */
 final class PartitionedDataWriter implements Closeable {
   /** Records per background task and file. */
@@ -49,7 +43,6 @@ final class PartitionedDataWriter implements Closeable {
   private final PartitionKey partitionKey;
   private final InternalRecordWrapper wrapper;
   private final BackgroundWrites background;
-  private final RowDecoder decoder;
   private final Map<StructLike, OpenFile> open = new HashMap<>();
   private OpenFile unpartitioned;
   private List<DataFile> result;
@@ -69,7 +62,6 @@ final class PartitionedDataWriter implements Closeable {
         .build();
     this.partitionKey = new PartitionKey(spec, schema);
     this.wrapper = new InternalRecordWrapper(schema.asStruct());
-    this.decoder = new RowDecoder(schema);
   }
 
   Schema schema() {
@@ -83,7 +75,10 @@ final class PartitionedDataWriter implements Closeable {
   FilePosition write(Record record) throws InterruptedException {
     OpenFile file;
     if (spec.isUnpartitioned()) {
-      file = unpartitionedFile();
+      if (unpartitioned == null) {
+        unpartitioned = newFile(null);
+      }
+      file = unpartitioned;
     } else {
       partitionKey.partition(wrapper.wrap(record));
       file = open.get(partitionKey);
@@ -93,26 +88,7 @@ final class PartitionedDataWriter implements Closeable {
         open.put(copy, file);
       }
     }
-    return add(file, record);
-  }
-
-  /**
-   * Writes a WAL row, its payload in {@link #schema()}; returns where it lands. A payload that
-   * cannot be decoded fails this call or, for an unpartitioned table, {@link #complete}.
-   */
-  FilePosition write(WalRow row) throws InterruptedException {
-    return spec.isUnpartitioned() ? add(unpartitionedFile(), row) : write(decode(row));
-  }
-
-  private OpenFile unpartitionedFile() {
-    if (unpartitioned == null) {
-      unpartitioned = newFile(null);
-    }
-    return unpartitioned;
-  }
-
-  private FilePosition add(OpenFile file, Object row) throws InterruptedException {
-    file.pending.add(row);
+    file.pending.add(record);
     if (file.pending.size() >= BATCH) {
       dispatch(file);
     }
@@ -120,22 +96,9 @@ final class PartitionedDataWriter implements Closeable {
   }
 
   private void dispatch(OpenFile file) throws InterruptedException {
-    List<Object> batch = file.pending;
+    List<Record> batch = file.pending;
     file.pending = new ArrayList<>(BATCH);
-    background.submit(() -> {
-      for (Object row : batch) {
-        file.writer.write(row instanceof WalRow walRow ? decode(walRow) : (Record) row);
-      }
-    });
-  }
-
-  private Record decode(WalRow row) {
-    try {
-      return decoder.decode(row.payload);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalStateException("Cannot write row of table " + row.tableName + " from "
-          + row.segmentKey + " batch " + row.batch + " row " + row.row + ": " + e.getMessage(), e);
-    }
+    background.submit(() -> batch.forEach(file.writer::write));
   }
 
   private OpenFile newFile(StructLike partition) {
@@ -211,8 +174,7 @@ final class PartitionedDataWriter implements Closeable {
     private final DataWriter<Record> writer;
     private final String path;
     private long rows;
-    /** Records, or WAL rows to decode, in position order. */
-    private List<Object> pending = new ArrayList<>(BATCH);
+    private List<Record> pending = new ArrayList<>(BATCH);
 
     private OpenFile(DataWriter<Record> writer, String path) {
       this.writer = writer;
