@@ -101,6 +101,18 @@ class DeltaWriterOperatorTest {
   }
 
   @Test
+  void arrivingRowsLeaveTheKeyContextToTheFlush() throws Exception {
+    // An early flush on the flush thread holds the current key while rows keep arriving: the
+    // harness sets each record's key context, as a runtime that did would.
+    try (var harness = harness(1L << 20)) {
+      harness.open();
+      harness.getOperator().setCurrentKey("held-by-the-flush");
+      harness.processElement(upsert(1, "a", 10, 0), 0);
+      assertThat(harness.getOperator().getCurrentKey()).isEqualTo("held-by-the-flush");
+    }
+  }
+
+  @Test
   void aFailedEarlyFlushFailsTheCheckpoint() throws Exception {
     try (var harness = harness(1)) { // every row is flushed early, on the flush thread
       harness.open();
