@@ -1,5 +1,7 @@
 package io.verglas.row;
 
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.iceberg.Schema;
@@ -45,53 +47,36 @@ public final class KeyRowWriter {
 
   /** The key-columns row of the row whose key bytes are {@code key}. */
   public byte[] write(byte[] key) {
-    int[] starts = new int[keyTypes.length + 1];
-    for (int k = 0; k < keyTypes.length; k++) {
-      starts[k + 1] = starts[k] + valueLength(key, starts[k], keyTypes[k]);
-    }
-    if (starts[keyTypes.length] != key.length) {
-      throw new IllegalArgumentException("Cannot read key: its values end at byte "
-          + starts[keyTypes.length] + " of " + key.length);
-    }
-    byte[] row = new byte[1 + 4 * keyTypes.length + key.length];
-    row[0] = (byte) RowCodec.VERSION;
-    int at = 1;
+    int[] starts = valueStarts(key);
+    RowBytes row = new RowBytes(1 + Integer.BYTES * keyTypes.length + key.length);
+    row.writeByte(RowCodec.VERSION);
     for (int c = 0; c < keyIndexInColumnOrder.length; c++) {
       int k = keyIndexInColumnOrder[c];
-      at = putInt(row, at, fieldIdsInColumnOrder[c]);
-      System.arraycopy(key, starts[k], row, at, starts[k + 1] - starts[k]);
-      at += starts[k + 1] - starts[k];
+      row.writeInt(fieldIdsInColumnOrder[c]);
+      row.writeBytes(key, starts[k], starts[k + 1] - starts[k]);
     }
-    return row;
+    return row.toByteArray();
   }
 
-  /** How many bytes the value of {@code type} at {@code offset} takes. */
-  private static int valueLength(byte[] bytes, int offset, Type type) {
-    switch (type.typeId()) {
-      case BOOLEAN: return 1;
-      case INTEGER: case FLOAT: case DATE: return 4;
-      case LONG: case DOUBLE: case TIME: case TIMESTAMP: return 8;
-      case UUID: return 16;
-      case STRING: case FIXED: case BINARY: case DECIMAL:
-        if (offset + 4 > bytes.length) {
-          throw new IllegalArgumentException("Cannot read key: truncated at byte " + offset);
-        }
-        int length = ((bytes[offset] & 0xff) << 24) | ((bytes[offset + 1] & 0xff) << 16)
-            | ((bytes[offset + 2] & 0xff) << 8) | (bytes[offset + 3] & 0xff);
-        if (length < 0 || offset + 4 + length > bytes.length) {
-          throw new IllegalArgumentException("Cannot read key: a value of " + length
-              + " bytes at byte " + offset + " exceeds the key of " + bytes.length + " bytes");
-        }
-        return 4 + length;
-      default: throw new IllegalArgumentException("Cannot read key value of type " + type);
+  /** Where each key value starts, in key order, and (last) where the last one ends. */
+  private int[] valueStarts(byte[] key) {
+    ByteBuffer in = ByteBuffer.wrap(key);
+    int[] starts = new int[keyTypes.length + 1];
+    try {
+      for (int k = 0; k < keyTypes.length; k++) {
+        RowCodec.skipValue(in, keyTypes[k]);
+        starts[k + 1] = in.position();
+      }
+    } catch (BufferUnderflowException e) {
+      throw new IllegalArgumentException("Cannot read key: truncated at byte " + in.position()
+          + " of " + key.length, e);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("Cannot read key: " + e.getMessage(), e);
     }
-  }
-
-  private static int putInt(byte[] bytes, int at, int value) {
-    bytes[at] = (byte) (value >>> 24);
-    bytes[at + 1] = (byte) (value >>> 16);
-    bytes[at + 2] = (byte) (value >>> 8);
-    bytes[at + 3] = (byte) value;
-    return at + 4;
+    if (in.hasRemaining()) {
+      throw new IllegalArgumentException("Cannot read key: its values end at byte "
+          + in.position() + " of " + key.length);
+    }
+    return starts;
   }
 }

@@ -40,9 +40,14 @@ final class RowBytes {
   /** The length as an int, then the bytes. */
   void writeSized(byte[] value) {
     writeInt(value.length);
-    ensure(value.length);
-    System.arraycopy(value, 0, bytes, size, value.length);
-    size += value.length;
+    writeBytes(value, 0, value.length);
+  }
+
+  /** {@code length} bytes of {@code value} from {@code offset}, as they are. */
+  void writeBytes(byte[] value, int offset, int length) {
+    ensure(length);
+    System.arraycopy(value, offset, bytes, size, length);
+    size += length;
   }
 
   /**

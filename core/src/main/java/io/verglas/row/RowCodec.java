@@ -157,6 +157,25 @@ public final class RowCodec {
     }
   }
 
+  /** Moves past one value of {@code type}: as far as {@link #readValue} would read. */
+  static void skipValue(ByteBuffer in, Type type) {
+    switch (type.typeId()) {
+      case BOOLEAN: skip(in, 1); break;
+      case INTEGER: case FLOAT: case DATE: skip(in, Integer.BYTES); break;
+      case LONG: case DOUBLE: case TIME: case TIMESTAMP: skip(in, Long.BYTES); break;
+      case UUID: skip(in, 2 * Long.BYTES); break;
+      case STRING: case FIXED: case BINARY: case DECIMAL: skip(in, readLength(in)); break;
+      default: throw new IllegalArgumentException("Cannot decode value of type " + type);
+    }
+  }
+
+  private static void skip(ByteBuffer in, int bytes) {
+    if (bytes > in.remaining()) {
+      throw new BufferUnderflowException();
+    }
+    in.position(in.position() + bytes);
+  }
+
   private static long micros(Object value) {
     LocalDateTime local = value instanceof OffsetDateTime odt
         ? odt.withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime() : (LocalDateTime) value;
