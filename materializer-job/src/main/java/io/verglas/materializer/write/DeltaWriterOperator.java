@@ -3,6 +3,7 @@ package io.verglas.materializer.write;
 import io.verglas.materializer.MaterializerConfig;
 import io.verglas.materializer.source.WalRow;
 import io.verglas.materializer.table.VerglasTables;
+import io.verglas.row.KeyRowWriter;
 import io.verglas.row.RowDecoder;
 import io.verglas.wal.WalPosition;
 import java.util.ArrayList;
@@ -223,7 +224,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     try (PartitionedDataWriter writer = new PartitionedDataWriter(table, subtask, attempt,
         background)) {
       Flush flush = new Flush(writer, new RowDecoder(writer.schema()),
-          new KeyRows.Encoder(writer.schema()), deletes);
+          KeyRows.payloadWriter(writer.schema()), deletes);
       for (WalRow row : buffer.appends()) {
         writer.write(decode(row, flush.decoder));
       }
@@ -243,7 +244,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
   }
 
   /** What one table's flush writes with: resolved once per flush, not per row. */
-  private record Flush(PartitionedDataWriter writer, RowDecoder decoder, KeyRows.Encoder keys,
+  private record Flush(PartitionedDataWriter writer, RowDecoder decoder, KeyRowWriter keys,
       Map<String, DeletedRows.Builder> deletes) {}
 
   /** Applies one primary-key row against the key index. */
@@ -263,7 +264,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
       // The entry's file may have been rewritten by a compaction since: the key goes with the
       // position so that the committer can find the row again (see the class comment).
       flush.deletes.computeIfAbsent(entry.dataFile, path -> DeletedRows.builder())
-          .add(entry.filePosition, flush.keys.payloadOfKey(row.key));
+          .add(entry.filePosition, flush.keys.write(row.key));
     }
     if (row.isDelete()) {
       slot.update(KeyEntry.tombstone(position));

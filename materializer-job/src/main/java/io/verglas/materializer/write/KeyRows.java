@@ -40,12 +40,10 @@ public final class KeyRows {
     private final int[] keyPositions;
     private final String[] keyNames;
     private final GenericRecord template;
-    private final KeyRowWriter fromKey;
 
     public Encoder(Schema schema) {
       this.schema = schema;
       this.template = GenericRecord.create(schema);
-      this.fromKey = new KeyRowWriter(schema, PrimaryKeys.fieldIds(schema));
       List<Types.NestedField> columns = schema.columns();
       List<Types.NestedField> keys = columns(schema);
       this.keyPositions = keys.stream().mapToInt(columns::indexOf).toArray();
@@ -63,15 +61,15 @@ public final class KeyRows {
       }
       return RowCodec.encode(key, schema);
     }
+  }
 
-    /**
-     * The payload of the row whose {@link RowCodec#encodeKey} bytes are {@code key} (in the
-     * schema's primary-key order): the same bytes as {@link #payload(Record)} of that row,
-     * without decoding it.
-     */
-    public byte[] payloadOfKey(byte[] key) {
-      return fromKey.write(key);
-    }
+  /**
+   * Writes the payloads of many keys of one schema from their {@link RowCodec#encodeKey} bytes:
+   * the same bytes as {@link #payload} of their rows, without decoding them (the writer makes one
+   * per replaced row).
+   */
+  public static KeyRowWriter payloadWriter(Schema schema) {
+    return new KeyRowWriter(schema, PrimaryKeys.fieldIds(schema));
   }
 
   /** The key columns of a payload, as a record of {@code schema} (other columns null). */

@@ -2,6 +2,8 @@ package io.verglas.materializer.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.verglas.row.RowCodec;
+import io.verglas.table.PrimaryKeys;
 import java.util.Set;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.GenericRecord;
@@ -36,6 +38,8 @@ class KeyRowsTest {
     assertThat(encoder.payload(full)).isEqualTo(expected);
     assertThat(encoder.payload(projected)).isEqualTo(expected);
     assertThat(KeyRows.payload(projected, TABLE)).isEqualTo(expected);
+    byte[] keyBytes = RowCodec.encodeKey(full, TABLE, PrimaryKeys.fieldIds(TABLE));
+    assertThat(KeyRows.payloadWriter(TABLE).write(keyBytes)).isEqualTo(expected);
 
     var decoded = KeyRows.decode(expected, TABLE);
     assertThat(decoded.getField("tenant")).isEqualTo("acme");
