@@ -59,7 +59,7 @@ import org.slf4j.LoggerFactory;
  * the next waits for it, so flushes apply in arrival order and the rows held (those being
  * flushed and those arriving) stay within the bound. The flush thread is the only thread that
  * touches the keyed state while it runs: arriving rows set no key context (see
- * {@link #hasKeyContext1}), and {@link #prepareSnapshotPreBarrier}, which flushes the rest on
+ * {@link #setKeyContextElement1}), and {@link #prepareSnapshotPreBarrier}, which flushes the rest on
  * the task thread, first waits for it, so the snapshot sees every write.
  *
  * <p>Stale entries. Another writer (our maintenance job, Spark's {@code rewrite_data_files})
