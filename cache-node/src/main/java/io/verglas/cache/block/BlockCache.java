@@ -53,6 +53,8 @@ public final class BlockCache implements AutoCloseable {
   private final LongAdder nvmeRejects = new LongAdder();
   /** Allocates the DRAM copies; its metric tells how much direct memory blocks still hold. */
   private final UnpooledByteBufAllocator direct = new UnpooledByteBufAllocator(true);
+  /** Set by {@link #close()}: loads that finish afterwards no longer place blocks in DRAM. */
+  private volatile boolean closed;
 
   /** Where a loaded block came from. */
   private record Loaded(byte[] data, boolean fromCache) {}
@@ -163,9 +165,7 @@ public final class BlockCache implements AutoCloseable {
     if (dram.contains(id)) {
       // already held (a concurrent promotion)
     } else if (admission.admit(id, data.length, dram.residentBytes(), dram.capacityBytes())) {
-      ByteBuf copy = direct.directBuffer(data.length, data.length);
-      copy.writeBytes(data);
-      dram.put(id, copy);
+      placeInDram(id, data);
     } else {
       dramRejects.increment();
     }
@@ -175,6 +175,23 @@ public final class BlockCache implements AutoCloseable {
       } else {
         nvmeRejects.increment();
       }
+    }
+  }
+
+  /**
+   * Origin loads are not owned by the cache, so one may finish after {@link #close()}: its block
+   * must not stay in DRAM, where nothing would ever free it. Either close's sweep sees the block
+   * or this sees {@code closed} (both are ordered by the tier's map and the volatile flag).
+   */
+  private void placeInDram(BlockId id, byte[] data) {
+    if (closed) {
+      return;
+    }
+    ByteBuf copy = direct.directBuffer(data.length, data.length);
+    copy.writeBytes(data);
+    dram.put(id, copy);
+    if (closed) {
+      dram.invalidateAll();
     }
   }
 
@@ -318,6 +335,7 @@ public final class BlockCache implements AutoCloseable {
   /** Drops the DRAM tier and closes the NVMe tier (its files stay for the next start). */
   @Override
   public void close() {
+    closed = true;
     dram.invalidateAll();
     if (nvme != null) {
       nvme.close();

@@ -10,6 +10,7 @@ import io.verglas.cache.block.BlockRead;
 import java.nio.channels.ClosedChannelException;
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -108,7 +109,18 @@ final class ObjectStreamer implements S3Response.BodyStream {
       return;
     }
     headClaimed = true;
-    next.whenComplete((read, error) -> ctx.executor().execute(() -> onBlock(read, error)));
+    next.whenComplete((read, error) -> onEventLoop(read, error));
+  }
+
+  /** Hands a block that arrived on another thread to the event loop, or frees it if that ended. */
+  private void onEventLoop(BlockRead read, Throwable error) {
+    try {
+      ctx.executor().execute(() -> onBlock(read, error));
+    } catch (RejectedExecutionException shutDown) {
+      if (read != null) {
+        read.data().release();
+      }
+    }
   }
 
   private static Throwable failure(CompletableFuture<?> failed) {

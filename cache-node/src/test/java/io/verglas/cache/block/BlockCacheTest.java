@@ -100,6 +100,22 @@ class BlockCacheTest {
     assertThat(TestingBlocks.bytes(v2)).containsExactly(2);
   }
 
+  /**
+   * An origin load that finishes after close (the node shut down while a response waited for it)
+   * leaves no block in DRAM: nothing would ever free its direct memory.
+   */
+  @Test
+  void aLoadThatFinishesAfterCloseHoldsNoMemory() {
+    BlockCache cache = new BlockCache(10 * BLOCK);
+    CompletableFuture<byte[]> origin = new CompletableFuture<>();
+    CompletableFuture<BlockRead> read = cache.get(id("late", 0), b -> origin);
+    cache.close();
+    origin.complete(new byte[BLOCK]);
+    read.join().data().release();
+    assertThat(cache.dramBytes()).isZero();
+    assertThat(cache.directBytesInUse()).isZero();
+  }
+
   @Test
   void blockIdArithmetic() {
     BlockId last = new BlockId("b", "k", "\"e\"", BLOCK, 2);
