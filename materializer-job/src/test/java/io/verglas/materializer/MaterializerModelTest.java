@@ -108,9 +108,11 @@ class MaterializerModelTest {
   void theTableEqualsTheModelAfterEveryCommit(
       @ForAll @Size(min = 20, max = 70) List<@From("steps") Step> steps,
       @ForAll @IntRange(min = 2, max = 3) int formatVersion,
-      @ForAll boolean tinyWriterBuffer) throws Exception {
+      @ForAll boolean tinyWriterBuffer,
+      @ForAll("indexCacheEntries") int indexCacheEntries) throws Exception {
     Path dir = Files.createTempDirectory("materializer-model");
-    try (Simulation simulation = new Simulation(dir, formatVersion, tinyWriterBuffer)) {
+    try (Simulation simulation =
+        new Simulation(dir, formatVersion, tinyWriterBuffer, indexCacheEntries)) {
       for (Step step : steps) {
         simulation.apply(step);
       }
@@ -121,6 +123,16 @@ class MaterializerModelTest {
     } finally {
       deleteRecursively(dir);
     }
+  }
+
+  /**
+   * A key index cache that holds every key (new keys are then never looked up in the state, and
+   * a restored index is read into the cache) or fewer than the keys (evictions; a restored index
+   * stays in the state).
+   */
+  @Provide
+  Arbitrary<Integer> indexCacheEntries() {
+    return Arbitraries.of(3, MaterializerConfig.WRITER_INDEX_CACHE_ENTRIES_DEFAULT);
   }
 
   private static String bucket(long count) {
@@ -148,7 +160,8 @@ class MaterializerModelTest {
     long checkpointId;
     int version;
 
-    Simulation(Path dir, int formatVersion, boolean tinyWriterBuffer) throws Exception {
+    Simulation(Path dir, int formatVersion, boolean tinyWriterBuffer, int indexCacheEntries)
+        throws Exception {
       catalog = LocalTables.catalog(dir);
       table = TestingTables.createUsers(catalog, "db", "users", formatVersion);
       config = MaterializerConfig.builder()
@@ -156,6 +169,7 @@ class MaterializerModelTest {
           .objectStore(new ObjectStoreEndpoint(URI.create("http://127.0.0.1:1"), "us-east-1", "a",
               "s", "unused"))
           .writerBufferBytes(tinyWriterBuffer ? 1 : 1L << 20)
+          .writerIndexCacheEntries(indexCacheEntries)
           .build();
       committerCatalog = LocalTables.catalog(dir);
       committer = new TableCommitter(new VerglasTables(committerCatalog),

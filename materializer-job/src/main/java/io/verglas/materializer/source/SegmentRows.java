@@ -13,7 +13,6 @@ import io.verglas.wal.WalSegment;
 import io.verglas.wal.WalSegmentHeader;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.IntFunction;
@@ -34,8 +33,6 @@ import org.apache.iceberg.types.Types;
  * lies wholly below the restore point is not even decoded.
  */
 final class SegmentRows {
-  private static final Base64.Encoder KEY_ENCODER = Base64.getEncoder().withoutPadding();
-
   private final String segmentKey;
   private final WalSegment segment;
   private final String tableUuid;
@@ -142,7 +139,7 @@ final class SegmentRows {
         throw new IllegalStateException("Cannot read WAL segment " + segmentKey + ": batch "
             + batchIndex + " row " + rowInBatch + ": " + e.getMessage(), e);
       }
-      row.routingKey = tableUuid + "/" + KEY_ENCODER.encodeToString(row.key);
+      row.routingKey = WalRow.keyedRoutingKey(tableUuid, row.key);
     }
     return row;
   }

@@ -2,6 +2,7 @@ package io.verglas.materializer.source;
 
 import io.verglas.materializer.progress.SegmentProgress;
 import io.verglas.wal.WalPosition;
+import java.util.Base64;
 
 /**
  * One row read from the WAL, on its way from the source to the keyed writer.
@@ -15,6 +16,7 @@ import io.verglas.wal.WalPosition;
 public class WalRow {
   public static final byte UPSERT = 'U';
   public static final byte DELETE = 'D';
+  private static final Base64.Encoder KEY_ENCODER = Base64.getEncoder().withoutPadding();
 
   /** What the writer is keyed by: {@code tableUuid/base64(key)}, or {@code tableUuid/stream/sequence} for append-only tables. */
   public String routingKey;
@@ -39,6 +41,29 @@ public class WalRow {
   public String segmentKey;
 
   public WalRow() {}
+
+  /** The routing key of a primary-key row: {@code tableUuid/base64(key)}. */
+  public static String keyedRoutingKey(String tableUuid, byte[] key) {
+    return tableUuid + "/" + KEY_ENCODER.encodeToString(key);
+  }
+
+  /** The table UUID of a routing key. */
+  public static String tableUuidOf(String routingKey) {
+    return routingKey.substring(0, separator(routingKey));
+  }
+
+  /** The primary-key bytes of a {@link #keyedRoutingKey}. */
+  public static byte[] keyOf(String routingKey) {
+    return Base64.getDecoder().decode(routingKey.substring(separator(routingKey) + 1));
+  }
+
+  private static int separator(String routingKey) {
+    int at = routingKey.indexOf('/');
+    if (at < 0) {
+      throw new IllegalArgumentException("Not a routing key: " + routingKey);
+    }
+    return at;
+  }
 
   /** The row's place in the last-writer-wins order. */
   public WalPosition position() {

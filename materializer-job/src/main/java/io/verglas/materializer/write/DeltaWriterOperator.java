@@ -8,12 +8,17 @@ import io.verglas.row.RowDecoder;
 import io.verglas.wal.WalPosition;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.runtime.state.KeyedStateBackend;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
@@ -100,34 +105,74 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
   private transient long attempt;
   private transient long earlyFlushes;
   private transient int peakBufferedTables;
+  private transient boolean restored;
 
   public DeltaWriterOperator(MaterializerConfig config) {
     this.config = config;
   }
 
   @Override
+  public void initializeState(StateInitializationContext context) throws Exception {
+    super.initializeState(context);
+    restored = context.isRestored();
+  }
+
+  @Override
   public void open() throws Exception {
     super.open();
-    ValueState<KeyEntry> index = getRuntimeContext().getState(
-        new ValueStateDescriptor<>(KEY_INDEX, new KeyEntrySerializer()));
-    keyIndex = new KeyIndex(index, config.writerIndexCacheEntries());
-    tables = new VerglasTables(config.newCatalog());
-    buffers = new LinkedHashMap<>();
-    flushed = new LinkedHashMap<>();
     subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
     maxParallelism = getRuntimeContext().getTaskInfo().getMaxNumberOfParallelSubtasks();
     attempt = getRuntimeContext().getTaskInfo().getAttemptNumber();
+    ValueState<KeyEntry> index = getRuntimeContext().getState(
+        new ValueStateDescriptor<>(KEY_INDEX, new KeyEntrySerializer()));
+    keyIndex = new KeyIndex(index, config.writerIndexCacheEntries(), !restored);
+    if (restored) {
+      preloadKeyIndex(index);
+    }
+    tables = new VerglasTables(config.newCatalog());
+    buffers = new LinkedHashMap<>();
+    flushed = new LinkedHashMap<>();
     background = new BackgroundWrites("verglas-data-writer-" + subtask);
     flusher = new BackgroundWrites("verglas-flush-" + subtask);
     getMetricGroup().gauge("bufferedBytes", () -> bufferedBytes);
     getMetricGroup().gauge("earlyFlushes", () -> earlyFlushes);
     getMetricGroup().gauge("keyIndexCacheHits", keyIndex::hits);
     getMetricGroup().gauge("keyIndexCacheMisses", keyIndex::misses);
+    getMetricGroup().gauge("keyIndexStateReads", keyIndex::stateReads);
     // Per-table memory exists only for tables with rows in flight: these show it (and tests
     // assert that idle tables never appear in them).
     getMetricGroup().gauge("bufferedTables", () -> buffers.size());
     getMetricGroup().gauge("peakBufferedTables", () -> peakBufferedTables);
     getMetricGroup().gauge("loadedTables", () -> tables.size());
+  }
+
+  /**
+   * Reads a restored key index into the cache if it fits, so that a cache miss again means a new
+   * key (see {@link KeyIndex}); a larger one stays in RocksDB and misses read it. Counting stops
+   * at the cache's capacity, so a large index costs a bounded scan.
+   */
+  private void preloadKeyIndex(ValueState<KeyEntry> index) throws Exception {
+    KeyedStateBackend<String> backend = getKeyedStateBackend();
+    long capacity = keyIndex.capacity();
+    long keys;
+    try (Stream<String> all = backend.getKeys(KEY_INDEX, VoidNamespace.INSTANCE)) {
+      keys = all.limit(capacity + 1).count();
+    }
+    if (capacity == 0 || keys > capacity) {
+      LOG.info("Writer {} restored a key index larger than its cache ({} entries): look-ups "
+          + "of keys not cached read the state", subtask, capacity);
+      return;
+    }
+    try (Stream<String> all = backend.getKeys(KEY_INDEX, VoidNamespace.INSTANCE)) {
+      Iterator<String> it = all.iterator();
+      while (it.hasNext()) {
+        String key = it.next();
+        backend.setCurrentKey(key);
+        keyIndex.preload(key, index.value());
+      }
+    }
+    keyIndex.markComplete();
+    LOG.info("Writer {} read its restored key index ({} entries) into the cache", subtask, keys);
   }
 
   /**

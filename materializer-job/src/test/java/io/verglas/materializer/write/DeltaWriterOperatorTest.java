@@ -126,11 +126,21 @@ class DeltaWriterOperatorTest {
     }
   }
 
+  /**
+   * A restored index answers for the keys written before the restore, whether it fits the cache
+   * (read into it at open) or not (left in RocksDB, read on a miss).
+   */
   @Test
   void theRestoredKeyIndexTurnsUpdatesIntoDeletes() throws Exception {
+    for (int cacheEntries : new int[] {1, MaterializerConfig.WRITER_INDEX_CACHE_ENTRIES_DEFAULT}) {
+      restoredIndexTurnsUpdatesIntoDeletes(cacheEntries);
+    }
+  }
+
+  private void restoredIndexTurnsUpdatesIntoDeletes(int cacheEntries) throws Exception {
     OperatorSubtaskState snapshot;
     String firstFile;
-    try (var harness = harness(1L << 20)) {
+    try (var harness = harness(1L << 20, new EmbeddedRocksDBStateBackend(), cacheEntries)) {
       harness.open();
       harness.processElement(upsert(1, "a", 10, 0), 0);
       harness.processElement(upsert(2, "b", 10, 1), 0);
@@ -139,15 +149,16 @@ class DeltaWriterOperatorTest {
       TableDelta delta = single(harness.extractOutputValues());
       firstFile = path(delta.dataFiles().get(0));
     }
-    try (var harness = harness(1L << 20)) {
+    try (var harness = harness(1L << 20, new EmbeddedRocksDBStateBackend(), cacheEntries)) {
       harness.initializeState(snapshot);
       harness.open();
       harness.processElement(upsert(2, "b2", 20, 2), 0);
       harness.processElement(delete(1, 20, 3), 0);
       harness.processElement(upsert(1, "older", 5, 4), 0); // older than the delete: loses
+      harness.processElement(upsert(3, "new", 20, 5), 0); // never written before
       harness.prepareSnapshotPreBarrier(2);
       TableDelta delta = single(harness.extractOutputValues());
-      assertThat(delta.deletes()).containsOnlyKeys(firstFile);
+      assertThat(delta.deletes()).as("cache of %d", cacheEntries).containsOnlyKeys(firstFile);
       assertThat(delta.deletes().get(firstFile)).hasSize(2);
       // Each delete carries its row's key, for re-resolution after a compaction.
       DeletedRows rows = delta.deletedRows().get(firstFile);
@@ -156,7 +167,7 @@ class DeltaWriterOperatorTest {
           .extracting(key -> KeyRows.decode(key, table.schema()).getField("id"))
           .containsExactlyInAnyOrder(1, 2);
       assertThat(delta.dataFiles()).singleElement()
-          .satisfies(json -> assertThat(json).contains("\"record-count\":1"));
+          .satisfies(json -> assertThat(json).contains("\"record-count\":2"));
     }
   }
 
@@ -343,7 +354,7 @@ class DeltaWriterOperatorTest {
     row.batch = rowIndex; // one batch per row, so row order and clock order can differ
     row.row = 0;
     row.ordinal = rowIndex;
-    row.segmentRowCount = 5;
+    row.segmentRowCount = 8;
     row.segmentKey = WalLayout.defaults().segmentKey("s1", 0);
     return row;
   }

@@ -1,0 +1,123 @@
+package io.verglas.materializer.write;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.verglas.materializer.source.WalRow;
+import io.verglas.wal.WalPosition;
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.flink.api.common.state.ValueState;
+import org.junit.jupiter.api.Test;
+
+/**
+ * When the key index reads its state: never for a key the cache does not hold while the cache
+ * holds every stored key, and always once it may not (a restored state not read in, an
+ * eviction). The state here is a map under an explicit current key, as the backend's is.
+ */
+class KeyIndexTest {
+  private static final String TABLE = "8d0e6f53-5b8a-4a43-9a43-2f4f0bb1d9a1";
+
+  @Test
+  void aNewIndexAnswersNewKeysWithoutReadingTheState() throws Exception {
+    KeyedMap state = new KeyedMap();
+    KeyIndex index = new KeyIndex(state, 10, true);
+    for (int key = 0; key < 5; key++) {
+      assertThat(write(index, state, key)).isNull();
+    }
+    assertThat(index.complete()).isTrue();
+    assertThat(state.reads).isZero();
+    assertThat(write(index, state, 3)).isNotNull(); // a hit
+    assertThat(state.reads).isZero();
+  }
+
+  @Test
+  void afterAnEvictionMissesReadTheState() throws Exception {
+    KeyedMap state = new KeyedMap();
+    KeyIndex index = new KeyIndex(state, 2, true);
+    for (int key = 0; key < 5; key++) {
+      write(index, state, key);
+    }
+    assertThat(index.complete()).isFalse();
+    for (int key = 0; key < 5; key++) {
+      assertThat(write(index, state, key)).as("key %d", key).isNotNull();
+    }
+    assertThat(state.reads).isPositive();
+    assertThat(index.stateReads()).isEqualTo(state.reads);
+  }
+
+  @Test
+  void aRestoredStateIsReadUntilItIsPreloaded() throws Exception {
+    KeyedMap state = new KeyedMap();
+    KeyIndex before = new KeyIndex(state, 10, true);
+    write(before, state, 1);
+    write(before, state, 2);
+
+    KeyIndex restored = new KeyIndex(state, 10, false);
+    assertThat(restored.complete()).isFalse();
+    assertThat(write(restored, state, 1)).isNotNull();
+    assertThat(state.reads).isEqualTo(1);
+
+    KeyIndex preloaded = new KeyIndex(state, 10, false);
+    for (Map.Entry<String, KeyEntry> stored : state.entries.entrySet()) {
+      preloaded.preload(stored.getKey(), stored.getValue());
+    }
+    preloaded.markComplete();
+    assertThat(preloaded.complete()).isTrue();
+    assertThat(write(preloaded, state, 2)).isNotNull();
+    assertThat(write(preloaded, state, 7)).isNull();
+    assertThat(state.reads).isEqualTo(1);
+  }
+
+  @Test
+  void withoutACacheEveryLookUpReadsTheState() throws Exception {
+    KeyedMap state = new KeyedMap();
+    KeyIndex index = new KeyIndex(state, 0, true);
+    assertThat(index.complete()).isFalse();
+    write(index, state, 1);
+    assertThat(write(index, state, 1)).isNotNull();
+    assertThat(state.reads).isEqualTo(2);
+  }
+
+  /** Reads {@code key}'s entry and writes a new version; returns the entry read. */
+  private static KeyEntry write(KeyIndex index, KeyedMap state, int key) throws Exception {
+    WalRow row = row(key);
+    state.current = row.routingKey;
+    KeyIndex.Slot slot = index.read(row);
+    KeyEntry read = slot.entry();
+    long hlc = read == null ? 1 : read.hlc + 1;
+    slot.update(KeyEntry.live(new WalPosition(hlc, "s", 1, 0, key), "file-" + hlc, key));
+    return read;
+  }
+
+  private static WalRow row(int key) {
+    WalRow row = new WalRow();
+    row.tableUuid = TABLE;
+    row.key = ByteBuffer.allocate(4).putInt(key).array();
+    row.routingKey = WalRow.keyedRoutingKey(TABLE, row.key);
+    return row;
+  }
+
+  /** Keyed state as a map under the current key, counting reads. */
+  private static final class KeyedMap implements ValueState<KeyEntry> {
+    final Map<String, KeyEntry> entries = new HashMap<>();
+    String current;
+    int reads;
+
+    @Override
+    public KeyEntry value() {
+      reads++;
+      return entries.get(current);
+    }
+
+    @Override
+    public void update(KeyEntry value) {
+      entries.put(current, value);
+    }
+
+    @Override
+    public void clear() {
+      entries.remove(current);
+    }
+  }
+}
