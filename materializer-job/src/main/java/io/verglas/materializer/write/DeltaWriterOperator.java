@@ -126,7 +126,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     ValueState<KeyEntry> index = getRuntimeContext().getState(
         new ValueStateDescriptor<>(KEY_INDEX, new KeyEntrySerializer()));
     keyIndex = new KeyIndex(index, config.writerIndexCacheEntries(), !restored);
-    if (restored) {
+    if (restored && config.writerIndexCacheEntries() > 0) {
       preloadKeyIndex(index);
     }
     tables = new VerglasTables(config.newCatalog());
@@ -153,12 +153,12 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
    */
   private void preloadKeyIndex(ValueState<KeyEntry> index) throws Exception {
     KeyedStateBackend<String> backend = getKeyedStateBackend();
-    long capacity = keyIndex.capacity();
+    long capacity = config.writerIndexCacheEntries();
     long keys;
     try (Stream<String> all = backend.getKeys(KEY_INDEX, VoidNamespace.INSTANCE)) {
       keys = all.limit(capacity + 1).count();
     }
-    if (capacity == 0 || keys > capacity) {
+    if (keys > capacity) {
       LOG.info("Writer {} restored a key index larger than its cache ({} entries): look-ups "
           + "of keys not cached read the state", subtask, capacity);
       return;

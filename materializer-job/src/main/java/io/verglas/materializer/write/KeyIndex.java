@@ -35,16 +35,15 @@ import org.apache.flink.api.common.state.ValueState;
  * level's file (block-cache look-ups under a mutex, a disk read for each new file's filter), and
  * with incremental checkpoints flushing a file every interval there are several; every key is
  * new once (measured in the materialize benchmark, 500k keys: 6% of the writer's flush CPU).
- * The index is complete when it starts on empty state, or when a restored
- * state fits the cache and was read into it ({@link #preload}); the first eviction ends it for
- * the rest of the operator's life, and misses read the state again.
+ * The index is complete when it starts on empty state, or when a restored state fits the cache
+ * and was read into it ({@link #preload}); the first eviction ends it for the rest of the
+ * operator's life, and misses read the state again.
  *
  * <p>Callers set the state backend's current key to the slot's key before reading and writing.
  */
 final class KeyIndex {
   private final ValueState<KeyEntry> state;
   private final Cache<CacheKey, Cached> cache;
-  private final int capacity;
   /** Every entry of the state went through the cache: it was empty, or was preloaded. */
   private boolean stateCached;
   /** The cache dropped an entry: since then it may miss keys the state holds. */
@@ -59,17 +58,11 @@ final class KeyIndex {
    */
   KeyIndex(ValueState<KeyEntry> state, int cacheEntries, boolean stateEmpty) {
     this.state = state;
-    this.capacity = cacheEntries;
     this.stateCached = stateEmpty;
     this.cache = cacheEntries == 0 ? null
         : Caffeine.newBuilder().maximumSize(cacheEntries).executor(Runnable::run)
             .evictionListener((CacheKey key, Cached value, RemovalCause cause) -> evicted = true)
             .build();
-  }
-
-  /** How many entries the cache holds at most. */
-  int capacity() {
-    return capacity;
   }
 
   /**

@@ -4,7 +4,6 @@ import io.verglas.materializer.source.WalRow;
 import io.verglas.row.RowCodec;
 import io.verglas.table.PrimaryKeys;
 import io.verglas.wal.WalLayout;
-import java.util.Base64;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.Record;
 
@@ -48,7 +47,7 @@ public final class TestingRows {
     row.segmentKey = WalLayout.defaults().segmentKey("s1", row.sequence);
     row.payload = RowCodec.encode(record, table.schema());
     row.key = RowCodec.encodeKey(record, table.schema(), PrimaryKeys.fieldIds(table.schema()));
-    row.routingKey = row.tableUuid + "/" + Base64.getEncoder().encodeToString(row.key);
+    row.routingKey = WalRow.keyedRoutingKey(row.tableUuid, row.key);
     return row;
   }
 }

@@ -15,7 +15,6 @@ import io.verglas.wal.WalPosition;
 import java.io.Closeable;
 import java.net.URI;
 import java.nio.file.Path;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -333,7 +332,7 @@ class DeltaWriterOperatorTest {
     Record record = LocalTables.user(table, id, name, 1);
     row.payload = RowCodec.encode(record, table.schema());
     row.key = RowCodec.encodeKey(record, table.schema(), PrimaryKeys.fieldIds(table.schema()));
-    row.routingKey = row.tableUuid + "/" + Base64.getEncoder().encodeToString(row.key);
+    row.routingKey = WalRow.keyedRoutingKey(row.tableUuid, row.key);
     return row;
   }
 
