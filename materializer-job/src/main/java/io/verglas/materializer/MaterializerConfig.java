@@ -37,8 +37,9 @@ import org.apache.iceberg.catalog.Catalog;
  *                                     absent: the cluster's flink-conf decides
  *   --parallelism=N                   source and writer parallelism (committer is always 1)
  *   --discovery-interval=500ms        how often new WAL segments are listed
- *   --writer.buffer-bytes=134217728   per writer subtask, the rows held (arriving and being
- *                                     flushed); past half of it rows are flushed early
+ *   --writer.buffer-bytes=134217728   per writer subtask, the rows held (arriving, being
+ *                                     flushed, in open data files); rows are flushed every
+ *                                     sixteenth of it, files close past half of it
  *   --writer.index-cache-entries=1000000  key index entries each writer subtask keeps on the
  *                                     heap (~200 bytes each); 0 reads every entry from RocksDB
  * </pre>

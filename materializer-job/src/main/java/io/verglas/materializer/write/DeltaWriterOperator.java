@@ -3,11 +3,8 @@ package io.verglas.materializer.write;
 import io.verglas.materializer.MaterializerConfig;
 import io.verglas.materializer.source.WalRow;
 import io.verglas.materializer.table.VerglasTables;
-import io.verglas.row.KeyRowWriter;
-import io.verglas.row.RowDecoder;
 import io.verglas.wal.WalPosition;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,8 +19,6 @@ import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-import org.apache.iceberg.ContentFileParser;
-import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.Record;
 import org.slf4j.Logger;
@@ -38,34 +33,40 @@ import org.slf4j.LoggerFactory;
  * cache: {@link KeyIndex}) holds one {@link KeyEntry} per key: the WAL position of the
  * materialized version and where it lives (data file, row position), or a tombstone.
  * <ol>
- *   <li>Between checkpoints rows are only buffered, per table ({@link TableBuffer}).
- *   <li>At {@link #prepareSnapshotPreBarrier} (before the barrier leaves, so the result belongs
- *       to this checkpoint) each table's buffer is flushed. Only the newest buffered row of each
- *       key counts, in the full {@link WalPosition} order (hybrid clock, then stream, sequence,
- *       batch, row), so duplicates and rows replaced within one interval never reach a file.
- *       Per such row the index entry is
- *       read; a buffered row that is not newer than the entry loses (a stream that lags behind
- *       another can deliver older versions late). Otherwise the entry's live version, if any, is
- *       recorded as a delete (file, position), the new version is written to this flush's data
- *       file of its partition (or a tombstone is stored for a delete) and the entry is pointed
- *       at it. Append-only tables (no primary key) write every row and touch no state.
- *   <li>One {@link TableDelta} per table is emitted downstream to the committer, with the
- *       segment progress of every row consumed, losers included.
+ *   <li>Arriving rows are only buffered, per table ({@link TableBuffer}).
+ *   <li>Once they exceed a sixteenth of the configured byte bound ({@link #FLUSH_FRACTION}),
+ *       and at {@link #prepareSnapshotPreBarrier} (before the barrier leaves, so the result
+ *       belongs to this checkpoint), the buffers are flushed. Only the newest buffered row of
+ *       each key counts, in the full {@link WalPosition} order (hybrid clock, then stream,
+ *       sequence, batch, row), so duplicates and rows replaced within one flush never reach a
+ *       file. Per such row the index entry is read; a buffered row that is not newer than the
+ *       entry loses (a stream that lags behind another can deliver older versions late).
+ *       Otherwise the entry's live version, if any, is recorded as a delete (file, position),
+ *       the new version is written to the data file of its partition (or a tombstone is stored
+ *       for a delete) and the entry is pointed at it. Append-only tables (no primary key) write
+ *       every row and touch no state.
+ *   <li>A table's data files stay open from its first flush in an interval to the barrier
+ *       ({@link TableInterval}): many small flushes make the files one large flush would. A key
+ *       written by one flush and replaced by a later one in the same interval gets a delete
+ *       against the open file, which the committer applies in the same commit. Intervals end
+ *       early, their files joining the checkpoint as they are, when the open files of all tables
+ *       hold more than half the byte bound (the Parquet writers buffer a row group in memory),
+ *       and a table's when its schema or partition spec changed.
+ *   <li>At the barrier one {@link TableDelta} per table is emitted downstream to the committer,
+ *       with the segment progress of every row consumed, losers included.
  * </ol>
- * When the buffered rows exceed half the configured byte bound, the buffer is flushed early in
- * the same way; the files join the same checkpoint's delta, and a key written early and replaced
- * later in the same interval gets a delete against the early file, which the committer turns
- * into a delete in the same commit.
  *
- * <p>Early flushes run on a flush thread of their own while the task thread goes on buffering
- * arriving rows. Why: the channel from the source holds a few hundred KB, so a flush on the task
- * thread (a second or so of key-index work) stopped the source within a millisecond, and on a
- * small machine one core then sat idle for every flush. At most one flush runs at a time and
- * the next waits for it, so flushes apply in arrival order and the rows held (those being
- * flushed and those arriving) stay within the bound. The flush thread is the only thread that
- * touches the keyed state while it runs: arriving rows set no key context (see
- * {@link #setKeyContextElement1}), and {@link #prepareSnapshotPreBarrier}, which flushes the rest on
- * the task thread, first waits for it, so the snapshot sees every write.
+ * <p>Flushes between barriers run on a flush thread of their own while the task thread goes on
+ * buffering arriving rows. Why: the channel from the source holds a few hundred KB, so a flush
+ * on the task thread stopped the source within a millisecond, and on a small machine one core
+ * then sat idle for every flush. Small flushes keep that thread busy as rows arrive, and leave
+ * little to the barrier, where the task thread flushes the rest while the source waits (with
+ * flushes at half the bound, measured in the materialize benchmark, two thirds of the flush work
+ * ran at the barrier). At most one flush runs at a time and the next waits for it, so flushes
+ * apply in arrival order and the rows held (arriving, being flushed, in open files) stay within
+ * the bound. The flush thread is the only thread that touches the keyed state and the open
+ * intervals while it runs: arriving rows set no key context (see {@link #setKeyContextElement1}),
+ * and {@link #prepareSnapshotPreBarrier} first waits for it, so the snapshot sees every write.
  *
  * <p>Stale entries. Another writer (our maintenance job, Spark's {@code rewrite_data_files})
  * may rewrite a data file after the index pointed at it: the rows move to new files and
@@ -91,6 +92,12 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
 
   /** The name of the key index state; its entries are written by {@link KeyEntrySerializer}. */
   static final String KEY_INDEX = "key-index";
+  /**
+   * Buffered rows are flushed once they exceed this fraction of the byte bound: small flushes
+   * keep the flush thread busy while rows arrive, leaving little for the barrier (see the class
+   * comment).
+   */
+  static final int FLUSH_FRACTION = 16;
 
   private final MaterializerConfig config;
   private transient KeyIndex keyIndex;
@@ -98,6 +105,9 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
   private transient BackgroundWrites background;
   private transient BackgroundWrites flusher;
   private transient Map<String, TableBuffer> buffers;
+  /** By table: the interval's open files and deletes; touched only by the flushing thread. */
+  private transient Map<String, TableInterval> intervals;
+  /** By table: intervals that ended before the barrier (their files grew past the bound). */
   private transient Map<String, List<TableDelta>> flushed;
   private transient long bufferedBytes;
   private transient int subtask;
@@ -131,6 +141,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     }
     tables = new VerglasTables(config.newCatalog());
     buffers = new LinkedHashMap<>();
+    intervals = new LinkedHashMap<>();
     flushed = new LinkedHashMap<>();
     background = new BackgroundWrites("verglas-data-writer-" + subtask);
     flusher = new BackgroundWrites("verglas-flush-" + subtask);
@@ -203,10 +214,8 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
         uuid -> new TableBuffer(uuid, row.tableName, maxParallelism));
     peakBufferedTables = Math.max(peakBufferedTables, buffers.size());
     bufferedBytes += buffer.add(row);
-    if (bufferedBytes > config.writerBufferBytes() / 2) {
+    if (bufferedBytes > config.writerBufferBytes() / FLUSH_FRACTION) {
       earlyFlushes++;
-      LOG.debug("Writer {} buffers {} bytes (bound {}); flushing before the checkpoint",
-          subtask, bufferedBytes, config.writerBufferBytes());
       flushInBackground();
     }
   }
@@ -216,6 +225,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     super.prepareSnapshotPreBarrier(checkpointId);
     flusher.await();
     flushAll(takeBuffers());
+    endIntervals();
     for (List<TableDelta> parts : flushed.values()) {
       TableDelta merged = TableDelta.merge(parts).withCheckpoint(checkpointId, subtask);
       output.collect(new StreamRecord<>(merged));
@@ -237,6 +247,11 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     });
   }
 
+  /** Test seam: waits until the flush thread has applied what it was handed. */
+  void awaitFlushes() throws InterruptedException {
+    flusher.await();
+  }
+
   /** The buffered rows by table; the buffer starts empty. */
   private Map<String, TableBuffer> takeBuffers() {
     Map<String, TableBuffer> taken = buffers;
@@ -248,52 +263,75 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
   private void flushAll(Map<String, TableBuffer> rows) throws Exception {
     for (TableBuffer buffer : rows.values()) {
       long start = System.nanoTime();
-      flush(buffer).ifPresent(delta ->
-          flushed.computeIfAbsent(buffer.tableUuid, uuid -> new ArrayList<>()).add(delta));
+      flush(buffer);
       LOG.debug("Writer {} flushed {} keyed and {} appended rows of table {} in {} ms", subtask,
           buffer.keyedRows(), buffer.appends().size(), buffer.tableName,
           (System.nanoTime() - start) / 1_000_000);
     }
+    long open = 0;
+    for (TableInterval interval : intervals.values()) {
+      open += interval.writtenBytes();
+    }
+    if (open > config.writerBufferBytes() / 2) {
+      LOG.debug("Writer {} holds {} bytes in open data files (bound {}); closing them before the"
+          + " checkpoint", subtask, open, config.writerBufferBytes());
+      endIntervals();
+    }
   }
 
-  private Optional<TableDelta> flush(TableBuffer buffer) throws Exception {
+  private void endIntervals() throws InterruptedException {
+    for (String tableUuid : new ArrayList<>(intervals.keySet())) {
+      endInterval(tableUuid);
+    }
+  }
+
+  private void flush(TableBuffer buffer) throws Exception {
     Optional<Table> loaded = tables.load(buffer.tableUuid, buffer.tableName);
     if (loaded.isEmpty()) {
       LOG.warn("Dropping {} buffered rows of table {} ({}): the table is not available",
           buffer.appends().size() + buffer.keyedRows(), buffer.tableName, buffer.tableUuid);
-      return Optional.empty();
+      return;
     }
-    Table table = loaded.get();
-    Map<String, DeletedRows.Builder> deletes = new HashMap<>();
-    List<DataFile> dataFiles;
-    try (PartitionedDataWriter writer = new PartitionedDataWriter(table, subtask, attempt,
-        background)) {
-      Flush flush = new Flush(writer, new RowDecoder(writer.schema()),
-          KeyRows.payloadWriter(writer.schema()), deletes);
-      for (WalRow row : buffer.appends()) {
-        writer.write(decode(row, flush.decoder));
-      }
-      for (WalRow row : buffer.latestInKeyGroupOrder()) {
-        materialize(row, flush);
-      }
-      dataFiles = writer.complete();
+    TableInterval interval = intervalFor(buffer, loaded.get());
+    for (WalRow row : buffer.appends()) {
+      interval.write(decode(row, interval), row.payload.length);
     }
-    List<String> fileJson = new ArrayList<>(dataFiles.size());
-    for (DataFile file : dataFiles) {
-      fileJson.add(ContentFileParser.toJson(file, table.specs().get(file.specId())));
+    for (WalRow row : buffer.latestInKeyGroupOrder()) {
+      materialize(row, interval);
     }
-    Map<String, DeletedRows> deletedRows = new HashMap<>();
-    deletes.forEach((path, rows) -> deletedRows.put(path, rows.build()));
-    return Optional.of(new TableDelta(buffer.tableUuid, buffer.tableName, -1, subtask, fileJson,
-        deletedRows, buffer.segments()));
+    interval.consumed(buffer.segments());
   }
 
-  /** What one table's flush writes with: resolved once per flush, not per row. */
-  private record Flush(PartitionedDataWriter writer, RowDecoder decoder, KeyRowWriter keys,
-      Map<String, DeletedRows.Builder> deletes) {}
+  /**
+   * The table's open interval, or a new one; an interval opened on another schema or partition
+   * spec of the table ends first (its files join the checkpoint as they are).
+   */
+  private TableInterval intervalFor(TableBuffer buffer, Table table) throws InterruptedException {
+    TableInterval open = intervals.get(buffer.tableUuid);
+    if (open != null && open.writesFor(table)) {
+      return open;
+    }
+    if (open != null) {
+      endInterval(buffer.tableUuid);
+    }
+    TableInterval interval = new TableInterval(buffer.tableUuid, buffer.tableName, table,
+        subtask, attempt, background);
+    intervals.put(buffer.tableUuid, interval);
+    return interval;
+  }
+
+  /**
+   * Closes the table's interval; its delta joins the checkpoint's. An interval that fails to
+   * close stays, for {@link #close} to delete its files.
+   */
+  private void endInterval(String tableUuid) throws InterruptedException {
+    TableDelta delta = intervals.get(tableUuid).complete();
+    intervals.remove(tableUuid);
+    flushed.computeIfAbsent(tableUuid, uuid -> new ArrayList<>()).add(delta);
+  }
 
   /** Applies one primary-key row against the key index. */
-  private void materialize(WalRow row, Flush flush) throws Exception {
+  private void materialize(WalRow row, TableInterval interval) throws Exception {
     if (Thread.currentThread().isInterrupted()) {
       // Cancelled: the state backend is disposed once close() has stopped the flush thread.
       throw new InterruptedException("Writer " + subtask + " was cancelled during a flush");
@@ -308,29 +346,40 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     if (entry != null && !entry.deleted) {
       // The entry's file may have been rewritten by a compaction since: the key goes with the
       // position so that the committer can find the row again (see the class comment).
-      flush.deletes.computeIfAbsent(entry.dataFile, path -> DeletedRows.builder())
-          .add(entry.filePosition, flush.keys.write(row.key));
+      interval.delete(entry.dataFile, entry.filePosition, row.key);
     }
     if (row.isDelete()) {
       slot.update(KeyEntry.tombstone(position));
     } else {
-      PartitionedDataWriter.FilePosition at = flush.writer.write(decode(row, flush.decoder));
+      PartitionedDataWriter.FilePosition at =
+          interval.write(decode(row, interval), row.payload.length);
       slot.update(KeyEntry.live(position, at.path(), at.position()));
     }
   }
 
-  private static Record decode(WalRow row, RowDecoder decoder) {
+  private static Record decode(WalRow row, TableInterval interval) {
     try {
-      return decoder.decode(row.payload);
+      return interval.decode(row.payload);
     } catch (IllegalArgumentException e) {
       throw new IllegalStateException("Cannot write row of table " + row.tableName + " from "
           + row.segmentKey + " batch " + row.batch + " row " + row.row + ": " + e.getMessage(), e);
     }
   }
 
+  private void abandonIntervals() {
+    if (intervals != null) {
+      intervals.values().forEach(TableInterval::close);
+      intervals.clear();
+    }
+  }
+
   @Override
   public void close() throws Exception {
-    try (AutoCloseable closeBackground = background; AutoCloseable closeFlusher = flusher) {
+    // Closed in reverse order: the flush thread stops, then the open files are deleted once
+    // their background writes have stopped, then the background thread.
+    try (AutoCloseable closeBackground = background;
+        AutoCloseable abandonIntervals = this::abandonIntervals;
+        AutoCloseable closeFlusher = flusher) {
       if (tables != null) {
         tables.close();
       }

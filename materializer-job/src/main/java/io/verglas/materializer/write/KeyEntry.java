@@ -4,7 +4,7 @@ import io.verglas.wal.WalPosition;
 
 /**
  * The key index entry of one primary key: which WAL row is the materialized version and where
- * it lives (data file path and row position), or a tombstone when the newest version is a
+ * it lives (data file and row position), or a tombstone when the newest version is a
  * delete. Tombstones stay so that an older row arriving late (from a stream that lags) still
  * loses to the delete.
  *
@@ -18,7 +18,10 @@ public class KeyEntry {
   public long sequence;
   public int batch;
   public int row;
-  /** Path of the data file holding the live version; null for a tombstone. */
+  /**
+   * The data file holding the live version, relative to the table location when under it
+   * ({@link IndexedPaths}); null for a tombstone.
+   */
   public String dataFile;
   /** Row position of the live version in {@link #dataFile}. */
   public long filePosition;

@@ -24,15 +24,20 @@ import org.apache.flink.core.memory.DataOutputView;
  * is encoded once per file, not per entry (the writer hands each file's path instance to all
  * its entries).
  *
- * <p>Format: a flags byte (deleted, has stream, has file), the hybrid clock, the stream id,
- * sequence, batch and row of the WAL position, then the data file path and row position. State
- * written by the POJO serializer is migrated on restore (see {@link Snapshot}).
+ * <p>Format: a flags byte (deleted, has stream, has file, compact), the hybrid clock, the stream
+ * id, sequence, batch and row of the WAL position, then the data file path and row position.
+ * Entries are written compact: sequence, batch, row and position as unsigned varints (most are
+ * small, and RocksDB copies every byte of every entry into its memtable, its files and each
+ * incremental checkpoint); entries without the flag, written by earlier builds, have them at
+ * fixed width and are read as they are. State written by the POJO serializer is migrated on
+ * restore (see {@link Snapshot}).
  */
 public final class KeyEntrySerializer extends NonReusingSerializer<KeyEntry> {
   private static final long serialVersionUID = 1L;
   private static final int DELETED = 1;
   private static final int HAS_STREAM = 2;
   private static final int HAS_FILE = 4;
+  private static final int COMPACT = 8;
   /**
    * Distinct paths (and stream ids) remembered: an entry's file is one of the last few flushes'
    * files.
@@ -70,18 +75,18 @@ public final class KeyEntrySerializer extends NonReusingSerializer<KeyEntry> {
   public void serialize(KeyEntry entry, DataOutputView out) throws IOException {
     recentStrings();
     out.writeByte((entry.deleted ? DELETED : 0) | (entry.streamId != null ? HAS_STREAM : 0)
-        | (entry.dataFile != null ? HAS_FILE : 0));
+        | (entry.dataFile != null ? HAS_FILE : 0) | COMPACT);
     out.writeLong(entry.hlc);
     if (entry.streamId != null) {
       streams.write(entry.streamId, out);
     }
-    out.writeLong(entry.sequence);
-    out.writeInt(entry.batch);
-    out.writeInt(entry.row);
+    writeVarLong(entry.sequence, out);
+    writeVarLong(Integer.toUnsignedLong(entry.batch), out);
+    writeVarLong(Integer.toUnsignedLong(entry.row), out);
     if (entry.dataFile != null) {
       paths.write(entry.dataFile, out);
     }
-    out.writeLong(entry.filePosition);
+    writeVarLong(entry.filePosition, out);
   }
 
   @Override
@@ -89,15 +94,38 @@ public final class KeyEntrySerializer extends NonReusingSerializer<KeyEntry> {
     recentStrings();
     KeyEntry entry = new KeyEntry();
     int flags = in.readByte();
+    boolean compact = (flags & COMPACT) != 0;
     entry.deleted = (flags & DELETED) != 0;
     entry.hlc = in.readLong();
     entry.streamId = (flags & HAS_STREAM) != 0 ? streams.read(in) : null;
-    entry.sequence = in.readLong();
-    entry.batch = in.readInt();
-    entry.row = in.readInt();
+    entry.sequence = compact ? readVarLong(in) : in.readLong();
+    entry.batch = compact ? (int) readVarLong(in) : in.readInt();
+    entry.row = compact ? (int) readVarLong(in) : in.readInt();
     entry.dataFile = (flags & HAS_FILE) != 0 ? paths.read(in) : null;
-    entry.filePosition = in.readLong();
+    entry.filePosition = compact ? readVarLong(in) : in.readLong();
     return entry;
+  }
+
+  /** Seven bits per byte, low bits first; the high bit says another byte follows. */
+  static void writeVarLong(long value, DataOutputView out) throws IOException {
+    long rest = value;
+    while ((rest & ~0x7FL) != 0) {
+      out.writeByte((int) (rest & 0x7F) | 0x80);
+      rest >>>= 7;
+    }
+    out.writeByte((int) rest);
+  }
+
+  static long readVarLong(DataInputView in) throws IOException {
+    long value = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      byte b = in.readByte();
+      value |= (long) (b & 0x7F) << shift;
+      if (b >= 0) {
+        return value;
+      }
+    }
+    throw new IOException("Cannot read key index entry: a varint runs over 10 bytes");
   }
 
   private void recentStrings() {

@@ -27,6 +27,8 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.state.StateBackend;
+import org.apache.flink.runtime.state.VoidNamespace;
+import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
@@ -96,6 +98,60 @@ class DeltaWriterOperatorTest {
       String replaced = delta.deletes().keySet().iterator().next();
       assertThat(delta.dataFiles()).anySatisfy(json -> assertThat(json).contains(replaced));
       assertThat(delta.deletes().get(replaced)).containsExactly(0);
+    }
+  }
+
+  @Test
+  void theFlushesOfAnIntervalShareItsDataFile() throws Exception {
+    try (var harness = harness(1_600)) { // each row is flushed on its own; files stay open
+      harness.open();
+      harness.processElement(upsert(1, "a", 10, 0), 0);
+      harness.processElement(upsert(2, "b", 20, 1), 0);
+      harness.processElement(upsert(1, "a2", 30, 2), 0);
+      harness.prepareSnapshotPreBarrier(1);
+
+      // Flushed together, the first version of key 1 would never have reached the file.
+      TableDelta delta = single(harness.extractOutputValues());
+      assertThat(delta.dataFiles()).singleElement()
+          .satisfies(json -> assertThat(json).contains("\"record-count\":3"));
+      String file = delta.deletes().keySet().iterator().next();
+      assertThat(delta.deletes()).containsOnlyKeys(file);
+      assertThat(delta.dataFiles().get(0)).contains(file);
+      assertThat(delta.deletes().get(file)).containsExactly(0);
+      assertThat(delta.segments().values().iterator().next().rowsThrough()).isEqualTo(3);
+
+      // The index names the file relative to the table location.
+      DeltaWriterOperator writer = (DeltaWriterOperator) harness.getOperator();
+      writer.setCurrentKey(upsert(1, "a2", 30, 2).routingKey);
+      KeyEntry stored = writer.getKeyedStateBackend().getPartitionedState(
+          VoidNamespace.INSTANCE, VoidNamespaceSerializer.INSTANCE,
+          new ValueStateDescriptor<>(DeltaWriterOperator.KEY_INDEX, new KeyEntrySerializer()))
+          .value();
+      assertThat(stored.dataFile).startsWith("data/");
+      assertThat(file).endsWith("/users/" + stored.dataFile);
+      assertThat(stored.filePosition).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void aSchemaChangeEndsTheOpenInterval() throws Exception {
+    try (var harness = harness(1_600)) {
+      harness.open();
+      harness.processElement(upsert(1, "a", 10, 0), 0);
+      ((DeltaWriterOperator) harness.getOperator()).awaitFlushes();
+      table.updateSchema().addColumn("note", org.apache.iceberg.types.Types.StringType.get())
+          .commit();
+      // Encoded with the new schema, as the source reads a segment after the change.
+      WalRow withNote = upsert(table, 2, "b", 20, 1);
+      Record record = LocalTables.user(table, 2, "b", 1);
+      record.setField("note", "new column");
+      withNote.payload = RowCodec.encode(record, table.schema());
+      harness.processElement(withNote, 0);
+      harness.prepareSnapshotPreBarrier(1);
+
+      TableDelta delta = single(harness.extractOutputValues());
+      assertThat(delta.dataFiles()).hasSize(2)
+          .allSatisfy(json -> assertThat(json).contains("\"record-count\":1"));
     }
   }
 

@@ -20,7 +20,6 @@ class KeyEntrySerializerTest {
   void liveEntriesAndTombstonesSurviveARoundTrip() throws Exception {
     Random random = new Random(11);
     List<KeyEntry> entries = new ArrayList<>();
-    DataOutputSerializer out = new DataOutputSerializer(64);
     for (int i = 0; i < 2_000; i++) {
       WalPosition position = new WalPosition(random.nextLong(), "ingest-" + random.nextInt(3),
           random.nextInt(1 << 20), random.nextInt(50), random.nextInt(10_000));
@@ -28,6 +27,22 @@ class KeyEntrySerializerTest {
           : KeyEntry.live(position, "s3://bucket/db/t/data/" + random.nextInt(30) + "-é.parquet",
               random.nextInt(1 << 24));
       entries.add(entry);
+    }
+    assertRoundTrip(entries);
+  }
+
+  @Test
+  void extremeValuesSurviveTheCompactForm() throws Exception {
+    assertRoundTrip(List.of(
+        KeyEntry.live(new WalPosition(Long.MIN_VALUE, "s", Long.MAX_VALUE, Integer.MIN_VALUE,
+            Integer.MAX_VALUE), "data/a.parquet", Long.MIN_VALUE),
+        KeyEntry.live(new WalPosition(-1, "s", -1, -1, -1), "data/a.parquet", -1),
+        KeyEntry.tombstone(new WalPosition(0, "s", 0, 0, 0))));
+  }
+
+  private void assertRoundTrip(List<KeyEntry> entries) throws Exception {
+    DataOutputSerializer out = new DataOutputSerializer(64);
+    for (KeyEntry entry : entries) {
       serializer.serialize(entry, out);
     }
     DataInputDeserializer in = new DataInputDeserializer(out.getCopyOfBuffer());
@@ -35,6 +50,52 @@ class KeyEntrySerializerTest {
       assertThat(serializer.deserialize(in)).usingRecursiveComparison().isEqualTo(entry);
     }
     assertThat(in.available()).isZero();
+  }
+
+  /** What RocksDB copies per upsert: small positions take a byte or two, not eight. */
+  @Test
+  void aTypicalEntryIsCompact() throws Exception {
+    DataOutputSerializer out = new DataOutputSerializer(64);
+    serializer.serialize(KeyEntry.live(new WalPosition(System.currentTimeMillis() << 16,
+        "ingest-0", 1_234, 3, 9_999),
+        "data/00000-0-6c9a3bd4-96c8-4a5e-8c3f-1f0a2b3c4d5e-00001.parquet", 180_000), out);
+    // flags 1, clock 8, stream 4 + 8, sequence 2, batch 1, row 2, path 4 + 63, position 3
+    assertThat(out.length()).isEqualTo(96);
+  }
+
+  /** Entries written by builds before the compact form, with fixed-width numbers. */
+  @Test
+  void readsTheFixedWidthEntriesOfEarlierBuilds() throws Exception {
+    DataOutputSerializer out = new DataOutputSerializer(64);
+    out.writeByte(2 | 4); // has stream, has file
+    out.writeLong(77L << 16);
+    writeString("ingest-1", out);
+    out.writeLong(5_000_000_000L);
+    out.writeInt(12);
+    out.writeInt(345);
+    writeString("s3://bucket/db/t/data/f.parquet", out);
+    out.writeLong(6_789);
+    out.writeByte(1 | 2); // a tombstone
+    out.writeLong(78L << 16);
+    writeString("ingest-1", out);
+    out.writeLong(5_000_000_001L);
+    out.writeInt(0);
+    out.writeInt(1);
+    out.writeLong(0);
+
+    DataInputDeserializer in = new DataInputDeserializer(out.getCopyOfBuffer());
+    assertThat(serializer.deserialize(in)).usingRecursiveComparison().isEqualTo(KeyEntry.live(
+        new WalPosition(77L << 16, "ingest-1", 5_000_000_000L, 12, 345),
+        "s3://bucket/db/t/data/f.parquet", 6_789));
+    assertThat(serializer.deserialize(in)).usingRecursiveComparison().isEqualTo(
+        KeyEntry.tombstone(new WalPosition(78L << 16, "ingest-1", 5_000_000_001L, 0, 1)));
+    assertThat(in.available()).isZero();
+  }
+
+  private static void writeString(String value, DataOutputSerializer out) throws Exception {
+    byte[] bytes = value.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    out.writeInt(bytes.length);
+    out.write(bytes);
   }
 
   @Test
