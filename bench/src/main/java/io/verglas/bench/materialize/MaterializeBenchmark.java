@@ -135,6 +135,7 @@ public final class MaterializeBenchmark implements Benchmark {
         .metric("live_delete_files", ours.deleteFiles())
         .metric("scan_ms", round(ours.scanMs()))
         .metric("scan_rows", ours.scanRows())
+        .metric("checkpoint_mb", round(ours.checkpointBytes() / 1048576.0))
         .metric("freshness_segments", ours.freshnessMs().length)
         .metric("freshness_p50_ms", percentile(ours.freshnessMs(), 0.50))
         .metric("freshness_p99_ms", percentile(ours.freshnessMs(), 0.99))

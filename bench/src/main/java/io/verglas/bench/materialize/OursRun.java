@@ -9,6 +9,8 @@ import io.verglas.materializer.MaterializerJob;
 import io.verglas.materializer.progress.WalMark;
 import io.verglas.materializer.progress.WalSummary;
 import io.verglas.table.VerglasTableProperties;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,6 +20,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.iceberg.PartitionSpec;
@@ -108,12 +111,15 @@ final class OursRun {
       } finally {
         job.cancel().get();
       }
+      // The last checkpoint stays on cancel: its files are the state the job would restore,
+      // nearly all of it the key index (incremental checkpoints delete unreferenced files).
+      long checkpointBytes = directoryBytes(dir.resolve("materializer-checkpoints"));
       // Read cost of the snapshot that covered the input, with no job running, as the peers'.
       long[] scan = MaterializeBenchmark.scan(table, done.snapshotId());
       int[] files = MaterializeBenchmark.liveFiles(table, done.snapshotId());
       return new Ours(seconds, cpuSeconds, jitSeconds, cpuByThread, input.segments(),
           input.walBytes(), countSnapshots(table, done), files[0], files[1], scan[0] / 1e6,
-          scan[1], freshnessMs);
+          scan[1], freshnessMs, checkpointBytes);
     }
   }
 
@@ -213,6 +219,15 @@ final class OursRun {
     return snapshots;
   }
 
+  private static long directoryBytes(Path dir) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      return 0;
+    }
+    try (Stream<Path> files = Files.walk(dir)) {
+      return files.filter(Files::isRegularFile).mapToLong(file -> file.toFile().length()).sum();
+    }
+  }
+
   /** Snapshots up to and including {@code last}. */
   private static int countSnapshots(Table table, Snapshot last) {
     return (int) snapshotsInOrder(table).stream()
@@ -225,5 +240,6 @@ final class OursRun {
   /** What our run measured. */
   record Ours(double seconds, double cpuSeconds, double jitSeconds,
       Map<String, Double> cpuByThread, int segments, long walBytes, int snapshots, int dataFiles,
-      int deleteFiles, double scanMs, long scanRows, double[] freshnessMs) {}
+      int deleteFiles, double scanMs, long scanRows, double[] freshnessMs,
+      long checkpointBytes) {}
 }
