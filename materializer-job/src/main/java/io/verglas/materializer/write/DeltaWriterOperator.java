@@ -107,7 +107,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
   private transient Map<String, TableBuffer> buffers;
   /** By table: the interval's open files and deletes; touched only by the flushing thread. */
   private transient Map<String, TableInterval> intervals;
-  /** By table: intervals that ended before the barrier (their files grew past the bound). */
+  /** By table: the deltas of the intervals ended since the last barrier. */
   private transient Map<String, List<TableDelta>> flushed;
   private transient long bufferedBytes;
   private transient int subtask;

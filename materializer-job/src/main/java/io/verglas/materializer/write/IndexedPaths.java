@@ -41,7 +41,8 @@ final class IndexedPaths {
     return ABSOLUTE.matcher(stored).lookingAt() ? stored : prefix(location) + stored;
   }
 
-  private static String prefix(String location) {
+  /** {@code location} as the prefix of the paths under it (one trailing slash). */
+  static String prefix(String location) {
     return location.endsWith("/") ? location : location + "/";
   }
 }

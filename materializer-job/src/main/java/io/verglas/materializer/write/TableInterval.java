@@ -16,8 +16,9 @@ import org.apache.iceberg.data.Record;
 /**
  * One table's share of the current checkpoint interval on one writer: its data files, open
  * across the interval's flushes (a flush adds rows to them instead of files of its own), the
- * rows to delete, and how far the consumed rows reach into each WAL segment. It ends at the
- * barrier, or before when its files hold more than the writer's bound, in a {@link TableDelta}.
+ * rows to delete, and how far the consumed rows reach into each WAL segment. It ends in a
+ * {@link TableDelta} at the barrier, or before: when the open files of all the writer's tables
+ * hold more than half its byte bound, or when the table's schema or spec changed.
  *
  * <p>It writes with the table's schema and partition spec as they were when it opened; a flush
  * that finds the table changed ends it and opens another ({@link #writesFor}), so rows read
@@ -61,7 +62,7 @@ final class TableInterval implements Closeable {
    */
   private static String fileLocation(Table table) {
     String probe = "verglas-location";
-    String base = table.location().endsWith("/") ? table.location() : table.location() + "/";
+    String base = IndexedPaths.prefix(table.location());
     String named = table.io().newOutputFile(base + probe).location();
     return named.endsWith("/" + probe) ? named.substring(0, named.length() - probe.length())
         : base;
