@@ -296,7 +296,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     for (WalRow row : buffer.appends()) {
       interval.write(decode(row, interval), row.payload.length);
     }
-    for (WalRow row : buffer.latestInKeyGroupOrder()) {
+    for (WalRow row : buffer.latestInStateKeyOrder()) {
       materialize(row, interval);
     }
     interval.consumed(buffer.segments());

@@ -52,6 +52,24 @@ public class KeyEntry {
     return entry;
   }
 
+  /** Takes every field of {@code other}. */
+  void set(KeyEntry other) {
+    hlc = other.hlc;
+    streamId = other.streamId;
+    sequence = other.sequence;
+    batch = other.batch;
+    row = other.row;
+    dataFile = other.dataFile;
+    filePosition = other.filePosition;
+    deleted = other.deleted;
+  }
+
+  KeyEntry copy() {
+    KeyEntry copy = new KeyEntry();
+    copy.set(this);
+    return copy;
+  }
+
   public WalPosition walPosition() {
     return new WalPosition(hlc, streamId, sequence, batch, row);
   }

@@ -19,7 +19,7 @@ import org.apache.flink.api.common.state.ValueState;
  * on the task thread (no maintenance thread touches it).
  *
  * <p>A read returns the key's {@link Slot}, through which the caller writes the new entry: a
- * key found in the cache is then updated in its cached slot, one cache operation per row
+ * key found in the cache is then updated in its cached entry, one cache operation per row
  * instead of a look-up and an insert (the second hashed the key again, probed a table of a
  * million entries and updated the eviction policy, a tenth of the task thread).
  *
@@ -43,7 +43,7 @@ import org.apache.flink.api.common.state.ValueState;
  */
 final class KeyIndex {
   private final ValueState<KeyEntry> state;
-  private final Cache<CacheKey, Cached> cache;
+  private final Cache<CacheKey, KeyEntry> cache;
   /** Every entry of the state went through the cache: it was empty, or was preloaded. */
   private boolean stateCached;
   /** The cache dropped an entry: since then it may miss keys the state holds. */
@@ -61,7 +61,7 @@ final class KeyIndex {
     this.stateCached = stateEmpty;
     this.cache = cacheEntries == 0 ? null
         : Caffeine.newBuilder().maximumSize(cacheEntries).executor(Runnable::run)
-            .evictionListener((CacheKey key, Cached value, RemovalCause cause) -> evicted = true)
+            .evictionListener((CacheKey key, KeyEntry value, RemovalCause cause) -> evicted = true)
             .build();
   }
 
@@ -71,7 +71,7 @@ final class KeyIndex {
    */
   void preload(String routingKey, KeyEntry stored) {
     if (cache != null && stored != null) {
-      cache.put(CacheKey.of(routingKey), new Cached(stored));
+      cache.put(CacheKey.of(routingKey), stored.copy());
     }
   }
 
@@ -90,17 +90,17 @@ final class KeyIndex {
    */
   Slot read(WalRow row) throws IOException {
     CacheKey key = cache == null ? null : CacheKey.of(row);
-    Cached cached = key == null ? null : cache.getIfPresent(key);
+    KeyEntry cached = key == null ? null : cache.getIfPresent(key);
     if (cached != null) {
       hits++;
-      return new Slot(key, cached.entry, cached);
+      return new Slot(key, cached, true);
     }
     misses++;
     if (complete()) {
-      return new Slot(key, null, null);
+      return new Slot(key, null, false);
     }
     stateReads++;
-    return new Slot(key, state.value(), null);
+    return new Slot(key, state.value(), false);
   }
 
   long hits() {
@@ -114,15 +114,6 @@ final class KeyIndex {
   /** Look-ups the state answered (misses while the index was not {@link #complete}). */
   long stateReads() {
     return stateReads;
-  }
-
-  /** A cache value: the current entry of its key, replaced in place on update. */
-  private static final class Cached {
-    private KeyEntry entry;
-
-    private Cached(KeyEntry entry) {
-      this.entry = entry;
-    }
   }
 
   /**
@@ -168,26 +159,36 @@ final class KeyIndex {
   final class Slot {
     private final CacheKey key;
     private final KeyEntry entry;
-    private final Cached cached;
+    private final boolean cached;
 
-    private Slot(CacheKey key, KeyEntry entry, Cached cached) {
+    private Slot(CacheKey key, KeyEntry entry, boolean cached) {
       this.key = key;
       this.entry = entry;
       this.cached = cached;
     }
 
-    /** The entry read, or null when the key was never written. */
+    /**
+     * The entry read, or null when the key was never written. A cached entry takes the fields of
+     * the {@link #update}: read what it held before.
+     */
     KeyEntry entry() {
       return entry;
     }
 
-    /** Stores {@code replacement} for the key; it must not change afterwards. */
+    /**
+     * Stores {@code replacement} for the key; it must not change afterwards. A cached entry
+     * takes its fields in place: a new object per update, referenced from the cache's long-lived
+     * nodes, survived every young collection until its key was next written (the cache's whole
+     * working set copied again and again) and then filled the old generation. The cache never
+     * shares an object with the state: a heap state backend keeps the object it is given,
+     * snapshots included.
+     */
     void update(KeyEntry replacement) throws IOException {
       state.update(replacement);
-      if (cached != null) {
-        cached.entry = replacement;
+      if (cached) {
+        entry.set(replacement);
       } else if (cache != null) {
-        cache.put(key, new Cached(replacement));
+        cache.put(key, replacement.copy());
       }
     }
   }

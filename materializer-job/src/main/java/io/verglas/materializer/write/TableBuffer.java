@@ -4,6 +4,7 @@ import io.verglas.materializer.progress.SegmentProgress;
 import io.verglas.materializer.source.WalRow;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,7 +13,7 @@ import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 /**
  * The rows of one table received since the last flush. Primary-key rows are kept in arrival
  * order and reduced to the newest row per key when the buffer is flushed
- * ({@link #latestInKeyGroupOrder}), so a key replaced within one checkpoint never reaches a
+ * ({@link #latestInStateKeyOrder}), so a key replaced within one checkpoint never reaches a
  * data file; append-only rows are all kept. It also records how far the received rows reach
  * into each WAL segment, losers included: they were consumed too.
  *
@@ -23,6 +24,15 @@ import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
  * the byte bound like any other row, so a hot key brings an early flush, never unbounded memory.
  */
 final class TableBuffer {
+  /**
+   * The order of routing keys' state keys within a key group. Flink's string serializer writes
+   * the length first, then each character below 128 as one byte, and routing keys are ASCII
+   * (a table UUID and a Base64 key); RocksDB orders state keys by their bytes.
+   */
+  static final Comparator<WalRow> STATE_KEY_ORDER = Comparator
+      .<WalRow>comparingInt(row -> row.routingKey.length())
+      .thenComparing(row -> row.routingKey);
+
   /** A rough per-row overhead: the headers of the row, its arrays and routing key, its list slot. */
   static final int ROW_OVERHEAD = 160;
 
@@ -118,13 +128,16 @@ final class TableBuffer {
   }
 
   /**
-   * The newest row of each key, grouped by key group in key-group order: the key index stores
-   * each key group contiguously, so consecutive look-ups hit neighbouring blocks of the state
-   * backend instead of random ones. Newest is the full WAL position order (hybrid clock, then
-   * stream, sequence, batch, row), so duplicates lose whatever order they arrived in. Within a
-   * group, keys come in the order of their first arrival.
+   * The newest row of each key, in the order of the key index's state keys: by key group, and
+   * within a group by routing key (see {@link #STATE_KEY_ORDER}). Why: each materialized row
+   * writes its entry into RocksDB's memtable, a skip list, and an insert next to the previous
+   * one starts its search from there, where a random one walks down from the top and misses
+   * the CPU cache at every level (measured with RocksDB alone, 8 000 puts at a time into a
+   * memtable of 128k entries: 3.0 µs per random put, 1.9 µs in order). Newest is the full WAL
+   * position order (hybrid clock, then stream, sequence, batch, row), so duplicates lose
+   * whatever order they arrived in.
    */
-  List<WalRow> latestInKeyGroupOrder() {
+  List<WalRow> latestInStateKeyOrder() {
     // A counting sort by key group (linear, stable), then one small hash table per group.
     int rows = keyed.size();
     int[] ends = new int[maxParallelism + 1];
@@ -194,9 +207,11 @@ final class TableBuffer {
           slot = (slot + 1) & mask;
         }
       }
+      int first = out.size();
       for (int d = 0; d < distinct; d++) {
         out.add(rows[slots[taken[d]]]);
       }
+      out.subList(first, out.size()).sort(STATE_KEY_ORDER);
     }
 
     /** Empties the table, sized for {@code count} rows at most half full; returns its mask. */

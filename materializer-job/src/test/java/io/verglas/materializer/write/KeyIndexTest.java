@@ -70,6 +70,31 @@ class KeyIndexTest {
   }
 
   @Test
+  void updatesInPlaceNeverChangeAnObjectTheStateHolds() throws Exception {
+    // A heap state backend keeps the objects it is given, for its snapshots too: the cached
+    // entries, updated in place, must not be those.
+    KeyedMap state = new KeyedMap();
+    KeyIndex index = new KeyIndex(state, 10, true);
+    String key = row(1).routingKey;
+    write(index, state, 1);
+    KeyEntry first = state.entries.get(key);
+    write(index, state, 1);
+    write(index, state, 1);
+    assertThat(first.hlc).isEqualTo(1);
+    assertThat(state.entries.get(key).hlc).isEqualTo(3);
+    assertThat(write(index, state, 1).hlc).isEqualTo(3);
+    assertThat(state.reads).isZero();
+
+    KeyIndex preloaded = new KeyIndex(state, 10, false);
+    KeyEntry restored = state.entries.get(key);
+    preloaded.preload(key, restored);
+    preloaded.markComplete();
+    assertThat(write(preloaded, state, 1).hlc).isEqualTo(4);
+    assertThat(write(preloaded, state, 1).hlc).isEqualTo(5);
+    assertThat(restored.hlc).isEqualTo(4);
+  }
+
+  @Test
   void withoutACacheEveryLookUpReadsTheState() throws Exception {
     KeyedMap state = new KeyedMap();
     KeyIndex index = new KeyIndex(state, 0, true);
@@ -84,7 +109,7 @@ class KeyIndexTest {
     WalRow row = row(key);
     state.current = row.routingKey;
     KeyIndex.Slot slot = index.read(row);
-    KeyEntry read = slot.entry();
+    KeyEntry read = slot.entry() == null ? null : slot.entry().copy(); // changes on update
     long hlc = read == null ? 1 : read.hlc + 1;
     slot.update(KeyEntry.live(new WalPosition(hlc, "s", 1, 0, key), "file-" + hlc, key));
     return read;

@@ -5,12 +5,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.verglas.materializer.progress.SegmentProgress;
 import io.verglas.materializer.source.WalRow;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
+import org.apache.flink.api.common.typeutils.base.StringSerializer;
+import org.apache.flink.runtime.state.CompositeKeySerializationUtils;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
+import org.apache.flink.runtime.state.SerializedCompositeKeyBuilder;
+import org.apache.flink.runtime.state.VoidNamespace;
+import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.junit.jupiter.api.Test;
 
 class TableBufferTest {
@@ -34,7 +42,7 @@ class TableBufferTest {
     TableBuffer buffer = new TableBuffer(TABLE, "ns.t", MAX_PARALLELISM);
     rows.forEach(buffer::add);
 
-    List<WalRow> latest = buffer.latestInKeyGroupOrder();
+    List<WalRow> latest = buffer.latestInStateKeyOrder();
 
     assertThat(latest).hasSize(newest.size());
     assertThat(latest).allSatisfy(row -> assertThat(row).isSameAs(newest.get(row.routingKey)));
@@ -60,7 +68,7 @@ class TableBufferTest {
       }
     }
 
-    List<WalRow> latest = buffer.latestInKeyGroupOrder();
+    List<WalRow> latest = buffer.latestInStateKeyOrder();
 
     assertThat(latest).hasSize(keys.size());
     assertThat(latest).extracting(row -> row.hlc)
@@ -69,15 +77,33 @@ class TableBufferTest {
   }
 
   @Test
-  void ordersRowsByKeyGroup() {
+  void ordersRowsAsTheStateBackendOrdersTheirKeys() {
+    // Keys of mixed lengths, as Base64 routing keys of random bytes: the order must be the one
+    // of the serialized state keys (key group prefix, then Flink's string serialization).
+    Random random = new Random(11);
     TableBuffer buffer = new TableBuffer(TABLE, "ns.t", MAX_PARALLELISM);
-    for (int i = 0; i < 2_000; i++) {
-      buffer.add(row("k" + i, i, "s0", i));
+    Set<String> routingKeys = new HashSet<>();
+    for (int i = 0; i < 3_000; i++) {
+      byte[] key = new byte[1 + random.nextInt(24)];
+      random.nextBytes(key);
+      WalRow row = row("unused", i, "s0", i);
+      row.key = key;
+      row.routingKey = WalRow.keyedRoutingKey(TABLE, key);
+      routingKeys.add(row.routingKey);
+      buffer.add(row);
     }
-    List<Integer> groups = buffer.latestInKeyGroupOrder().stream()
-        .map(row -> KeyGroupRangeAssignment.assignToKeyGroup(row.routingKey, MAX_PARALLELISM))
-        .toList();
-    assertThat(groups).hasSize(2_000).isSorted();
+    SerializedCompositeKeyBuilder<String> stateKeys = new SerializedCompositeKeyBuilder<>(
+        StringSerializer.INSTANCE,
+        CompositeKeySerializationUtils.computeRequiredBytesInKeyGroupPrefix(MAX_PARALLELISM), 64);
+
+    List<byte[]> serialized = buffer.latestInStateKeyOrder().stream().map(row -> {
+      stateKeys.setKeyAndKeyGroup(row.routingKey,
+          KeyGroupRangeAssignment.assignToKeyGroup(row.routingKey, MAX_PARALLELISM));
+      return stateKeys.buildCompositeKeyNamespace(VoidNamespace.INSTANCE,
+          VoidNamespaceSerializer.INSTANCE);
+    }).toList();
+
+    assertThat(serialized).hasSize(routingKeys.size()).isSortedAccordingTo(Arrays::compareUnsigned);
   }
 
   @Test
@@ -91,7 +117,7 @@ class TableBufferTest {
       buffer.add(row);
     }
     assertThat(buffer.appends()).hasSize(10);
-    assertThat(buffer.latestInKeyGroupOrder()).isEmpty();
+    assertThat(buffer.latestInStateKeyOrder()).isEmpty();
     Map<String, SegmentProgress> segments = buffer.segments();
     assertThat(segments).containsOnlyKeys("_wal/s0/0", "_wal/s0/1", "_wal/s0/2");
     assertThat(segments.get("_wal/s0/1").streamId()).isEqualTo("s0");
@@ -106,7 +132,7 @@ class TableBufferTest {
       grown += buffer.add(row("same-key", i, "s0", i));
     }
     assertThat(buffer.bytes()).isEqualTo(grown).isGreaterThan(100L * TableBuffer.ROW_OVERHEAD);
-    assertThat(buffer.latestInKeyGroupOrder()).singleElement()
+    assertThat(buffer.latestInStateKeyOrder()).singleElement()
         .extracting(row -> row.hlc).isEqualTo(99L);
   }
 
