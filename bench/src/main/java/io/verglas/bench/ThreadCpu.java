@@ -11,12 +11,15 @@ import java.util.Map;
 /**
  * CPU time of this process's threads between two points, grouped by thread name with subtask
  * and pool numbers removed ({@code "Delta writer (1/1)#0"} and {@code "Delta writer (2/2)#0"}
- * are one group): where a benchmark's CPU went, which process CPU alone does not say. Threads
- * that ended in between are missed; a benchmark's long-lived threads are not.
+ * are one group): where a benchmark's CPU went, which process CPU alone does not say. On Linux
+ * the JVM's own threads and native ones join as groups of their own ({@link RuntimeThreadCpu}:
+ * garbage collector, JIT compilers, RocksDB). Threads that ended in between are missed; a
+ * benchmark's long-lived threads are not.
  */
 public final class ThreadCpu {
   private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
   private final Map<Long, Long> startNanos = new HashMap<>();
+  private final RuntimeThreadCpu runtime = RuntimeThreadCpu.start();
 
   private ThreadCpu() {}
 
@@ -46,6 +49,7 @@ public final class ThreadCpu {
         }
       }
     }
+    runtime.nanosByGroup().forEach((group, nanos) -> byGroup.merge(group, nanos, Long::sum));
     Map<String, Double> top = new LinkedHashMap<>();
     byGroup.entrySet().stream()
         .sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()))

@@ -106,7 +106,7 @@ final class OursRun {
         seconds = (done.timestampMillis() - start) / 1000.0;
         cpuSeconds = cpu.cpuSeconds();
         jitSeconds = cpu.jitSeconds();
-        cpuByThread = threadCpu.topGroups(10);
+        cpuByThread = threadCpu.topGroups(14);
         freshnessMs = freshness(table, wal, upserts, freshnessSegments);
       } finally {
         job.cancel().get();

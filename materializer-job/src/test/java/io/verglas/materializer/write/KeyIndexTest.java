@@ -95,6 +95,22 @@ class KeyIndexTest {
   }
 
   @Test
+  void readsCountForEvictionOnceTheCacheIsThreeQuartersFull() throws Exception {
+    KeyedMap state = new KeyedMap();
+    KeyIndex index = new KeyIndex(state, 100, true);
+    // Key 0, inserted first, is read on and on: unrecorded while the cache has room, then
+    // recorded, so the policy keeps it (unrecorded reads would leave it the coldest).
+    for (int key = 0; key < 80; key++) {
+      write(index, state, key);
+      write(index, state, 0);
+    }
+    for (int i = 0; i < 20; i++) {
+      write(index, state, 0);
+    }
+    assertThat(index.hottest(5)).contains(row(0).routingKey);
+  }
+
+  @Test
   void withoutACacheEveryLookUpReadsTheState() throws Exception {
     KeyedMap state = new KeyedMap();
     KeyIndex index = new KeyIndex(state, 0, true);
