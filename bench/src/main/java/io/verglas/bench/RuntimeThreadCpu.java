@@ -34,7 +34,7 @@ final class RuntimeThreadCpu {
   }
 
   static RuntimeThreadCpu start() {
-    return new RuntimeThreadCpu(ticksByThread());
+    return new RuntimeThreadCpu(ticksByThread(new HashMap<>()));
   }
 
   /** Nanoseconds of CPU per group since {@link #start}. */
@@ -58,10 +58,6 @@ final class RuntimeThreadCpu {
       }
     }
     return null;
-  }
-
-  private static Map<String, Long> ticksByThread() {
-    return ticksByThread(new HashMap<>());
   }
 
   /** CPU ticks (user + system) by thread id; fills {@code names} with the threads' names. */

@@ -59,16 +59,7 @@ public final class KeyEntrySerializer extends NonReusingSerializer<KeyEntry> {
 
   @Override
   public KeyEntry copy(KeyEntry from) {
-    KeyEntry entry = new KeyEntry();
-    entry.hlc = from.hlc;
-    entry.streamId = from.streamId;
-    entry.sequence = from.sequence;
-    entry.batch = from.batch;
-    entry.row = from.row;
-    entry.dataFile = from.dataFile;
-    entry.filePosition = from.filePosition;
-    entry.deleted = from.deleted;
-    return entry;
+    return from.copy();
   }
 
   @Override

@@ -29,7 +29,7 @@ final class TableBuffer {
    * the length first, then each character below 128 as one byte, and routing keys are ASCII
    * (a table UUID and a Base64 key); RocksDB orders state keys by their bytes.
    */
-  static final Comparator<WalRow> STATE_KEY_ORDER = Comparator
+  private static final Comparator<WalRow> STATE_KEY_ORDER = Comparator
       .<WalRow>comparingInt(row -> row.routingKey.length())
       .thenComparing(row -> row.routingKey);
 
