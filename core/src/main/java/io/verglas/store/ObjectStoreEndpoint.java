@@ -5,10 +5,12 @@ import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
+import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -38,7 +40,13 @@ public record ObjectStoreEndpoint(
    * and WAL segments and Parquet files carry their own checksums besides.
    */
   public S3Client newClient() {
+    return newClient(override -> {});
+  }
+
+  /** {@link #newClient()} with more client settings (interceptors, say). */
+  public S3Client newClient(Consumer<ClientOverrideConfiguration.Builder> override) {
     return S3Client.builder()
+        .overrideConfiguration(override)
         .endpointOverride(endpoint)
         .forcePathStyle(true)
         .region(Region.of(region))

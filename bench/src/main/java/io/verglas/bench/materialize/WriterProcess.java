@@ -53,7 +53,7 @@ public final class WriterProcess {
     WriterOutcome outcome;
     try {
       if (warmUpUpserts > 0) {
-        writer.runInTemporaryDirectory(warmUpUpserts, parallelism, 4);
+        warmUp(writer, upserts, parallelism, warmUpUpserts);
       }
       outcome = writer.runInTemporaryDirectory(upserts, parallelism, freshnessSegments);
     } catch (Exception | LinkageError e) {
@@ -63,5 +63,24 @@ public final class WriterProcess {
     JSON.writeValue(Path.of(args[5]).toFile(), outcome.withMemory(ProcessMemory.Usage.now()));
     // Flink's MiniCluster and the S3 endpoint may leave non-daemon threads behind.
     System.exit(0);
+  }
+
+  /**
+   * Runs the writer on {@code total} upserts, in runs of the measured size (each into a new table,
+   * a quarter as many keys as upserts), results discarded. Why runs of the measured size: the
+   * code is then compiled for the paths the measured run takes. One long run over more keys took
+   * other paths (ours: a key index larger than its cache, read from RocksDB on every miss), and
+   * the measured run spent seconds of its window recompiling what it found deoptimized.
+   */
+  private static void warmUp(Writer writer, long upserts, int parallelism, long total)
+      throws Exception {
+    for (long done = 0; done < total; done += upserts) {
+      writer.runInTemporaryDirectory(Math.min(upserts, total - done), parallelism, 4);
+    }
+    // The warm-up jobs' heap (their caches, buffers, state objects) is garbage now; left to the
+    // collector, copying and scanning around it cost the measured run's first young collections
+    // up to 300 ms of pause each. A job that runs on does not carry a previous job's heap, so
+    // every writer starts measured on a collected heap.
+    System.gc();
   }
 }

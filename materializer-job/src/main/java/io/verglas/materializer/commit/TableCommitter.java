@@ -303,15 +303,20 @@ public final class TableCommitter {
   }
 
   private void deleteSegments(TableDelta delta) {
-    for (Map.Entry<String, SegmentProgress> entry : delta.segments().entrySet()) {
-      if (!entry.getValue().complete()) {
-        continue;
+    List<String> complete = new ArrayList<>();
+    delta.segments().forEach((key, progress) -> {
+      if (progress.complete()) {
+        complete.add(key);
       }
-      try {
-        store.delete(entry.getKey());
-      } catch (RuntimeException e) {
-        LOG.warn("Cannot delete committed WAL segment {}: {}", entry.getKey(), e.toString());
-      }
+    });
+    if (complete.isEmpty()) {
+      return;
+    }
+    try {
+      store.delete(complete);
+    } catch (RuntimeException e) {
+      LOG.warn("Cannot delete all {} committed WAL segments of table {}: {}", complete.size(),
+          delta.tableName(), e.toString());
     }
   }
 }

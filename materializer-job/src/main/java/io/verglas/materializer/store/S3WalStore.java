@@ -5,23 +5,33 @@ import io.verglas.wal.StreamHighWater;
 import io.verglas.wal.WalLayout;
 import io.verglas.wal.WalLayout.SegmentName;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
+import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
+import software.amazon.awssdk.services.s3.model.S3Error;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /** {@link WalStore} over an S3 endpoint (the cache node or the origin). */
 public final class S3WalStore implements WalStore {
+  /** The most keys one DeleteObjects request may name. */
+  static final int MAX_DELETE_KEYS = 1000;
+
   private final S3Client s3;
   private final String bucket;
   private final WalLayout layout;
-  private final java.util.Map<String, Long> marks = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<String, Long> marks = new ConcurrentHashMap<>();
 
   public S3WalStore(S3Client s3, String bucket, WalLayout layout) {
     this.s3 = s3;
@@ -86,20 +96,46 @@ public final class S3WalStore implements WalStore {
   }
 
   /**
-   * Deletes a segment, after raising its stream's high-water mark to cover it, so a restarted
-   * writer never reuses the sequence (see {@link StreamHighWater}).
+   * Deletes segments, after raising each stream's high-water mark to cover them (once per stream,
+   * to the highest sequence among them), so a restarted writer never reuses a sequence (see
+   * {@link StreamHighWater}); then one DeleteObjects request per {@value #MAX_DELETE_KEYS} keys.
    */
   @Override
-  public void delete(String key) {
-    layout.parse(key).ifPresent(name -> {
-      // marks only rise, so a remembered mark is a safe lower bound that saves a round trip
-      Long known = marks.get(name.streamId());
-      if (known == null || known < name.sequence()) {
-        marks.merge(name.streamId(),
-            StreamHighWater.raise(s3, bucket, layout, name.streamId(), name.sequence()), Math::max);
-      }
-    });
-    s3.deleteObject(b -> b.bucket(bucket).key(key));
+  public void delete(Collection<String> keys) {
+    Map<String, Long> highest = new HashMap<>();
+    for (String key : keys) {
+      layout.parse(key).ifPresent(name ->
+          highest.merge(name.streamId(), name.sequence(), Math::max));
+    }
+    highest.forEach(this::raiseMark);
+    List<String> batch = List.copyOf(keys);
+    for (int from = 0; from < batch.size(); from += MAX_DELETE_KEYS) {
+      deleteObjects(batch.subList(from, Math.min(batch.size(), from + MAX_DELETE_KEYS)));
+    }
+  }
+
+  private void raiseMark(String streamId, long sequence) {
+    // marks only rise, so a remembered mark is a safe lower bound that saves a round trip
+    Long known = marks.get(streamId);
+    if (known == null || known < sequence) {
+      marks.merge(streamId, StreamHighWater.raise(s3, bucket, layout, streamId, sequence),
+          Math::max);
+    }
+  }
+
+  private void deleteObjects(List<String> keys) {
+    List<ObjectIdentifier> objects = new ArrayList<>(keys.size());
+    for (String key : keys) {
+      objects.add(ObjectIdentifier.builder().key(key).build());
+    }
+    DeleteObjectsResponse response = s3.deleteObjects(b -> b.bucket(bucket)
+        .delete(d -> d.objects(objects).quiet(true)));
+    if (response.hasErrors() && !response.errors().isEmpty()) {
+      S3Error first = response.errors().get(0);
+      throw new IllegalStateException("Cannot delete " + response.errors().size() + " of "
+          + keys.size() + " WAL segments, " + first.key() + " among them: " + first.code() + " "
+          + first.message());
+    }
   }
 
   @Override

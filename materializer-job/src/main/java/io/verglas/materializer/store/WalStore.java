@@ -1,6 +1,7 @@
 package io.verglas.materializer.store;
 
 import io.verglas.wal.WalLayout.SegmentName;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
@@ -15,8 +16,18 @@ public interface WalStore extends AutoCloseable {
   /** The bytes of a segment, or empty when the object does not exist. */
   Optional<byte[]> get(String key);
 
-  /** Deletes a segment; deleting a missing segment succeeds. */
-  void delete(String key);
+  /**
+   * Deletes segments; deleting a missing segment succeeds. A store deletes a batch with as few
+   * requests as it can (a commit deletes every segment it covers completely).
+   *
+   * @throws RuntimeException naming a segment that could not be deleted; the others may be gone
+   */
+  void delete(Collection<String> keys);
+
+  /** Deletes one segment; deleting a missing segment succeeds. */
+  default void delete(String key) {
+    delete(List.of(key));
+  }
 
   @Override
   default void close() {}

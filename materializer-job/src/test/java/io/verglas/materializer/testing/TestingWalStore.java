@@ -4,6 +4,7 @@ import io.verglas.materializer.store.WalStore;
 import io.verglas.wal.WalLayout;
 import io.verglas.wal.WalLayout.SegmentName;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -65,8 +66,10 @@ public final class TestingWalStore implements WalStore {
   }
 
   @Override
-  public synchronized void delete(String key) {
-    objects.remove(key);
-    deleted.add(key);
+  public synchronized void delete(Collection<String> keys) {
+    for (String key : keys) {
+      objects.remove(key);
+      deleted.add(key);
+    }
   }
 }
