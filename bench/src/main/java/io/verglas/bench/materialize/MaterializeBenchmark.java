@@ -52,16 +52,16 @@ import org.apache.iceberg.io.CloseableIterable;
  *
  * <p>Warm-up: in its process each writer first runs three times on the upserts it is measured
  * on (each into a new table), results discarded, then the heap is collected, so that each is
- * measured as the long-running job it is, not while the JIT compiles it. Each writer's JIT compile time during its measured run is reported
- * ({@code jit_compile_s}): on 2 cores, after a warm-up of 100 000 upserts the compilers still
- * spent 24 s compiling during our 30 s run (Paimon's: 24 s, Iceberg's: 8 s), code reached once
- * per checkpoint or per file (commits, Parquet footers, manifests) getting hot only slowly;
- * after a warm-up of the measured size, 7-15 s (Paimon 3-8 s, Iceberg 2.5-6 s); after one run
- * on three times that (over three times the keys: another regime, ours then read its key index
- * from RocksDB), ours 4.6-7.4 s; after three runs of the measured size, ours 3 s.
- * {@code -Dverglas.bench.materialize.warm-up-upserts=N} sets another total (run in runs of the
- * measured size),
- * {@code -Dverglas.bench.materialize.skip-warm-up=true} leaves it out.
+ * measured as the long-running job it is, not while the JIT compiles it. Each writer's JIT
+ * compile time during its measured run is reported ({@code jit_compile_s}): on 2 cores, after a
+ * warm-up of 100 000 upserts the compilers still spent 24 s compiling during our 30 s run
+ * (Paimon's: 24 s, Iceberg's: 8 s), code reached once per checkpoint or per file (commits,
+ * Parquet footers, manifests) getting hot only slowly; after a warm-up of the measured size,
+ * 7-15 s (Paimon 3-8 s, Iceberg 2.5-6 s); after one run on three times that (over three times
+ * the keys: another regime, ours then read its key index from RocksDB), ours 4.6-7.4 s; after
+ * three runs of the measured size, ours 3-4.3 s (Paimon 2-2.9 s, Iceberg 3-3.3 s).
+ * {@code -Dverglas.bench.materialize.warm-up-upserts=N} sets another total (done in runs of the
+ * measured size), {@code -Dverglas.bench.materialize.skip-warm-up=true} leaves it out.
  */
 public final class MaterializeBenchmark implements Benchmark {
   static final Duration CHECKPOINT_INTERVAL = Duration.ofSeconds(2);
