@@ -130,7 +130,7 @@ public final class S3WalStore implements WalStore {
     }
     DeleteObjectsResponse response = s3.deleteObjects(b -> b.bucket(bucket)
         .delete(d -> d.objects(objects).quiet(true)));
-    if (response.hasErrors() && !response.errors().isEmpty()) {
+    if (!response.errors().isEmpty()) {
       S3Error first = response.errors().get(0);
       throw new IllegalStateException("Cannot delete " + response.errors().size() + " of "
           + keys.size() + " WAL segments, " + first.key() + " among them: " + first.code() + " "

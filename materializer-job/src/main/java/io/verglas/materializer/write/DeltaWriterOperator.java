@@ -92,6 +92,11 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
 
   /** The name of the key index state; its entries are written by {@link KeyEntrySerializer}. */
   static final String KEY_INDEX = "key-index";
+
+  /** The key index's state, as the writer declares it. */
+  static ValueStateDescriptor<KeyEntry> keyIndexDescriptor() {
+    return new ValueStateDescriptor<>(KEY_INDEX, new KeyEntrySerializer());
+  }
   /**
    * Buffered rows are flushed once they exceed this fraction of the byte bound: small flushes
    * keep the flush thread busy while rows arrive, leaving little for the barrier (see the class
@@ -133,8 +138,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
     maxParallelism = getRuntimeContext().getTaskInfo().getMaxNumberOfParallelSubtasks();
     attempt = getRuntimeContext().getTaskInfo().getAttemptNumber();
-    ValueState<KeyEntry> index = getRuntimeContext().getState(
-        new ValueStateDescriptor<>(KEY_INDEX, new KeyEntrySerializer()));
+    ValueState<KeyEntry> index = getRuntimeContext().getState(keyIndexDescriptor());
     keyIndex = new KeyIndex(index, config.writerIndexCacheEntries(), !restored);
     if (restored && config.writerIndexCacheEntries() > 0) {
       preloadKeyIndex(index);

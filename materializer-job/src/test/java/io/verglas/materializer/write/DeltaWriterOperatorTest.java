@@ -125,8 +125,7 @@ class DeltaWriterOperatorTest {
       writer.setCurrentKey(upsert(1, "a2", 30, 2).routingKey);
       KeyEntry stored = writer.getKeyedStateBackend().getPartitionedState(
           VoidNamespace.INSTANCE, VoidNamespaceSerializer.INSTANCE,
-          new ValueStateDescriptor<>(DeltaWriterOperator.KEY_INDEX, new KeyEntrySerializer()))
-          .value();
+          DeltaWriterOperator.keyIndexDescriptor()).value();
       assertThat(stored.dataFile).startsWith("data/");
       assertThat(file).endsWith("/users/" + stored.dataFile);
       assertThat(stored.filePosition).isEqualTo(2);

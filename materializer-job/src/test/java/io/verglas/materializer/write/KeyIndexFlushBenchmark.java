@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
@@ -56,6 +55,8 @@ import org.openjdk.jmh.annotations.Warmup;
 public class KeyIndexFlushBenchmark {
   static final String TABLE = "8d0e6f53-5b8a-4a43-9a43-2f4f0bb1d9a1";
   static final int CHUNK_ROWS = 8192;
+  /** The job's default for a parallelism of 1: the buffer's key groups are the state's. */
+  static final int MAX_PARALLELISM = 128;
 
   @Param({"500000"})
   int keys;
@@ -74,7 +75,7 @@ public class KeyIndexFlushBenchmark {
   public void open() throws Exception {
     operator = new IndexOperator();
     harness = new KeyedOneInputStreamOperatorTestHarness<>(operator, row -> row.routingKey,
-        Types.STRING);
+        Types.STRING, MAX_PARALLELISM, 1, 0);
     harness.setStateBackend(stateBackend());
     harness.open();
     index = new KeyIndex(operator.state, cacheEntries, true);
@@ -101,14 +102,18 @@ public class KeyIndexFlushBenchmark {
   /** The next chunk's rows, as the writer receives them (made outside the measured time). */
   @Setup(Level.Invocation)
   public void nextChunk() {
-    chunk = chunk();
+    List<WalRow> rows = new ArrayList<>(CHUNK_ROWS);
+    for (int i = 0; i < CHUNK_ROWS; i++) {
+      rows.add(upsert(random.nextInt(keys)));
+    }
+    chunk = rows;
   }
 
   /** One flush chunk of upserts, per row. */
   @Benchmark
   @OperationsPerInvocation(CHUNK_ROWS)
   public int flushChunk() throws Exception {
-    TableBuffer buffer = new TableBuffer(TABLE, "bench.t", 128);
+    TableBuffer buffer = new TableBuffer(TABLE, "bench.t", MAX_PARALLELISM);
     for (WalRow row : chunk) {
       buffer.add(row);
     }
@@ -121,26 +126,22 @@ public class KeyIndexFlushBenchmark {
     return written;
   }
 
-  private List<WalRow> chunk() {
-    List<WalRow> rows = new ArrayList<>(CHUNK_ROWS);
-    for (int i = 0; i < CHUNK_ROWS; i++) {
-      WalRow row = new WalRow();
-      row.tableUuid = TABLE;
-      row.tableName = "bench.t";
-      row.op = WalRow.UPSERT;
-      row.hlc = ++hlc;
-      row.streamId = "bench-0";
-      row.sequence = hlc / CHUNK_ROWS;
-      row.row = (int) (hlc % CHUNK_ROWS);
-      row.ordinal = row.row;
-      row.segmentRowCount = CHUNK_ROWS;
-      row.segmentKey = "_wal/bench-0/" + row.sequence;
-      row.key = ByteBuffer.allocate(Long.BYTES).putLong(random.nextInt(keys)).array();
-      row.routingKey = WalRow.keyedRoutingKey(TABLE, row.key);
-      row.payload = new byte[64];
-      rows.add(row);
-    }
-    return rows;
+  private WalRow upsert(long key) {
+    WalRow row = new WalRow();
+    row.tableUuid = TABLE;
+    row.tableName = "bench.t";
+    row.op = WalRow.UPSERT;
+    row.hlc = ++hlc;
+    row.streamId = "bench-0";
+    row.sequence = hlc / CHUNK_ROWS;
+    row.row = (int) (hlc % CHUNK_ROWS);
+    row.ordinal = row.row;
+    row.segmentRowCount = CHUNK_ROWS;
+    row.segmentKey = "_wal/bench-0/" + row.sequence;
+    row.key = ByteBuffer.allocate(Long.BYTES).putLong(key).array();
+    row.routingKey = WalRow.keyedRoutingKey(TABLE, row.key);
+    row.payload = new byte[64];
+    return row;
   }
 
   /** An operator that only holds the key index state, as the writer declares it. */
@@ -151,8 +152,7 @@ public class KeyIndexFlushBenchmark {
     @Override
     public void open() throws Exception {
       super.open();
-      state = getRuntimeContext().getState(
-          new ValueStateDescriptor<>("key-index", new KeyEntrySerializer()));
+      state = getRuntimeContext().getState(DeltaWriterOperator.keyIndexDescriptor());
     }
 
     @Override
