@@ -20,7 +20,6 @@ import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.data.Record;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -298,7 +297,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     }
     TableInterval interval = intervalFor(buffer, loaded.get());
     for (WalRow row : buffer.appends()) {
-      interval.write(decode(row, interval), row.payload.length);
+      write(row, interval);
     }
     for (WalRow row : buffer.latestInStateKeyOrder()) {
       materialize(row, interval);
@@ -355,15 +354,15 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     if (row.isDelete()) {
       slot.update(KeyEntry.tombstone(position));
     } else {
-      PartitionedDataWriter.FilePosition at =
-          interval.write(decode(row, interval), row.payload.length);
+      PartitionedDataWriter.FilePosition at = write(row, interval);
       slot.update(KeyEntry.live(position, at.path(), at.position()));
     }
   }
 
-  private static Record decode(WalRow row, TableInterval interval) {
+  private static PartitionedDataWriter.FilePosition write(WalRow row, TableInterval interval)
+      throws InterruptedException {
     try {
-      return interval.decode(row.payload);
+      return interval.write(row.payload);
     } catch (IllegalArgumentException e) {
       throw new IllegalStateException("Cannot write row of table " + row.tableName + " from "
           + row.segmentKey + " batch " + row.batch + " row " + row.row + ": " + e.getMessage(), e);

@@ -1,5 +1,7 @@
 package io.verglas.materializer.write;
 
+import io.verglas.row.RowDecoder;
+import io.verglas.row.RowFields;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -9,39 +11,44 @@ import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.MetricsConfig;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.InternalRecordWrapper;
-import org.apache.iceberg.data.Record;
 import org.apache.iceberg.encryption.EncryptedOutputFile;
 import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.io.OutputFileFactory;
+import org.apache.iceberg.parquet.Parquet;
 
 /**
- * Writes records into one Parquet data file per partition of the table's current spec and tells
- * where each record landed (file path, row position): the key index needs that position, so
- * files are never rolled by size here.
+ * Writes rows (WAL payloads, {@code RowCodec} bytes) into one Parquet data file per partition of
+ * the table's current spec and tells where each row landed (file path, row position): the key
+ * index needs that position, so files are never rolled by size here.
  *
- * <p>The position is decided on the caller's thread when a record is handed in; the encoding
- * happens later on a {@link BackgroundWrites} thread, in batches of {@link #BATCH} records per
- * file, in the order they were handed in (so each record lands at its announced position).
- * {@link #complete} waits for all of it.
+ * <p>The position is decided on the caller's thread when a row is handed in, once its bytes were
+ * checked against the schema (a row that cannot be written fails there, with no file touched);
+ * the encoding happens later on a {@link BackgroundWrites} thread ({@link PayloadParquetWriter}),
+ * in batches of {@link #BATCH} rows per file, in the order they were handed in (so each row lands
+ * at its announced position). {@link #complete} waits for all of it. Only a partitioned table
+ * decodes rows on the caller's thread, for their partition values.
  */
 final class PartitionedDataWriter implements Closeable {
-  /** Records per background task and file. */
+  /** Rows per background task and file. */
   static final int BATCH = 1024;
 
   private final Table table;
   private final Schema schema;
   private final PartitionSpec spec;
-  private final GenericFileWriterFactory writers;
+  private final Map<String, String> writerProperties;
   private final OutputFileFactory files;
   private final PartitionKey partitionKey;
   private final InternalRecordWrapper wrapper;
+  private final RowDecoder decoder;
+  private final RowFields fields;
+  private final int[] offsets;
   private final BackgroundWrites background;
   private final Map<StructLike, OpenFile> open = new HashMap<>();
   private OpenFile unpartitioned;
@@ -52,16 +59,15 @@ final class PartitionedDataWriter implements Closeable {
     this.background = background;
     this.schema = table.schema();
     this.spec = table.spec();
-    this.writers = new GenericFileWriterFactory.Builder(table)
-        .dataFileFormat(FileFormat.PARQUET)
-        .dataSchema(schema)
-        .writerProperties(DataFileProperties.of(table.properties()))
-        .build();
+    this.writerProperties = DataFileProperties.of(table.properties());
     this.files = OutputFileFactory.builderFor(table, subtask, attempt)
         .format(FileFormat.PARQUET)
         .build();
     this.partitionKey = new PartitionKey(spec, schema);
     this.wrapper = new InternalRecordWrapper(schema.asStruct());
+    this.decoder = new RowDecoder(schema);
+    this.fields = new RowFields(schema);
+    this.offsets = new int[fields.size()];
   }
 
   Schema schema() {
@@ -69,10 +75,13 @@ final class PartitionedDataWriter implements Closeable {
   }
 
   /**
-   * Writes one record of {@link #schema()}; returns where it lands. The record must not change
-   * afterwards (it is encoded later, on the background thread).
+   * Writes one row of {@link #schema()}; returns where it lands. The bytes must not change
+   * afterwards (they are encoded later, on the background thread).
+   *
+   * @throws IllegalArgumentException if the row cannot be read with the schema (nothing written)
    */
-  FilePosition write(Record record) throws InterruptedException {
+  FilePosition write(byte[] row) throws InterruptedException {
+    fields.locate(row, offsets);
     OpenFile file;
     if (spec.isUnpartitioned()) {
       if (unpartitioned == null) {
@@ -80,7 +89,7 @@ final class PartitionedDataWriter implements Closeable {
       }
       file = unpartitioned;
     } else {
-      partitionKey.partition(wrapper.wrap(record));
+      partitionKey.partition(wrapper.wrap(decoder.decode(row)));
       file = open.get(partitionKey);
       if (file == null) {
         PartitionKey copy = partitionKey.copy();
@@ -88,7 +97,7 @@ final class PartitionedDataWriter implements Closeable {
         open.put(copy, file);
       }
     }
-    file.pending.add(record);
+    file.pending.add(row);
     if (file.pending.size() >= BATCH) {
       dispatch(file);
     }
@@ -96,7 +105,7 @@ final class PartitionedDataWriter implements Closeable {
   }
 
   private void dispatch(OpenFile file) throws InterruptedException {
-    List<Record> batch = file.pending;
+    List<byte[]> batch = file.pending;
     file.pending = new ArrayList<>(BATCH);
     background.submit(() -> batch.forEach(file.writer::write));
   }
@@ -104,8 +113,22 @@ final class PartitionedDataWriter implements Closeable {
   private OpenFile newFile(StructLike partition) {
     EncryptedOutputFile output = partition == null
         ? files.newOutputFile() : files.newOutputFile(spec, partition);
-    DataWriter<Record> writer = writers.newDataWriter(output, spec, partition);
-    return new OpenFile(writer, output.encryptingOutputFile().location());
+    try {
+      DataWriter<byte[]> writer = Parquet.writeData(output)
+          .schema(schema)
+          .setAll(table.properties())
+          .setAll(writerProperties)
+          .metricsConfig(MetricsConfig.forTable(table))
+          .withSpec(spec)
+          .withPartition(partition)
+          .withKeyMetadata(output.keyMetadata())
+          .createWriterFunc(PayloadParquetWriter::create)
+          .overwrite()
+          .build();
+      return new OpenFile(writer, output.encryptingOutputFile().location());
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot open a data file of table " + table.name(), e);
+    }
   }
 
   /** Closes every file and returns them; call once, after the last write. */
@@ -171,12 +194,12 @@ final class PartitionedDataWriter implements Closeable {
   record FilePosition(String path, long position) {}
 
   private static final class OpenFile {
-    private final DataWriter<Record> writer;
+    private final DataWriter<byte[]> writer;
     private final String path;
     private long rows;
-    private List<Record> pending = new ArrayList<>(BATCH);
+    private List<byte[]> pending = new ArrayList<>(BATCH);
 
-    private OpenFile(DataWriter<Record> writer, String path) {
+    private OpenFile(DataWriter<byte[]> writer, String path) {
       this.writer = writer;
       this.path = path;
     }

@@ -2,7 +2,6 @@ package io.verglas.materializer.write;
 
 import io.verglas.materializer.progress.SegmentProgress;
 import io.verglas.row.KeyRowWriter;
-import io.verglas.row.RowDecoder;
 import java.io.Closeable;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -11,7 +10,6 @@ import java.util.Map;
 import org.apache.iceberg.ContentFileParser;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.data.Record;
 
 /**
  * One table's share of the current checkpoint interval on one writer: its data files, open
@@ -33,7 +31,6 @@ final class TableInterval implements Closeable {
   private final String location;
   private final int subtask;
   private final PartitionedDataWriter writer;
-  private final RowDecoder decoder;
   private final KeyRowWriter keys;
   private final Map<String, DeletedRows.Builder> deletes = new HashMap<>();
   private final Map<String, SegmentProgress> segments = new HashMap<>();
@@ -51,7 +48,6 @@ final class TableInterval implements Closeable {
     this.schemaId = table.schema().schemaId();
     this.specId = table.spec().specId();
     this.writer = new PartitionedDataWriter(table, subtask, attempt, background);
-    this.decoder = new RowDecoder(writer.schema());
     this.keys = KeyRows.payloadWriter(writer.schema());
   }
 
@@ -73,19 +69,15 @@ final class TableInterval implements Closeable {
     return current.schema().schemaId() == schemaId && current.spec().specId() == specId;
   }
 
-  /** Decodes a row's payload with the schema the files are written with. */
-  Record decode(byte[] payload) {
-    return decoder.decode(payload);
-  }
-
   /**
-   * Writes a decoded row ({@code payloadBytes} long in the WAL); returns where it lands, the
-   * path in the form the key index stores ({@link IndexedPaths}).
+   * Writes a row's payload (with the schema the files are written with); returns where it
+   * lands, the path in the form the key index stores ({@link IndexedPaths}).
+   *
+   * @throws IllegalArgumentException if the payload cannot be read with that schema
    */
-  PartitionedDataWriter.FilePosition write(Record record, int payloadBytes)
-      throws InterruptedException {
-    writtenBytes += payloadBytes;
-    PartitionedDataWriter.FilePosition at = writer.write(record);
+  PartitionedDataWriter.FilePosition write(byte[] payload) throws InterruptedException {
+    PartitionedDataWriter.FilePosition at = writer.write(payload);
+    writtenBytes += payload.length;
     String indexed = indexedPaths.computeIfAbsent(at.path(),
         path -> IndexedPaths.relativize(location, path));
     return new PartitionedDataWriter.FilePosition(indexed, at.position());

@@ -5,22 +5,28 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.verglas.materializer.testing.LocalTables;
 import io.verglas.materializer.testing.TestingTables;
+import io.verglas.row.RowCodec;
 import java.io.Closeable;
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.data.parquet.GenericParquetReaders;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.parquet.Parquet;
+import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -55,7 +61,7 @@ class PartitionedDataWriterTest {
     List<DataFile> files;
     try (PartitionedDataWriter writer = new PartitionedDataWriter(table, 0, 0, background)) {
       for (int id = 0; id < rows; id++) {
-        PartitionedDataWriter.FilePosition at = writer.write(user(id));
+        PartitionedDataWriter.FilePosition at = writer.write(payload(user(id)));
         announced.computeIfAbsent(at.path(), path -> new HashMap<>()).put(at.position(), id);
       }
       files = writer.complete();
@@ -78,14 +84,33 @@ class PartitionedDataWriterTest {
 
   @Test
   void aFailedEncodingFailsCompleteAndLeavesNoFile() throws Exception {
+    Schema schema = new Schema(Types.NestedField.required(1, "id", Types.IntegerType.get()),
+        Types.NestedField.optional(2, "amount", Types.DecimalType.of(9, 2)));
+    Table priced = TestingTables.create(catalog, TableIdentifier.of("db", "priced"), schema,
+        PartitionSpec.unpartitioned());
+    GenericRecord bad = GenericRecord.create(schema);
+    bad.setField("id", 1);
+    bad.setField("amount", new BigDecimal("12345678901.25")); // more digits than decimal(9, 2)
     List<String> paths = new ArrayList<>();
-    try (PartitionedDataWriter writer = new PartitionedDataWriter(table, 0, 0, background)) {
-      GenericRecord bad = (GenericRecord) user(1);
-      bad.setField("value", "not a long"); // fails only when Parquet encodes it
-      paths.add(writer.write(bad).path());
-      assertThatThrownBy(writer::complete).isInstanceOf(ClassCastException.class);
+    try (PartitionedDataWriter writer = new PartitionedDataWriter(priced, 0, 0, background)) {
+      paths.add(writer.write(RowCodec.encode(bad, schema)).path()); // fails only when encoded
+      assertThatThrownBy(writer::complete).hasMessageContaining("decimal(9,2)");
     }
-    assertThat(table.io().newInputFile(paths.get(0)).exists()).isFalse();
+    assertThat(priced.io().newInputFile(paths.get(0)).exists()).isFalse();
+  }
+
+  @Test
+  void aRowTheSchemaCannotTakeFailsOnTheCallersThreadAndWritesNothing() throws Exception {
+    GenericRecord keyless = (GenericRecord) user(1);
+    keyless.setField("id", null);
+    try (PartitionedDataWriter writer = new PartitionedDataWriter(table, 0, 0, background)) {
+      assertThatThrownBy(() -> writer.write(new byte[] {1, 0, 0}))
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("truncated");
+      assertThatThrownBy(() -> writer.write(payload(keyless)))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("required column id is null");
+      assertThat(writer.complete()).isEmpty();
+    }
   }
 
   @Test
@@ -113,10 +138,14 @@ class PartitionedDataWriterTest {
         // Words from a small vocabulary in a scrambled order: text that levels compress apart.
         long mixed = id * 0x9E3779B97F4A7C15L;
         record.setField("name", "user-" + (mixed >>> 52) + "-" + Long.toString(mixed >>> 40, 36));
-        writer.write(record);
+        writer.write(payload(record));
       }
       return writer.complete().stream().mapToLong(DataFile::fileSizeInBytes).sum();
     }
+  }
+
+  private byte[] payload(Record record) {
+    return RowCodec.encode(record, table.schema());
   }
 
   private Record user(int id) {
