@@ -128,7 +128,6 @@ final class PayloadParquetWriter implements ParquetValueWriter<byte[]> {
 
   /** One top-level column: how its value is read from the row and written. */
   private abstract static class Column {
-    final Types.NestedField field;
     /** Owns the Parquet column writer (Iceberg's, which writes values at the column's level). */
     final ParquetValueWriter<?> writer;
     final TripleWriter<?> column;
@@ -136,8 +135,7 @@ final class PayloadParquetWriter implements ParquetValueWriter<byte[]> {
     final int nullLevel;
     long nulls;
 
-    Column(Types.NestedField field, ParquetValueWriter<?> writer, ColumnDescriptor descriptor) {
-      this.field = field;
+    Column(ParquetValueWriter<?> writer, ColumnDescriptor descriptor) {
       this.writer = writer;
       this.column = writer.columns().get(0);
       this.nullLevel = descriptor.getMaxDefinitionLevel() - 1;
@@ -146,18 +144,18 @@ final class PayloadParquetWriter implements ParquetValueWriter<byte[]> {
     static Column of(Types.NestedField field, ColumnDescriptor descriptor) {
       Type.TypeID type = field.type().typeId();
       return switch (type) {
-        case BOOLEAN -> new Copied(field, descriptor,
+        case BOOLEAN -> new Copied(descriptor,
             (column, row, at) -> column.writeBoolean(0, row[at] != 0));
-        case INTEGER, DATE -> new Copied(field, descriptor,
+        case INTEGER, DATE -> new Copied(descriptor,
             (column, row, at) -> column.writeInteger(0, RowFields.intAt(row, at)));
-        case LONG, TIME, TIMESTAMP -> new Copied(field, descriptor,
+        case LONG, TIME, TIMESTAMP -> new Copied(descriptor,
             (column, row, at) -> column.writeLong(0, RowFields.longAt(row, at)));
         case FLOAT -> new FloatColumn(field, descriptor);
         case DOUBLE -> new DoubleColumn(field, descriptor);
-        case STRING, BINARY, FIXED -> new Copied(field, descriptor, (column, row, at) ->
+        case STRING, BINARY, FIXED -> new Copied(descriptor, (column, row, at) ->
             column.writeBinary(0, Binary.fromReusedByteArray(row, at + Integer.BYTES,
                 RowFields.intAt(row, at))));
-        case UUID -> new Copied(field, descriptor, (column, row, at) ->
+        case UUID -> new Copied(descriptor, (column, row, at) ->
             column.writeBinary(0, Binary.fromReusedByteArray(row, at, 2 * Long.BYTES)));
         case DECIMAL -> new DecimalColumn(field, descriptor);
         default -> throw new IllegalArgumentException("Cannot copy column " + field.name()
@@ -165,13 +163,13 @@ final class PayloadParquetWriter implements ParquetValueWriter<byte[]> {
       };
     }
 
-    /** Writes the value at {@code offset}, or a null when it is {@link RowFields#ABSENT}. */
+    /**
+     * Writes the value at {@code offset}, or a null when it is {@link RowFields#ABSENT} (never
+     * for a required column: {@link RowFields#locate} rejects such a row).
+     */
     void write(int repetitionLevel, byte[] row, int offset) {
       if (offset != RowFields.ABSENT) {
         writeValue(row, offset);
-      } else if (field.isRequired()) {
-        throw new IllegalArgumentException("Cannot write row: required column " + field.name()
-            + " is null");
       } else {
         column.writeNull(repetitionLevel, nullLevel);
         nulls++;
@@ -205,8 +203,8 @@ final class PayloadParquetWriter implements ParquetValueWriter<byte[]> {
   private static final class Copied extends Column {
     private final ValueCopy copy;
 
-    Copied(Types.NestedField field, ColumnDescriptor descriptor, ValueCopy copy) {
-      super(field, ParquetValueWriters.unboxed(descriptor), descriptor);
+    Copied(ColumnDescriptor descriptor, ValueCopy copy) {
+      super(ParquetValueWriters.unboxed(descriptor), descriptor);
       this.copy = copy;
     }
 
@@ -221,7 +219,7 @@ final class PayloadParquetWriter implements ParquetValueWriter<byte[]> {
     private final FloatFieldMetrics.Builder metrics;
 
     FloatColumn(Types.NestedField field, ColumnDescriptor descriptor) {
-      super(field, ParquetValueWriters.unboxed(descriptor), descriptor);
+      super(ParquetValueWriters.unboxed(descriptor), descriptor);
       this.metrics = new FloatFieldMetrics.Builder(field.fieldId());
     }
 
@@ -243,7 +241,7 @@ final class PayloadParquetWriter implements ParquetValueWriter<byte[]> {
     private final DoubleFieldMetrics.Builder metrics;
 
     DoubleColumn(Types.NestedField field, ColumnDescriptor descriptor) {
-      super(field, ParquetValueWriters.unboxed(descriptor), descriptor);
+      super(ParquetValueWriters.unboxed(descriptor), descriptor);
       this.metrics = new DoubleFieldMetrics.Builder(field.fieldId());
     }
 
@@ -275,7 +273,7 @@ final class PayloadParquetWriter implements ParquetValueWriter<byte[]> {
 
     private DecimalColumn(Types.NestedField field, ColumnDescriptor descriptor,
         ParquetValueWriters.PrimitiveWriter<BigDecimal> decimals) {
-      super(field, decimals, descriptor);
+      super(decimals, descriptor);
       this.decimals = decimals;
       this.scale = ((Types.DecimalType) field.type()).scale();
     }
