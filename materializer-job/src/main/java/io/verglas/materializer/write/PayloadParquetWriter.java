@@ -31,14 +31,15 @@ import org.apache.parquet.schema.MessageType;
  * <p>Why not Iceberg records and its generic writer: decoding a payload into a record boxed every
  * number and decoded every string, and the writer then unboxed them and encoded the strings back
  * to the bytes the payload held (measured in the materialize benchmark: the decode was a tenth of
- * the flush thread, and a fifth of the writer's allocations were those boxes and strings).
+ * the flush thread, its boxes and strings a fifth of the flush and data-writer threads'
+ * allocations; {@code DataFileWriteBenchmark} compares both ways per row).
  *
  * <p>The files are the ones Iceberg's generic writer makes of the same rows: the same Parquet
  * schema (Iceberg's, from the table schema), the same physical value per type (dates as days,
  * times and timestamps as microseconds, UUIDs as 16 big-endian bytes, decimals through Iceberg's
  * own decimal writers), nulls at the definition level below the column's, and the metrics of
- * float and double columns that Iceberg reads from the writer (NaN, value and null counts). Rows hold top-level
- * primitive columns only (what {@code RowCodec} encodes).
+ * float and double columns that Iceberg reads from the writer (NaN, value and null counts). Rows
+ * hold top-level primitive columns only (what {@code RowCodec} encodes).
  */
 final class PayloadParquetWriter implements ParquetValueWriter<byte[]> {
   /** The column types whose values are copied from the payload. */

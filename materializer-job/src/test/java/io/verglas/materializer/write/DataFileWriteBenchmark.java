@@ -40,11 +40,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * A data file written from WAL payloads, per row: {@code payloads} checks each payload against
  * the schema and writes its bytes with {@link PayloadParquetWriter} (what the writer does, the
  * check on the flush thread), {@code records} decodes each payload into an Iceberg record and
- * writes it with Iceberg's generic writer (what it did before, the decode on the flush thread). Rows as in
- * the materialize benchmark: 10 columns (longs, doubles, an int, three strings, one unique per
- * row), {@value #ROWS} per file, the file closed at the end of each invocation, zstd as the
- * tables' default. Run: {@code mvn -Pjmh -pl materializer-job -am verify
- * -Djmh.args=DataFileWriteBenchmark} (see the README).
+ * writes it with Iceberg's generic writer (what it did before, the decode on the flush thread).
+ * Rows as in the materialize benchmark: 10 columns (longs, doubles, an int, three strings, one
+ * unique per row), {@value #ROWS} per file, the file closed at the end of each invocation, zstd
+ * as new tables have it. Run: {@code mvn -Pjmh -pl materializer-job -am verify
+ * -Djmh.args=DataFileWriteBenchmark} (add {@code -prof gc} for the bytes allocated per row).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
