@@ -50,35 +50,25 @@ public final class RowCodec {
   }
 
   public static GenericRecord decode(byte[] bytes, Schema schema) {
-    return decodeInto(bytes, GenericRecord.create(schema), schema);
+    return decodeInto(bytes, GenericRecord.create(schema), new RowFields(schema));
   }
 
-  /** Decodes into {@code record}, a new record of {@code schema} (see {@link RowDecoder}). */
-  static GenericRecord decodeInto(byte[] bytes, GenericRecord record, Schema schema) {
+  /**
+   * Decodes into {@code record}, a new record of the schema of {@code fields} (see
+   * {@link RowDecoder}): the row's values are found by {@link RowFields#scan}, which also checks
+   * the row, and read at their offsets.
+   */
+  static GenericRecord decodeInto(byte[] bytes, GenericRecord record, RowFields fields) {
+    int[] offsets = new int[fields.size()];
+    fields.scan(bytes, offsets);
     ByteBuffer in = ByteBuffer.wrap(bytes);
-    try {
-      int version = Byte.toUnsignedInt(in.get());
-      if (version != VERSION) {
-        throw new IllegalArgumentException("Cannot decode row: unknown version " + version);
+    for (int i = 0; i < offsets.length; i++) {
+      if (offsets[i] != RowFields.ABSENT) {
+        in.position(offsets[i]);
+        record.set(i, readValue(in, fields.type(i)));
       }
-      List<Types.NestedField> columns = schema.columns();
-      int next = 0;
-      while (in.hasRemaining()) {
-        int fieldId = in.getInt();
-        int position = position(columns, fieldId, next);
-        if (position < 0) {
-          throw new IllegalArgumentException("Cannot decode row: field id " + fieldId
-              + " is not in schema " + schema.schemaId()
-              + " (dropping columns is not supported)");
-        }
-        record.set(position, readValue(in, columns.get(position).type()));
-        next = position + 1;
-      }
-      return record;
-    } catch (BufferUnderflowException | IndexOutOfBoundsException e) {
-      throw new IllegalArgumentException("Cannot decode row: truncated at byte " + in.position()
-          + " of " + bytes.length + " bytes", e);
     }
+    return record;
   }
 
   /**

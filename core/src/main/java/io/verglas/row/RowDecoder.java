@@ -10,16 +10,16 @@ import org.apache.iceberg.data.GenericRecord;
  * of the materializer's writer thread).
  */
 public final class RowDecoder {
-  private final Schema schema;
+  private final RowFields fields;
   private final GenericRecord template;
 
   public RowDecoder(Schema schema) {
-    this.schema = schema;
+    this.fields = new RowFields(schema);
     this.template = GenericRecord.create(schema);
   }
 
   /** A new record holding the row's values. */
   public GenericRecord decode(byte[] bytes) {
-    return RowCodec.decodeInto(bytes, template.copy(), schema);
+    return RowCodec.decodeInto(bytes, template.copy(), fields);
   }
 }

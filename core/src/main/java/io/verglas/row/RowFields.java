@@ -45,6 +45,20 @@ public final class RowFields {
    *     field the schema does not have, or lacks a value of a required column
    */
   public void locate(byte[] row, int[] offsets) {
+    scan(row, offsets);
+    for (int i = 0; i < types.length; i++) {
+      if (offsets[i] == ABSENT && columns.get(i).isRequired()) {
+        throw new IllegalArgumentException("Cannot write row: required column "
+            + columns.get(i).name() + " is null");
+      }
+    }
+  }
+
+  /**
+   * {@link #locate} without the check of required columns: the one walk over a row's fields,
+   * which {@link RowCodec}'s decoding reads values along.
+   */
+  void scan(byte[] row, int[] offsets) {
     Arrays.fill(offsets, 0, types.length, ABSENT);
     ByteBuffer in = ByteBuffer.wrap(row);
     try {
@@ -69,12 +83,11 @@ public final class RowFields {
       throw new IllegalArgumentException("Cannot decode row: truncated at byte " + in.position()
           + " of " + row.length + " bytes", e);
     }
-    for (int i = 0; i < types.length; i++) {
-      if (offsets[i] == ABSENT && columns.get(i).isRequired()) {
-        throw new IllegalArgumentException("Cannot write row: required column "
-            + columns.get(i).name() + " is null");
-      }
-    }
+  }
+
+  /** The type of column {@code i}. */
+  Type type(int i) {
+    return types[i];
   }
 
   /** The big-endian int at {@code offset}. */

@@ -77,7 +77,6 @@ final class PayloadParquetWriter implements ParquetValueWriter<byte[]> {
         parquetSchema));
   }
 
-
   @Override
   public void write(int repetitionLevel, byte[] row) {
     fields.locate(row, offsets);
