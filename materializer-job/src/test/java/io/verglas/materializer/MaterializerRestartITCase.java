@@ -29,6 +29,8 @@ import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.Table;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** Restarts: from a retained checkpoint, and from nothing. Neither may lose or duplicate rows. */
 class MaterializerRestartITCase {
@@ -44,13 +46,18 @@ class MaterializerRestartITCase {
   @RegisterExtension
   final MaterializerFixture world = new MaterializerFixture();
 
-  @Test
-  void restoresFromTheRetainedCheckpointWithItsKeyIndex() throws Exception {
+  /**
+   * Also across a change of parallelism, between the topology of a single writer (chained to the
+   * source, no shuffle) and that of several (keyed shuffle): the key index is the same state.
+   */
+  @ParameterizedTest(name = "writers {0} -> {1}")
+  @CsvSource({"2, 2", "1, 2", "2, 1"})
+  void restoresFromTheRetainedCheckpointWithItsKeyIndex(int before, int after) throws Exception {
     Table users = TestingTables.createUsers(world.catalog(), "db", "users");
     Table events = TestingTables.createEvents(world.catalog(), "db", "events");
     TestingWal wal = world.wal("ingest-1");
     Path checkpoints = world.checkpoints();
-    MaterializerConfig config = world.config(checkpoints).build();
+    MaterializerConfig config = world.config(checkpoints, before).build();
 
     wal.segment(users).batch(user(1, "a", "eu", 1), user(2, "b", "us", 1), user(3, "c", "eu", 1)).put();
     wal.segment(events).batch(event(1, "x"), event(2, "y")).put();
@@ -70,7 +77,7 @@ class MaterializerRestartITCase {
         .put();
     wal.segment(events).batch(event(3, "z")).put();
 
-    JobClient second = startFrom(config, checkpoint);
+    JobClient second = startFrom(world.config(checkpoints, after).build(), checkpoint);
     try {
       awaitUsers(users, Map.of(1, "a2/eu/2", 3, "c/eu/1", 4, "d/us/1"));
       MaterializerFixture.await("3 events", TIMEOUT, () -> TestingTables.read(events).size(),

@@ -34,9 +34,15 @@ public class WalRow {
   public long ordinal;
   /** How many rows the segment holds. */
   public long segmentRowCount;
-  /** {@code RowCodec.encodeKey} of the primary key; null for append-only tables. */
+  /**
+   * {@code RowCodec.encodeKey} of the primary key; null for append-only tables. Never written
+   * after the row is built: copies share it (see {@link WalRowSerializer#copy}).
+   */
   public byte[] key;
-  /** {@code RowCodec.encode} of the row in the table's schema at read time. */
+  /**
+   * {@code RowCodec.encode} of the row in the table's schema at read time. Never written after
+   * the row is built: copies share it.
+   */
   public byte[] payload;
   public String segmentKey;
 

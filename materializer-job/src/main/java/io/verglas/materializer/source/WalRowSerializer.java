@@ -44,6 +44,11 @@ public final class WalRowSerializer extends NonReusingSerializer<WalRow> {
     return new WalRow();
   }
 
+  /**
+   * A new row sharing the key and payload arrays, which no one writes once a row is built. Flink
+   * copies every row the source hands to a writer chained to it (a parallelism of one): cloning
+   * the arrays was a tenth of the bytes the job allocated.
+   */
   @Override
   public WalRow copy(WalRow from) {
     WalRow row = new WalRow();
@@ -58,8 +63,8 @@ public final class WalRowSerializer extends NonReusingSerializer<WalRow> {
     row.row = from.row;
     row.ordinal = from.ordinal;
     row.segmentRowCount = from.segmentRowCount;
-    row.key = from.key == null ? null : from.key.clone();
-    row.payload = from.payload == null ? null : from.payload.clone();
+    row.key = from.key;
+    row.payload = from.payload;
     row.segmentKey = from.segmentKey;
     return row;
   }

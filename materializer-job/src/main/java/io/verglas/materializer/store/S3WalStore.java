@@ -4,6 +4,8 @@ import io.verglas.store.ObjectStoreEndpoint;
 import io.verglas.wal.StreamHighWater;
 import io.verglas.wal.WalLayout;
 import io.verglas.wal.WalLayout.SegmentName;
+import java.io.IOException;
+import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -11,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
 import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
@@ -87,12 +88,31 @@ public final class S3WalStore implements WalStore {
   @Override
   public Optional<byte[]> get(String key) {
     try {
-      ResponseBytes<GetObjectResponse> bytes =
-          s3.getObjectAsBytes(b -> b.bucket(bucket).key(key));
-      return Optional.of(bytes.asByteArrayUnsafe());
+      return Optional.of(s3.getObject(b -> b.bucket(bucket).key(key), S3WalStore::readBody));
     } catch (NoSuchKeyException e) {
       return Optional.empty();
     }
+  }
+
+  /**
+   * The body, read into an array of the length the response declares. Why not the SDK's
+   * {@code getObjectAsBytes}: it collects the body in a growing buffer and copies that out, so
+   * each segment (about a megabyte) was allocated some three times over, the last copies as
+   * humongous objects of the collector.
+   */
+  private static byte[] readBody(GetObjectResponse response, InputStream body)
+      throws IOException {
+    Long declared = response.contentLength();
+    if (declared == null) {
+      return body.readAllBytes();
+    }
+    byte[] bytes = new byte[Math.toIntExact(declared)];
+    int read = body.readNBytes(bytes, 0, bytes.length);
+    if (read != bytes.length) {
+      throw new IOException("Cannot read WAL segment: the body ended after " + read + " of "
+          + bytes.length + " bytes");
+    }
+    return bytes;
   }
 
   /**

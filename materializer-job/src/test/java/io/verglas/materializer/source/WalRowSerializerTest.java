@@ -57,12 +57,16 @@ class WalRowSerializerTest {
   }
 
   @Test
-  void copiesAreEqualAndDoNotShareArrays() throws Exception {
+  void copiesAreEqualRowsSharingTheArraysNoOneWrites() throws Exception {
     WalRow row = random(new Random(3));
     row.key = new byte[] {1, 2};
     WalRow copy = serializer.copy(row);
     assertThat(describe(copy)).isEqualTo(describe(row));
-    assertThat(copy.key).isNotSameAs(row.key);
+    assertThat(copy).isNotSameAs(row);
+    assertThat(copy.key).isSameAs(row.key);
+    assertThat(copy.payload).isSameAs(row.payload);
+    copy.tableName = "changed";
+    assertThat(row.tableName).isNotEqualTo("changed");
 
     DataOutputSerializer out = new DataOutputSerializer(64);
     serializer.serialize(row, out);

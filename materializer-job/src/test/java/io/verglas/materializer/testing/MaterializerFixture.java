@@ -137,15 +137,20 @@ public final class MaterializerFixture implements BeforeEachCallback, AfterEachC
     return pending;
   }
 
-  /** A config for this world; {@code checkpointDir} may be null. */
+  /** A config for this world with two writers; {@code checkpointDir} may be null. */
   public MaterializerConfig.Builder config(Path checkpointDir) {
+    return config(checkpointDir, 2);
+  }
+
+  /** A config for this world; {@code checkpointDir} may be null. */
+  public MaterializerConfig.Builder config(Path checkpointDir, int parallelism) {
     String key = eventsKey;
     MaterializerConfig.Builder builder = MaterializerConfig.builder()
         .catalogProperties(catalogProperties)
         .objectStore(s3.endpoint())
         .checkpointInterval(Duration.ofMillis(500))
         .discoveryInterval(Duration.ofMillis(200))
-        .parallelism(2)
+        .parallelism(parallelism)
         .eventPublisher(() -> collecting(key));
     if (checkpointDir != null) {
       builder.checkpointDir(checkpointDir.toUri().toString());
