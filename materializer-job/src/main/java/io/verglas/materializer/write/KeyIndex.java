@@ -5,7 +5,10 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import io.verglas.materializer.source.WalRow;
 import java.io.IOException;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.flink.api.common.state.ValueState;
 
 /**
@@ -51,6 +54,8 @@ final class KeyIndex {
   private boolean evicted;
   /** How many inserts into the cache make it record reads (see {@link #lookUp}). */
   private final long recordReadsFrom;
+  /** While a restored state is preloaded: one instance of each table UUID, for its keys. */
+  private final Map<String, String> preloadedTables = new HashMap<>();
   private long inserts;
   private long hits;
   private long misses;
@@ -76,13 +81,14 @@ final class KeyIndex {
    */
   void preload(String routingKey, KeyEntry stored) {
     if (cache != null && stored != null) {
-      insert(CacheKey.of(routingKey), stored.copy());
+      insert(CacheKey.of(routingKey, preloadedTables), stored.copy());
     }
   }
 
   /** Declares that every entry of the restored state was {@link #preload}ed. */
   void markComplete() {
     stateCached = true;
+    preloadedTables.clear();
   }
 
   /** Whether a cache miss is answered without reading the state. */
@@ -128,7 +134,7 @@ final class KeyIndex {
   /** Test seam: the routing keys the eviction policy would keep longest, most likely first. */
   List<String> hottest(int limit) {
     return cache.policy().eviction().orElseThrow().hottest(limit).keySet().stream()
-        .map(key -> key.routingKey).toList();
+        .map(CacheKey::routingKey).toList();
   }
 
   long hits() {
@@ -145,30 +151,37 @@ final class KeyIndex {
   }
 
   /**
-   * A routing key with a hash of its table and key bytes; equal when the routing keys are (the
-   * routing key holds both).
+   * A table and primary key, with a hash of both; equal when both are. Why not the routing key
+   * string, which holds the same: the cache keeps its key for as long as the entry, and the
+   * routing key ({@code uuid/base64(key)}, some 50 characters in a String of its own) was most
+   * of a cached entry's bytes, which the collector copied while the index filled. The table UUID
+   * is an instance shared by the table's rows, the key bytes the row's own small array.
    */
   private static final class CacheKey {
-    private final String routingKey;
+    private final String tableUuid;
+    private final byte[] key;
     private final int hash;
 
-    private CacheKey(String routingKey, int hash) {
-      this.routingKey = routingKey;
-      this.hash = hash;
+    private CacheKey(String tableUuid, byte[] key) {
+      this.tableUuid = tableUuid;
+      this.key = key;
+      long keyHash = TableBuffer.keyHash(key);
+      this.hash = 31 * tableUuid.hashCode() + (int) (keyHash ^ (keyHash >>> 32));
     }
 
     static CacheKey of(WalRow row) {
-      return new CacheKey(row.routingKey, hash(row.tableUuid, row.key));
+      return new CacheKey(row.tableUuid, row.key);
     }
 
-    static CacheKey of(String routingKey) {
-      return new CacheKey(routingKey,
-          hash(WalRow.tableUuidOf(routingKey), WalRow.keyOf(routingKey)));
+    /** The key of a routing key, its table UUID the shared instance {@code uuids} holds. */
+    static CacheKey of(String routingKey, Map<String, String> uuids) {
+      String tableUuid = WalRow.tableUuidOf(routingKey);
+      return new CacheKey(uuids.computeIfAbsent(tableUuid, uuid -> uuid),
+          WalRow.keyOf(routingKey));
     }
 
-    private static int hash(String tableUuid, byte[] key) {
-      long keyHash = TableBuffer.keyHash(key);
-      return 31 * tableUuid.hashCode() + (int) (keyHash ^ (keyHash >>> 32));
+    String routingKey() {
+      return WalRow.keyedRoutingKey(tableUuid, key);
     }
 
     @Override
@@ -178,8 +191,8 @@ final class KeyIndex {
 
     @Override
     public boolean equals(Object other) {
-      return other instanceof CacheKey that && hash == that.hash
-          && routingKey.equals(that.routingKey);
+      return other instanceof CacheKey that && hash == that.hash && Arrays.equals(key, that.key)
+          && tableUuid.equals(that.tableUuid);
     }
   }
 

@@ -7,6 +7,7 @@ import io.verglas.wal.WalPosition;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 import org.apache.flink.api.common.state.ValueState;
 import org.junit.jupiter.api.Test;
 
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
  */
 class KeyIndexTest {
   private static final String TABLE = "8d0e6f53-5b8a-4a43-9a43-2f4f0bb1d9a1";
+  private static final String OTHER_TABLE = "1f2e3d4c-5b6a-4978-8695-a4b3c2d1e0f9";
 
   @Test
   void aNewIndexAnswersNewKeysWithoutReadingTheState() throws Exception {
@@ -111,6 +113,27 @@ class KeyIndexTest {
   }
 
   @Test
+  void theSameKeyInTwoTablesHasTwoEntriesAlsoWhenPreloaded() throws Exception {
+    KeyedMap state = new KeyedMap();
+    KeyIndex index = new KeyIndex(state, 10, true);
+    write(index, state, row(TABLE, 1), 5);
+    assertThat(write(index, state, row(OTHER_TABLE, 1), 9)).isNull();
+    assertThat(write(index, state, row(TABLE, 1), 6).hlc).isEqualTo(5);
+
+    KeyIndex preloaded = new KeyIndex(state, 10, false);
+    for (Map.Entry<String, KeyEntry> stored : state.entries.entrySet()) {
+      preloaded.preload(stored.getKey(), stored.getValue());
+    }
+    preloaded.markComplete();
+    // Preloaded keys equal the keys of arriving rows, table UUIDs of other instances included.
+    WalRow other = row(new String(OTHER_TABLE.toCharArray()), 1);
+    assertThat(write(preloaded, state, other, 10).hlc).isEqualTo(9);
+    assertThat(write(preloaded, state, row(TABLE, 1), 7).hlc).isEqualTo(6);
+    assertThat(write(preloaded, state, row(OTHER_TABLE, 2), 1)).isNull();
+    assertThat(state.reads).isZero();
+  }
+
+  @Test
   void withoutACacheEveryLookUpReadsTheState() throws Exception {
     KeyedMap state = new KeyedMap();
     KeyIndex index = new KeyIndex(state, 0, true);
@@ -122,20 +145,34 @@ class KeyIndexTest {
 
   /** Reads {@code key}'s entry and writes a new version; returns the entry read. */
   private static KeyEntry write(KeyIndex index, KeyedMap state, int key) throws Exception {
-    WalRow row = row(key);
+    return write(index, state, row(TABLE, key), read -> read == null ? 1 : read.hlc + 1);
+  }
+
+  /** Reads the row's key's entry and writes a version at {@code hlc}; returns the entry read. */
+  private static KeyEntry write(KeyIndex index, KeyedMap state, WalRow row, long hlc)
+      throws Exception {
+    return write(index, state, row, read -> hlc);
+  }
+
+  private static KeyEntry write(KeyIndex index, KeyedMap state, WalRow row,
+      ToLongFunction<KeyEntry> hlcAfter) throws Exception {
     state.current = row.routingKey;
     KeyIndex.Slot slot = index.read(row);
     KeyEntry read = slot.entry() == null ? null : slot.entry().copy(); // changes on update
-    long hlc = read == null ? 1 : read.hlc + 1;
-    slot.update(KeyEntry.live(new WalPosition(hlc, "s", 1, 0, key), "file-" + hlc, key));
+    long hlc = hlcAfter.applyAsLong(read);
+    slot.update(KeyEntry.live(new WalPosition(hlc, "s", 1, 0, 0), "file-" + hlc, 0));
     return read;
   }
 
   private static WalRow row(int key) {
+    return row(TABLE, key);
+  }
+
+  private static WalRow row(String table, int key) {
     WalRow row = new WalRow();
-    row.tableUuid = TABLE;
+    row.tableUuid = table;
     row.key = ByteBuffer.allocate(4).putInt(key).array();
-    row.routingKey = WalRow.keyedRoutingKey(TABLE, row.key);
+    row.routingKey = WalRow.keyedRoutingKey(table, row.key);
     return row;
   }
 
