@@ -38,9 +38,9 @@ import org.rocksdb.CompressionType;
  * </pre>
  *
  * With a parallelism of one there is no shuffle: the writer is chained to the source (see
- * {@link #keyedByRoute}). Every operator has a stable uid, so a restarted job restores its state. Checkpointing is
- * exactly-once and aligned (the committer relies on it); checkpoints are retained on
- * cancellation so a launcher can restart from the last one.
+ * {@link #keyedByRoute}). Every operator has a stable uid, so a restarted job restores its
+ * state. Checkpointing is exactly-once and aligned (the committer relies on it); checkpoints are
+ * retained on cancellation so a launcher can restart from the last one.
  */
 public final class MaterializerJob {
   public static final String JOB_NAME = "verglas-materializer";

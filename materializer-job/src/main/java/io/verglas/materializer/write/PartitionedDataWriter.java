@@ -5,10 +5,13 @@ import io.verglas.row.RowFields;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.MetricsConfig;
@@ -38,6 +41,7 @@ import org.apache.iceberg.parquet.Parquet;
 final class PartitionedDataWriter implements Closeable {
   /** Rows per background task and file. */
   static final int BATCH = 1024;
+  private static final Base64.Encoder OPERATION_IDS = Base64.getUrlEncoder().withoutPadding();
 
   private final Table table;
   private final Schema schema;
@@ -62,12 +66,28 @@ final class PartitionedDataWriter implements Closeable {
     this.writerProperties = DataFileProperties.of(table.properties());
     this.files = OutputFileFactory.builderFor(table, subtask, attempt)
         .format(FileFormat.PARQUET)
+        .operationId(operationId())
         .build();
     this.partitionKey = new PartitionKey(spec, schema);
     this.wrapper = new InternalRecordWrapper(schema.asStruct());
     this.decoder = new RowDecoder(schema);
     this.fields = new RowFields(schema);
     this.offsets = new int[fields.size()];
+  }
+
+  /**
+   * What tells these files apart from every other writer's and interval's: a random UUID, as
+   * Iceberg's file factory takes by default, but in 22 URL-safe Base64 characters instead of 36.
+   * Why: the key index stores a data file's path in the entry of every key it holds, and RocksDB
+   * copies each entry into its memtable, its files, compactions and checkpoints; the shorter
+   * name makes an entry (key and value, about 116 bytes) an eighth smaller.
+   */
+  private static String operationId() {
+    UUID uuid = UUID.randomUUID();
+    ByteBuffer bytes = ByteBuffer.allocate(16)
+        .putLong(uuid.getMostSignificantBits())
+        .putLong(uuid.getLeastSignificantBits());
+    return OPERATION_IDS.encodeToString(bytes.array());
   }
 
   Schema schema() {

@@ -114,6 +114,22 @@ class PartitionedDataWriterTest {
   }
 
   @Test
+  void filesOfWritersWithTheSameSubtaskAndAttemptHaveDistinctShortNames() throws Exception {
+    List<String> names = new ArrayList<>();
+    for (int interval = 0; interval < 3; interval++) {
+      try (PartitionedDataWriter writer = new PartitionedDataWriter(table, 0, 0, background)) {
+        writer.write(payload(user(1)));
+        for (DataFile file : writer.complete()) {
+          String location = file.location();
+          names.add(location.substring(location.lastIndexOf('/') + 1));
+        }
+      }
+    }
+    assertThat(names).hasSize(3).doesNotHaveDuplicates()
+        .allMatch(name -> name.matches("00000-0-[A-Za-z0-9_-]{22}-00001\\.parquet"), "short");
+  }
+
+  @Test
   void dataFilesAreCompressedAtLevelOneUnlessTheTableSetsALevel() throws Exception {
     assertThat(table.properties()).containsEntry(TableProperties.PARQUET_COMPRESSION, "zstd")
         .doesNotContainKey(TableProperties.PARQUET_COMPRESSION_LEVEL);
