@@ -61,6 +61,15 @@ public final class RowCodec {
   static GenericRecord decodeInto(byte[] bytes, GenericRecord record, RowFields fields) {
     int[] offsets = new int[fields.size()];
     fields.scan(bytes, offsets);
+    return readInto(bytes, record, fields, offsets);
+  }
+
+  /**
+   * Reads into {@code record} the values that lie at {@code offsets} in {@code bytes}, as
+   * {@link RowFields#scan} of {@code fields} found them.
+   */
+  static GenericRecord readInto(byte[] bytes, GenericRecord record, RowFields fields,
+      int[] offsets) {
     ByteBuffer in = ByteBuffer.wrap(bytes);
     for (int i = 0; i < offsets.length; i++) {
       if (offsets[i] != RowFields.ABSENT) {

@@ -22,4 +22,12 @@ public final class RowDecoder {
   public GenericRecord decode(byte[] bytes) {
     return RowCodec.decodeInto(bytes, template.copy(), fields);
   }
+
+  /**
+   * A new record holding the row's values, for a caller that has already walked the row: the
+   * {@code offsets} {@link RowFields#locate} filled for this decoder's schema.
+   */
+  public GenericRecord decode(byte[] bytes, int[] offsets) {
+    return RowCodec.readInto(bytes, template.copy(), fields, offsets);
+  }
 }

@@ -74,6 +74,11 @@ class RowCodecTest {
     assertThat(RowCodec.encode(first, SCHEMA)).isEqualTo(bytes);
     assertThat(second.getField("id")).as("records do not share values").isNull();
     assertThat(first.getField("id")).isEqualTo(7L);
+
+    RowFields fields = new RowFields(SCHEMA);
+    int[] offsets = new int[fields.size()];
+    fields.locate(bytes, offsets);
+    assertThat(RowCodec.encode(decoder.decode(bytes, offsets), SCHEMA)).isEqualTo(bytes);
   }
 
   @Test

@@ -109,7 +109,7 @@ final class PartitionedDataWriter implements Closeable {
       }
       file = unpartitioned;
     } else {
-      partitionKey.partition(wrapper.wrap(decoder.decode(row)));
+      partitionKey.partition(wrapper.wrap(decoder.decode(row, offsets)));
       file = open.get(partitionKey);
       if (file == null) {
         PartitionKey copy = partitionKey.copy();
