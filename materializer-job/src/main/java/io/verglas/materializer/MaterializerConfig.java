@@ -6,6 +6,7 @@ import io.verglas.events.HttpEventPublisher;
 import io.verglas.job.JobArguments;
 import io.verglas.materializer.store.S3WalStore;
 import io.verglas.materializer.store.WalStore;
+import io.verglas.materializer.write.IntervalStaging;
 import io.verglas.store.ObjectStoreEndpoint;
 import io.verglas.wal.WalLayout;
 import java.io.Serializable;
@@ -42,6 +43,10 @@ import org.apache.iceberg.catalog.Catalog;
  *                                     sixteenth of it, files close past half of it
  *   --writer.index-cache-entries=1000000  key index entries each writer subtask keeps on the
  *                                     heap (~200 bytes each); 0 reads every entry from RocksDB
+ *   --writer.interval-staging=auto    which tables hold a checkpoint's rows until the barrier,
+ *                                     so no version replaced within it reaches a data file:
+ *                                     auto (those whose keys change within a checkpoint),
+ *                                     always, never
  * </pre>
  */
 public final class MaterializerConfig implements Serializable {
@@ -70,6 +75,7 @@ public final class MaterializerConfig implements Serializable {
   private final Duration discoveryInterval;
   private final long writerBufferBytes;
   private final int writerIndexCacheEntries;
+  private final IntervalStaging intervalStaging;
 
   private MaterializerConfig(Builder b) {
     this.catalogName = b.catalogName == null ? CATALOG_NAME_DEFAULT : b.catalogName;
@@ -87,6 +93,7 @@ public final class MaterializerConfig implements Serializable {
     this.writerBufferBytes = b.writerBufferBytes < 0 ? WRITER_BUFFER_BYTES_DEFAULT : b.writerBufferBytes;
     this.writerIndexCacheEntries = b.writerIndexCacheEntries < 0
         ? WRITER_INDEX_CACHE_ENTRIES_DEFAULT : b.writerIndexCacheEntries;
+    this.intervalStaging = b.intervalStaging == null ? IntervalStaging.AUTO : b.intervalStaging;
   }
 
   public static Builder builder() {
@@ -124,6 +131,9 @@ public final class MaterializerConfig implements Serializable {
         case "writer.buffer-bytes": builder.writerBufferBytes(parseLong(key, value)); break;
         case "writer.index-cache-entries":
           builder.writerIndexCacheEntries(parseInt(key, value));
+          break;
+        case "writer.interval-staging":
+          builder.intervalStaging(IntervalStaging.parse(value));
           break;
         default: throw new IllegalArgumentException("Unknown argument: --" + key);
       }
@@ -200,6 +210,11 @@ public final class MaterializerConfig implements Serializable {
     return writerIndexCacheEntries;
   }
 
+  /** Which tables' intervals hold their rows until the barrier. */
+  public IntervalStaging intervalStaging() {
+    return intervalStaging;
+  }
+
   /**
    * A new catalog client; the caller closes it if it is {@link AutoCloseable}. Its file IO caches
    * manifest contents (manifests are immutable): every commit resolves its deletes against the
@@ -244,7 +259,8 @@ public final class MaterializerConfig implements Serializable {
         + ", checkpointInterval=" + checkpointInterval + ", checkpointDir=" + checkpointDir
         + ", parallelism=" + parallelism + ", discoveryInterval=" + discoveryInterval
         + ", writerBufferBytes=" + writerBufferBytes
-        + ", writerIndexCacheEntries=" + writerIndexCacheEntries + "}";
+        + ", writerIndexCacheEntries=" + writerIndexCacheEntries
+        + ", intervalStaging=" + intervalStaging + "}";
   }
 
   /** Builds a {@link MaterializerConfig}; each setting may be given once. */
@@ -262,6 +278,7 @@ public final class MaterializerConfig implements Serializable {
     private Duration discoveryInterval;
     private long writerBufferBytes = -1;
     private int writerIndexCacheEntries = -1;
+    private IntervalStaging intervalStaging;
 
     private Builder() {}
 
@@ -380,6 +397,12 @@ public final class MaterializerConfig implements Serializable {
         throw new IllegalArgumentException("Invalid writer index cache entries: " + entries);
       }
       this.writerIndexCacheEntries = entries;
+      return this;
+    }
+
+    public Builder intervalStaging(IntervalStaging staging) {
+      checkUnset(intervalStaging, "interval staging");
+      this.intervalStaging = Objects.requireNonNull(staging, "interval staging");
       return this;
     }
 

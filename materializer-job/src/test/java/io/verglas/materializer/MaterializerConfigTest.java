@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.verglas.events.HttpEventPublisher;
+import io.verglas.materializer.write.IntervalStaging;
 import java.net.URI;
 import java.time.Duration;
 import org.apache.flink.configuration.CheckpointingOptions;
@@ -18,7 +19,8 @@ class MaterializerConfigTest {
       "--s3.endpoint=http://127.0.0.1:9000", "--s3.region=eu-west-1",
       "--s3.access-key=ak", "--s3.secret-key=sk", "--s3.bucket=lake",
       "--wal.prefix=log", "--checkpoint-interval=750ms", "--checkpoint-dir=file:///tmp/cp",
-      "--parallelism=3", "--discovery-interval=1s", "--writer.buffer-bytes=1024"};
+      "--parallelism=3", "--discovery-interval=1s", "--writer.buffer-bytes=1024",
+      "--writer.interval-staging=never"};
 
   @Test
   void parsesArguments() {
@@ -34,6 +36,7 @@ class MaterializerConfigTest {
     assertThat(config.parallelism()).isEqualTo(3);
     assertThat(config.discoveryInterval()).isEqualTo(Duration.ofSeconds(1));
     assertThat(config.writerBufferBytes()).isEqualTo(1024);
+    assertThat(config.intervalStaging()).isEqualTo(IntervalStaging.NEVER);
     assertThat(config.newEventPublisher()).isNotNull();
   }
 
@@ -47,6 +50,7 @@ class MaterializerConfigTest {
     assertThat(config.parallelism()).isEqualTo(-1);
     assertThat(config.checkpointDir()).isNull();
     assertThat(config.objectStore().region()).isEqualTo("us-east-1");
+    assertThat(config.intervalStaging()).isEqualTo(IntervalStaging.AUTO);
   }
 
   @Test
@@ -61,6 +65,8 @@ class MaterializerConfigTest {
         .hasMessageContaining("Invalid --checkpoint-interval: 'soon'");
     assertThatThrownBy(() -> MaterializerConfig.fromArgs("--parallelism=0"))
         .hasMessage("Invalid parallelism: 0");
+    assertThatThrownBy(() -> MaterializerConfig.fromArgs("--writer.interval-staging=often"))
+        .hasMessageContaining("Invalid interval staging 'often'");
     assertThatThrownBy(() -> MaterializerConfig.fromArgs("--wal.prefix=/x"))
         .hasMessageContaining("Invalid WAL prefix");
     assertThatThrownBy(() -> MaterializerConfig.fromArgs("--catalog.a=1", "--catalog.a=2"))

@@ -2,11 +2,14 @@ package io.verglas.bench.materialize;
 
 import io.verglas.bench.Benchmark;
 import io.verglas.bench.BenchmarkReport;
+import io.verglas.materializer.write.IntervalStaging;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
@@ -48,7 +51,10 @@ import org.apache.iceberg.io.CloseableIterable;
  * <p>Parallelism is half the CPUs (at most 4, at least 1), leaving the rest to the S3 endpoint
  * and the generators. A peer that fails is reported as {@code peers.<peer>_error} with the
  * reason, never as a number. {@code -Dverglas.bench.materialize.skip-peers=true} runs ours only
- * (for profiling).
+ * (for profiling). {@code -Dverglas.bench.materialize.keys=N} runs another workload (all three
+ * writers; 50000: each key changes several times per checkpoint), and
+ * {@code -Dverglas.bench.materialize.interval-staging=auto|always|never} sets our writer's
+ * interval staging; the report names both.
  *
  * <p>Warm-up: in its process each writer first runs three times on the upserts it is measured
  * on (each into a new table), results discarded, then the heap is collected, so that each is
@@ -90,7 +96,7 @@ public final class MaterializeBenchmark implements Benchmark {
         ? 0 : Long.getLong("verglas.bench.materialize.warm-up-upserts", WARM_UP_FACTOR * upserts);
     BenchmarkReport.Builder report = BenchmarkReport.builder(name(), quick)
         .metric("upserts", upserts)
-        .metric("keys", upserts / 4)
+        .metric("keys", keys(upserts))
         .metric("columns", UpsertRows.COLUMNS)
         .metric("parallelism", parallelism)
         .metric("checkpoint_interval_ms", CHECKPOINT_INTERVAL.toMillis())
@@ -99,6 +105,8 @@ public final class MaterializeBenchmark implements Benchmark {
             + " the bench S3 endpoint (cache node over a local directory, in our process)")
         .environment("processes", "one JVM per writer, one after the other, with the options"
             + " of the benchmark's JVM");
+    intervalStaging().ifPresent(staging ->
+        report.environment("interval_staging_of_ours", staging.name().toLowerCase(Locale.ROOT)));
     Map<String, String> overrides = flinkOverrides();
     if (!overrides.isEmpty()) {
       report.environment("flink_overrides_of_ours", overrides);
@@ -211,6 +219,24 @@ public final class MaterializeBenchmark implements Benchmark {
       }
     }
     return overrides;
+  }
+
+  /**
+   * The keys the upserts go to: a quarter as many as upserts, as the issue sets, unless
+   * {@code -Dverglas.bench.materialize.keys} asks for another workload (fewer keys: each key
+   * changes several times per checkpoint; the report names the count).
+   */
+  static long keys(long upserts) {
+    return Long.getLong("verglas.bench.materialize.keys", upserts / 4);
+  }
+
+  /**
+   * Our materializer's {@code writer.interval-staging} when
+   * {@code -Dverglas.bench.materialize.interval-staging} sets it (auto, always, never).
+   */
+  static Optional<IntervalStaging> intervalStaging() {
+    return Optional.ofNullable(System.getProperty("verglas.bench.materialize.interval-staging"))
+        .map(IntervalStaging::parse);
   }
 
   /** {@code conf} with the {@link #flinkOverrides} set on it. */

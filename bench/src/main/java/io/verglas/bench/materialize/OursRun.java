@@ -55,14 +55,15 @@ final class OursRun {
   private OursRun() {}
 
   /**
-   * Runs our materializer on {@code upserts} over a quarter as many keys, all kept in
-   * {@code dir}.
+   * Runs our materializer on {@code upserts} over {@link MaterializeBenchmark#keys} keys, all
+   * kept in {@code dir}.
    */
   static Ours run(Path dir, long upserts, int parallelism, int freshnessSegments)
       throws Exception {
     try (BenchStorage storage = new BenchStorage(256L << 20);
         BenchCatalog catalog = BenchCatalog.create(dir)) {
-      return run(storage, catalog, dir, upserts, upserts / 4, parallelism, freshnessSegments);
+      return run(storage, catalog, dir, upserts, MaterializeBenchmark.keys(upserts), parallelism,
+          freshnessSegments);
     }
   }
 
@@ -80,13 +81,14 @@ final class OursRun {
         BenchWal wal = new BenchWal(s3, storage.endpoint().bucket(), table, streams, keys)) {
       Input input = preWrite(wal, upserts, streams);
 
-      MaterializerConfig config = MaterializerConfig.builder()
+      MaterializerConfig.Builder builder = MaterializerConfig.builder()
           .catalog("bench", catalogProperties)
           .objectStore(storage.endpoint())
           .checkpointInterval(MaterializeBenchmark.CHECKPOINT_INTERVAL)
           .checkpointDir(dir.resolve("materializer-checkpoints").toUri().toString())
-          .parallelism(parallelism)
-          .build();
+          .parallelism(parallelism);
+      MaterializeBenchmark.intervalStaging().ifPresent(builder::intervalStaging);
+      MaterializerConfig config = builder.build();
       StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
           MaterializeBenchmark.withFlinkOverrides(MaterializerJob.configuration(config)));
       env.setParallelism(parallelism);

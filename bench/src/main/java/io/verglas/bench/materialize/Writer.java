@@ -19,7 +19,7 @@ enum Writer {
         throws Exception {
       try (BenchCatalog catalog = BenchCatalog.create(dir)) {
         return WriterOutcome.of(IcebergUpsertPeer.run(catalog.catalog(), catalog.properties(),
-            upserts, upserts / 4, parallelism,
+            upserts, MaterializeBenchmark.keys(upserts), parallelism,
             MaterializeBenchmark.configuration(dir.resolve("checkpoints"))));
       }
     }
@@ -28,7 +28,7 @@ enum Writer {
     @Override
     WriterOutcome run(Path dir, long upserts, int parallelism, int freshnessSegments)
         throws Exception {
-      return WriterOutcome.of(PaimonPeer.run(dir.resolve("paimon"), upserts, upserts / 4,
+      return WriterOutcome.of(PaimonPeer.run(dir.resolve("paimon"), upserts, MaterializeBenchmark.keys(upserts),
           parallelism, MaterializeBenchmark.configuration(dir.resolve("checkpoints"))));
     }
   };

@@ -46,11 +46,15 @@ import org.slf4j.LoggerFactory;
  *       every row and touch no state.
  *   <li>A table's data files stay open from its first flush in an interval to the barrier
  *       ({@link TableInterval}): many small flushes make the files one large flush would. A key
- *       written by one flush and replaced by a later one in the same interval gets a delete
- *       against the open file, which the committer applies in the same commit. Intervals end
- *       early, their files joining the checkpoint as they are, when the open files of all tables
- *       hold more than half the byte bound (the Parquet writers buffer a row group in memory),
- *       and a table's when its schema or partition spec changed.
+ *       written by one flush and again by a later one of the same interval takes the place of
+ *       its row (the entry points at it) while that row is still staged; once encoded, the row
+ *       gets a delete, which the committer applies in the same commit, as does a staged row
+ *       replaced by a delete or by a version in another partition. How long rows stay staged,
+ *       a batch or the whole interval, is chosen per table by a {@link StagingPolicy}: tables
+ *       whose keys change within a checkpoint are staged to the end, so that no version replaced
+ *       within one reaches a data file. Intervals end early, their files joining the checkpoint
+ *       as they are, when the open files of all tables hold more than half the byte bound, and
+ *       a table's when its schema or partition spec changed.
  *   <li>At the barrier one {@link TableDelta} per table is emitted downstream to the committer,
  *       with the segment progress of every row consumed, losers included.
  * </ol>
@@ -102,15 +106,23 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
    * comment).
    */
   static final int FLUSH_FRACTION = 16;
+  /**
+   * Threads encoding data files. Two: an interval staged to its end is encoded at the barrier,
+   * while the source and the flush thread wait, and a single thread left a core idle then.
+   */
+  static final int ENCODING_LANES = 2;
 
   private final MaterializerConfig config;
   private transient KeyIndex keyIndex;
   private transient VerglasTables tables;
-  private transient BackgroundWrites background;
+  /** The threads that encode data files, one file per partition and lane at most. */
+  private transient List<BackgroundWrites> lanes;
   private transient BackgroundWrites flusher;
   private transient Map<String, TableBuffer> buffers;
   /** By table: the interval's open files and deletes; touched only by the flushing thread. */
   private transient Map<String, TableInterval> intervals;
+  /** How each table's next interval stages its rows; touched only by the flushing thread. */
+  private transient StagingPolicy staging;
   /** By table: the deltas of the intervals ended since the last barrier. */
   private transient Map<String, List<TableDelta>> flushed;
   private transient long bufferedBytes;
@@ -146,7 +158,11 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     buffers = new LinkedHashMap<>();
     intervals = new LinkedHashMap<>();
     flushed = new LinkedHashMap<>();
-    background = new BackgroundWrites("verglas-data-writer-" + subtask);
+    staging = new StagingPolicy(config.intervalStaging());
+    lanes = new ArrayList<>(ENCODING_LANES);
+    for (int lane = 0; lane < ENCODING_LANES; lane++) {
+      lanes.add(new BackgroundWrites("verglas-data-writer-" + subtask + "-" + lane));
+    }
     flusher = new BackgroundWrites("verglas-flush-" + subtask);
     getMetricGroup().gauge("bufferedBytes", () -> bufferedBytes);
     getMetricGroup().gauge("earlyFlushes", () -> earlyFlushes);
@@ -158,6 +174,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     getMetricGroup().gauge("bufferedTables", () -> buffers.size());
     getMetricGroup().gauge("peakBufferedTables", () -> peakBufferedTables);
     getMetricGroup().gauge("loadedTables", () -> tables.size());
+    getMetricGroup().gauge("stagedTables", () -> staging.stagedTables());
   }
 
   /**
@@ -229,6 +246,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     flusher.await();
     flushAll(takeBuffers());
     endIntervals();
+    staging.checkpointed();
     for (List<TableDelta> parts : flushed.values()) {
       TableDelta merged = TableDelta.merge(parts).withCheckpoint(checkpointId, subtask);
       output.collect(new StreamRecord<>(merged));
@@ -318,7 +336,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
       endInterval(buffer.tableUuid);
     }
     TableInterval interval = new TableInterval(buffer.tableUuid, buffer.tableName, table,
-        subtask, attempt, background);
+        subtask, attempt, lanes, staging.next(buffer.tableUuid));
     intervals.put(buffer.tableUuid, interval);
     return interval;
   }
@@ -328,8 +346,10 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
    * close stays, for {@link #close} to delete its files.
    */
   private void endInterval(String tableUuid) throws InterruptedException {
-    TableDelta delta = intervals.get(tableUuid).complete();
+    TableInterval interval = intervals.get(tableUuid);
+    TableDelta delta = interval.complete();
     intervals.remove(tableUuid);
+    staging.ended(tableUuid, interval.replacements());
     flushed.computeIfAbsent(tableUuid, uuid -> new ArrayList<>()).add(delta);
   }
 
@@ -347,6 +367,10 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
       return; // an equal or newer version is already materialized
     }
     if (entry != null && !entry.deleted) {
+      if (!row.isDelete() && replaceStaged(row, entry, interval)) {
+        slot.update(KeyEntry.live(position, entry.dataFile, entry.filePosition));
+        return;
+      }
       // The entry's file may have been rewritten by a compaction since: the key goes with the
       // position so that the committer can find the row again (see the class comment).
       interval.delete(entry.dataFile, entry.filePosition, row.key);
@@ -364,9 +388,22 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     try {
       return interval.write(row.payload);
     } catch (IllegalArgumentException e) {
-      throw new IllegalStateException("Cannot write row of table " + row.tableName + " from "
-          + row.segmentKey + " batch " + row.batch + " row " + row.row + ": " + e.getMessage(), e);
+      throw unwritable(row, e);
     }
+  }
+
+  /** Whether the row took the place of its key's version staged in the interval at entry. */
+  private static boolean replaceStaged(WalRow row, KeyEntry entry, TableInterval interval) {
+    try {
+      return interval.replace(entry.dataFile, entry.filePosition, row.payload);
+    } catch (IllegalArgumentException e) {
+      throw unwritable(row, e);
+    }
+  }
+
+  private static IllegalStateException unwritable(WalRow row, IllegalArgumentException e) {
+    return new IllegalStateException("Cannot write row of table " + row.tableName + " from "
+        + row.segmentKey + " batch " + row.batch + " row " + row.row + ": " + e.getMessage(), e);
   }
 
   private void abandonIntervals() {
@@ -376,11 +413,17 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     }
   }
 
+  private void closeLanes() {
+    if (lanes != null) {
+      lanes.forEach(BackgroundWrites::close);
+    }
+  }
+
   @Override
   public void close() throws Exception {
     // Closed in reverse order: the flush thread stops, then the open files are deleted once
-    // their background writes have stopped, then the background thread.
-    try (AutoCloseable closeBackground = background;
+    // their background writes have stopped, then the encoding lanes.
+    try (AutoCloseable closeLanes = this::closeLanes;
         AutoCloseable abandonIntervals = this::abandonIntervals;
         AutoCloseable closeFlusher = flusher) {
       if (tables != null) {

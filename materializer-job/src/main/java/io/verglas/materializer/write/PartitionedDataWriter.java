@@ -27,21 +27,39 @@ import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.parquet.Parquet;
 
 /**
- * Writes rows (WAL payloads, {@code RowCodec} bytes) into one Parquet data file per partition of
- * the table's current spec and tells where each row landed (file path, row position): the key
+ * Writes rows (WAL payloads, {@code RowCodec} bytes) into Parquet data files, per partition of
+ * the table's current spec, and tells where each row landed (file path, row position): the key
  * index needs that position, so files are never rolled by size here.
  *
  * <p>The position is decided on the caller's thread when a row is handed in, once its bytes were
- * checked against the schema (a row that cannot be written fails there, with no file touched);
- * the encoding happens later on a {@link BackgroundWrites} thread ({@link PayloadParquetWriter}),
- * in batches of {@link #BATCH} rows per file, in the order they were handed in (so each row lands
- * at its announced position). {@link #complete} waits for all of it. Only a partitioned table
- * decodes rows on the caller's thread, for their partition values.
+ * checked against the schema (a row that cannot be written fails there, with no file touched).
+ * The rows are encoded later ({@link PayloadParquetWriter}) on the writer's encoding lanes (a
+ * {@link BackgroundWrites} thread each), in batches of {@link #BATCH} rows, in position order.
+ * Until its batch is handed over, a row is staged and may be {@link #replace}d by a newer
+ * version of its key in the same partition, which then takes its position: the replaced version
+ * never reaches a file. Only a partitioned table decodes rows on the caller's thread, for their
+ * partition values.
+ *
+ * <p>How long rows stay staged is the caller's choice ({@link Staging}): a batch at a time, its
+ * encoding then overlapping the rows that follow, or until {@link #complete}, when all of them
+ * are encoded while the caller waits. Staged to the end, a partition opens a file per lane once
+ * its first file has {@link #LANE_ROWS} rows and takes rows on its files in turn, so that the
+ * lanes encode in parallel (a small partition still makes a single file).
  */
 final class PartitionedDataWriter implements Closeable {
   /** Rows per background task and file. */
   static final int BATCH = 1024;
+  /** How many rows a partition's first file takes before the partition spreads over the lanes. */
+  static final int LANE_ROWS = 16 * BATCH;
   private static final Base64.Encoder OPERATION_IDS = Base64.getUrlEncoder().withoutPadding();
+
+  /** How long rows stay staged, replaceable, before they are encoded. */
+  enum Staging {
+    /** Until a file's batch is full: encoding overlaps the rows that follow. */
+    PER_BATCH,
+    /** Until {@link #complete}: no version replaced before then reaches a file. */
+    UNTIL_COMPLETE
+  }
 
   private final Table table;
   private final Schema schema;
@@ -53,14 +71,25 @@ final class PartitionedDataWriter implements Closeable {
   private final RowDecoder decoder;
   private final RowFields fields;
   private final int[] offsets;
-  private final BackgroundWrites background;
-  private final Map<StructLike, OpenFile> open = new HashMap<>();
-  private OpenFile unpartitioned;
+  private final List<BackgroundWrites> lanes;
+  private final Map<StructLike, Partition> open = new HashMap<>();
+  private final Map<String, OpenFile> byPath = new HashMap<>();
+  private final Staging staging;
+  private Partition unpartitioned;
   private List<DataFile> result;
+  private long rows;
+  private long replacedStaged;
+  private long replacedEncoded;
 
-  PartitionedDataWriter(Table table, int subtask, long attempt, BackgroundWrites background) {
+  /** A writer encoding on {@code lanes} (one file per lane and partition at most). */
+  PartitionedDataWriter(Table table, int subtask, long attempt, List<BackgroundWrites> lanes,
+      Staging staging) {
+    if (lanes.isEmpty()) {
+      throw new IllegalArgumentException("A data writer needs at least one encoding lane");
+    }
     this.table = table;
-    this.background = background;
+    this.lanes = List.copyOf(lanes);
+    this.staging = staging;
     this.schema = table.schema();
     this.spec = table.spec();
     this.writerProperties = DataFileProperties.of(table.properties());
@@ -95,44 +124,139 @@ final class PartitionedDataWriter implements Closeable {
   }
 
   /**
-   * Writes one row of {@link #schema()}; returns where it lands. The bytes must not change
-   * afterwards (they are encoded later, on the background thread).
+   * Stages one row of {@link #schema()}; returns where it lands. The bytes must not change
+   * afterwards (they are encoded later, on a background thread).
    *
    * @throws IllegalArgumentException if the row cannot be read with the schema (nothing written)
    */
   FilePosition write(byte[] row) throws InterruptedException {
-    fields.locate(row, offsets);
-    OpenFile file;
-    if (spec.isUnpartitioned()) {
-      if (unpartitioned == null) {
-        unpartitioned = newFile(null);
-      }
-      file = unpartitioned;
-    } else {
-      partitionKey.partition(wrapper.wrap(decoder.decode(row, offsets)));
-      file = open.get(partitionKey);
-      if (file == null) {
-        PartitionKey copy = partitionKey.copy();
-        file = newFile(copy);
-        open.put(copy, file);
-      }
-    }
-    file.pending.add(row);
-    if (file.pending.size() >= BATCH) {
+    OpenFile file = partitionOf(row).next();
+    long position = file.dispatched + file.rows.size();
+    file.rows.add(row);
+    rows++;
+    if (staging == Staging.PER_BATCH && file.rows.size() >= BATCH) {
       dispatch(file);
     }
-    return new FilePosition(file.path, file.rows++);
+    return new FilePosition(file.path, position);
   }
 
+  /**
+   * Puts {@code row} at {@code position} of the file at {@code path} in place of the row staged
+   * there, when that file is open here, the row there is still staged and {@code row} belongs to
+   * the same partition; returns the row it replaced, or null (nothing changed).
+   *
+   * @throws IllegalArgumentException if the row cannot be read with the schema (nothing written)
+   */
+  byte[] replace(String path, long position, byte[] row) {
+    OpenFile file = byPath.get(path);
+    if (file == null) {
+      return null;
+    }
+    if (position < file.dispatched) {
+      replacedEncoded++;
+      return null;
+    }
+    if (partitionOf(row) != file.partition) {
+      return null;
+    }
+    replacedStaged++;
+    return file.rows.set(Math.toIntExact(position - file.dispatched), row);
+  }
+
+  /**
+   * How many rows were written and, of those, how many a newer version of their key replaced
+   * before these files closed: in place, while staged, or too late, once encoded.
+   */
+  Replacements replacements() {
+    return new Replacements(rows, replacedStaged, replacedEncoded);
+  }
+
+  /** Rows written to a writer's files and how many of them were replaced while it was open. */
+  record Replacements(long rows, long staged, long encoded) {
+    /** The fraction of the rows handed in that a later one of the same key replaced. */
+    double replacedFraction() {
+      long handedIn = rows + staged;
+      return handedIn == 0 ? 0 : (double) (staged + encoded) / handedIn;
+    }
+  }
+
+  /** The row's partition, opened if need be; checks the row against the schema. */
+  private Partition partitionOf(byte[] row) {
+    fields.locate(row, offsets);
+    if (spec.isUnpartitioned()) {
+      if (unpartitioned == null) {
+        unpartitioned = new Partition(null);
+      }
+      return unpartitioned;
+    }
+    partitionKey.partition(wrapper.wrap(decoder.decode(row, offsets)));
+    Partition partition = open.get(partitionKey);
+    if (partition == null) {
+      PartitionKey copy = partitionKey.copy();
+      partition = new Partition(copy);
+      open.put(copy, partition);
+    }
+    return partition;
+  }
+
+  /** Hands a file's staged rows to its lane as one batch. */
   private void dispatch(OpenFile file) throws InterruptedException {
-    List<byte[]> batch = file.pending;
-    file.pending = new ArrayList<>(BATCH);
-    background.submit(() -> batch.forEach(file.writer::write));
+    List<byte[]> batch = file.rows;
+    file.rows = new ArrayList<>(BATCH);
+    file.dispatched += batch.size();
+    file.lane.submit(() -> batch.forEach(file.writer::write));
   }
 
-  private OpenFile newFile(StructLike partition) {
-    EncryptedOutputFile output = partition == null
-        ? files.newOutputFile() : files.newOutputFile(spec, partition);
+  /**
+   * Hands the staged rows of every file to its lane, batch after batch, the files' batches in
+   * turn (a lane takes a bounded number of batches at a time, so one file's batches submitted
+   * all at once would keep the other lanes waiting), then closes the files on their lanes.
+   */
+  private void dispatchAll(List<OpenFile> all) throws InterruptedException {
+    int most = 0;
+    for (OpenFile file : all) {
+      most = Math.max(most, file.rows.size());
+    }
+    for (int from = 0; from < most; from += BATCH) {
+      for (OpenFile file : all) {
+        if (from < file.rows.size()) {
+          List<byte[]> staged = file.rows.subList(from, Math.min(file.rows.size(), from + BATCH));
+          List<byte[]> batch = new ArrayList<>(staged);
+          staged.replaceAll(row -> null); // released once written, not with the last batch
+          file.lane.submit(() -> batch.forEach(file.writer::write));
+        }
+      }
+    }
+    for (OpenFile file : all) {
+      file.dispatched += file.rows.size();
+      file.rows = List.of();
+      file.lane.submit(() -> {
+        try {
+          file.writer.close();
+        } catch (IOException e) {
+          throw new UncheckedIOException("Cannot close data file " + file.path, e);
+        }
+      });
+    }
+  }
+
+  private void awaitLanes() throws InterruptedException {
+    RuntimeException failure = null;
+    for (BackgroundWrites lane : lanes) {
+      try {
+        lane.await();
+      } catch (RuntimeException e) {
+        failure = failure == null ? e : failure;
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  private OpenFile newFile(Partition partition, BackgroundWrites lane) {
+    EncryptedOutputFile output = partition.key == null
+        ? files.newOutputFile() : files.newOutputFile(spec, partition.key);
     try {
       DataWriter<byte[]> writer = Parquet.writeData(output)
           .schema(schema)
@@ -140,12 +264,15 @@ final class PartitionedDataWriter implements Closeable {
           .setAll(writerProperties)
           .metricsConfig(MetricsConfig.forTable(table))
           .withSpec(spec)
-          .withPartition(partition)
+          .withPartition(partition.key)
           .withKeyMetadata(output.keyMetadata())
           .createWriterFunc(PayloadParquetWriter::create)
           .overwrite()
           .build();
-      return new OpenFile(writer, output.encryptingOutputFile().location());
+      OpenFile file = new OpenFile(writer, output.encryptingOutputFile().location(), partition,
+          lane);
+      byPath.put(file.path, file);
+      return file;
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot open a data file of table " + table.name(), e);
     }
@@ -154,19 +281,11 @@ final class PartitionedDataWriter implements Closeable {
   /** Closes every file and returns them; call once, after the last write. */
   List<DataFile> complete() throws InterruptedException {
     if (result == null) {
-      for (OpenFile file : all()) {
-        dispatch(file);
-        background.submit(() -> {
-          try {
-            file.writer.close();
-          } catch (IOException e) {
-            throw new UncheckedIOException("Cannot close data file " + file.path, e);
-          }
-        });
-      }
-      background.await();
+      List<OpenFile> all = all();
+      dispatchAll(all);
+      awaitLanes();
       List<DataFile> dataFiles = new ArrayList<>();
-      for (OpenFile file : all()) {
+      for (OpenFile file : all) {
         dataFiles.add(file.writer.toDataFile());
       }
       result = dataFiles;
@@ -181,7 +300,7 @@ final class PartitionedDataWriter implements Closeable {
       return;
     }
     try {
-      background.await(); // nothing may touch the files while they are closed and deleted
+      awaitLanes(); // nothing may touch the files while they are closed and deleted
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (RuntimeException e) {
@@ -203,9 +322,12 @@ final class PartitionedDataWriter implements Closeable {
   }
 
   private List<OpenFile> all() {
-    List<OpenFile> all = new ArrayList<>(open.values());
+    List<OpenFile> all = new ArrayList<>();
+    for (Partition partition : open.values()) {
+      all.addAll(partition.files);
+    }
     if (unpartitioned != null) {
-      all.add(unpartitioned);
+      all.addAll(unpartitioned.files);
     }
     return all;
   }
@@ -213,15 +335,49 @@ final class PartitionedDataWriter implements Closeable {
   /** Where a record landed. */
   record FilePosition(String path, long position) {}
 
+  /** A partition's open files, at most one per lane, and which of them takes the next row. */
+  private final class Partition {
+    private final StructLike key;
+    private final List<OpenFile> files = new ArrayList<>();
+    private int next;
+
+    private Partition(StructLike key) {
+      this.key = key;
+    }
+
+    /**
+     * The file for a new row: the first file, or, staged until complete, once the first has
+     * {@link #LANE_ROWS} rows, one per lane in turn, each opened when it takes its first row.
+     */
+    OpenFile next() {
+      boolean spread = staging == Staging.UNTIL_COMPLETE && !files.isEmpty()
+          && files.get(0).rows.size() >= LANE_ROWS;
+      int turns = spread ? lanes.size() : 1;
+      if (next == files.size()) {
+        files.add(newFile(this, lanes.get(next)));
+      }
+      OpenFile file = files.get(next);
+      next = (next + 1) % turns;
+      return file;
+    }
+  }
+
   private static final class OpenFile {
     private final DataWriter<byte[]> writer;
     private final String path;
-    private long rows;
-    private List<byte[]> pending = new ArrayList<>(BATCH);
+    private final Partition partition;
+    private final BackgroundWrites lane;
+    /** The staged rows, at their positions less {@link #dispatched}. */
+    private List<byte[]> rows = new ArrayList<>();
+    /** How many rows were handed to the lane: the position of the first staged row. */
+    private long dispatched;
 
-    private OpenFile(DataWriter<byte[]> writer, String path) {
+    private OpenFile(DataWriter<byte[]> writer, String path, Partition partition,
+        BackgroundWrites lane) {
       this.writer = writer;
       this.path = path;
+      this.partition = partition;
+      this.lane = lane;
     }
   }
 }

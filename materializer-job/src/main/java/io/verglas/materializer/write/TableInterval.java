@@ -15,14 +15,23 @@ import org.apache.iceberg.Table;
  * One table's share of the current checkpoint interval on one writer: its data files, open
  * across the interval's flushes (a flush adds rows to them instead of files of its own), the
  * rows to delete, and how far the consumed rows reach into each WAL segment. It ends in a
- * {@link TableDelta} at the barrier, or before: when the open files of all the writer's tables
+ * {@link TableDelta} at the barrier, or before: when the rows staged by all the writer's tables
  * hold more than half its byte bound, or when the table's schema or spec changed.
+ *
+ * <p>A key written again while its row is still staged takes that row's place
+ * ({@link #replace}): the replaced version never reaches a file, gets no delete, and costs no
+ * encoding. An interval staged {@link PartitionedDataWriter.Staging#UNTIL_COMPLETE until it
+ * ends} holds every row until then, so no version replaced within it reaches a file; one staged
+ * {@link PartitionedDataWriter.Staging#PER_BATCH per batch} encodes rows while it goes on.
  *
  * <p>It writes with the table's schema and partition spec as they were when it opened; a flush
  * that finds the table changed ends it and opens another ({@link #writesFor}), so rows read
  * with a newer schema never meet an older writer.
  */
 final class TableInterval implements Closeable {
+  /** What a staged row holds on to besides its payload: the array's header and its list slot. */
+  static final int STAGED_ROW_OVERHEAD = 24;
+
   final String tableUuid;
   final String tableName;
   private final int schemaId;
@@ -31,15 +40,18 @@ final class TableInterval implements Closeable {
   private final String location;
   private final int subtask;
   private final PartitionedDataWriter writer;
+  private final PartitionedDataWriter.Staging staging;
   private final KeyRowWriter keys;
   private final Map<String, DeletedRows.Builder> deletes = new HashMap<>();
   private final Map<String, SegmentProgress> segments = new HashMap<>();
   /** Each open file's path (an instance per file) in the form the key index stores. */
   private final Map<String, String> indexedPaths = new HashMap<>();
+  /** The other way round: each open file's path by the form the key index stores. */
+  private final Map<String, String> openFiles = new HashMap<>();
   private long writtenBytes;
 
   TableInterval(String tableUuid, String tableName, Table table, int subtask, long attempt,
-      BackgroundWrites background) {
+      List<BackgroundWrites> lanes, PartitionedDataWriter.Staging staging) {
     this.tableUuid = tableUuid;
     this.tableName = tableName;
     this.table = table;
@@ -47,7 +59,8 @@ final class TableInterval implements Closeable {
     this.subtask = subtask;
     this.schemaId = table.schema().schemaId();
     this.specId = table.spec().specId();
-    this.writer = new PartitionedDataWriter(table, subtask, attempt, background);
+    this.writer = new PartitionedDataWriter(table, subtask, attempt, lanes, staging);
+    this.staging = staging;
     this.keys = KeyRows.payloadWriter(writer.schema());
   }
 
@@ -70,17 +83,42 @@ final class TableInterval implements Closeable {
   }
 
   /**
-   * Writes a row's payload (with the schema the files are written with); returns where it
+   * Stages a row's payload (with the schema the files are written with); returns where it
    * lands, the path in the form the key index stores ({@link IndexedPaths}).
    *
    * @throws IllegalArgumentException if the payload cannot be read with that schema
    */
   PartitionedDataWriter.FilePosition write(byte[] payload) throws InterruptedException {
     PartitionedDataWriter.FilePosition at = writer.write(payload);
-    writtenBytes += payload.length;
-    String indexed = indexedPaths.computeIfAbsent(at.path(),
-        path -> IndexedPaths.relativize(location, path));
+    // Staged to the end, the rows themselves are held; otherwise the Parquet writers' buffers,
+    // about as large as the payloads.
+    writtenBytes += payload.length
+        + (staging == PartitionedDataWriter.Staging.UNTIL_COMPLETE ? STAGED_ROW_OVERHEAD : 0);
+    String indexed = indexedPaths.get(at.path());
+    if (indexed == null) {
+      indexed = IndexedPaths.relativize(location, at.path());
+      indexedPaths.put(at.path(), indexed);
+      openFiles.put(indexed, at.path());
+    }
     return new PartitionedDataWriter.FilePosition(indexed, at.position());
+  }
+
+  /**
+   * Puts a newer version of a key in place of the version this interval staged at
+   * {@code position} of {@code dataFile} (as the key index stores it), so that the replaced
+   * version never reaches a file; returns false, changing nothing, when that version is not
+   * staged here (an earlier interval's file) or the new one belongs to another partition.
+   *
+   * @throws IllegalArgumentException if the payload cannot be read with the files' schema
+   */
+  boolean replace(String dataFile, long position, byte[] payload) {
+    String path = openFiles.get(dataFile);
+    byte[] replaced = path == null ? null : writer.replace(path, position, payload);
+    if (replaced == null) {
+      return false;
+    }
+    writtenBytes += payload.length - replaced.length;
+    return true;
   }
 
   /**
@@ -97,12 +135,25 @@ final class TableInterval implements Closeable {
     progress.forEach((key, reached) -> segments.merge(key, reached, SegmentProgress::max));
   }
 
-  /** Payload bytes written to this interval's files: what their writers may hold in memory. */
+  /** How the interval's rows are staged. */
+  PartitionedDataWriter.Staging staging() {
+    return staging;
+  }
+
+  /** How many rows the interval wrote, and how many of them a later version replaced. */
+  PartitionedDataWriter.Replacements replacements() {
+    return writer.replacements();
+  }
+
+  /** What the interval's rows hold in memory until its files close (payloads and overhead). */
   long writtenBytes() {
     return writtenBytes;
   }
 
-  /** Closes the files (waiting for their background writes) and returns the interval's delta. */
+  /**
+   * Writes the staged rows into the files and closes them (on the encoding lanes, waiting
+   * for it) and returns the interval's delta.
+   */
   TableDelta complete() throws InterruptedException {
     List<DataFile> dataFiles = writer.complete();
     List<String> fileJson = new ArrayList<>(dataFiles.size());

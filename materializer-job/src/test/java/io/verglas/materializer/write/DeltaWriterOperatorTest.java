@@ -3,6 +3,7 @@ package io.verglas.materializer.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.verglas.materializer.MaterializerConfig;
 import io.verglas.materializer.source.WalRow;
 import io.verglas.materializer.testing.LocalTables;
@@ -18,6 +19,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.api.common.state.ValueState;
@@ -34,12 +36,17 @@ import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.util.Collector;
+import org.apache.iceberg.ContentFileParser;
+import org.apache.iceberg.DataFile;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.data.parquet.GenericParquetReaders;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.parquet.Parquet;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -110,25 +117,106 @@ class DeltaWriterOperatorTest {
       harness.processElement(upsert(1, "a2", 30, 2), 0);
       harness.prepareSnapshotPreBarrier(1);
 
-      // Flushed together, the first version of key 1 would never have reached the file.
+      // The second version of key 1 takes the place its first one was staged at.
       TableDelta delta = single(harness.extractOutputValues());
       assertThat(delta.dataFiles()).singleElement()
-          .satisfies(json -> assertThat(json).contains("\"record-count\":3"));
-      String file = delta.deletes().keySet().iterator().next();
-      assertThat(delta.deletes()).containsOnlyKeys(file);
-      assertThat(delta.dataFiles().get(0)).contains(file);
-      assertThat(delta.deletes().get(file)).containsExactly(0);
+          .satisfies(json -> assertThat(json).contains("\"record-count\":2"));
+      assertThat(delta.deletes()).isEmpty();
       assertThat(delta.segments().values().iterator().next().rowsThrough()).isEqualTo(3);
+      Map<Object, String> names = namesById(delta);
+      assertThat(names).containsExactly(Map.entry(1, "a2"), Map.entry(2, "b"));
 
       // The index names the file relative to the table location.
-      DeltaWriterOperator writer = (DeltaWriterOperator) harness.getOperator();
-      writer.setCurrentKey(upsert(1, "a2", 30, 2).routingKey);
-      KeyEntry stored = writer.getKeyedStateBackend().getPartitionedState(
-          VoidNamespace.INSTANCE, VoidNamespaceSerializer.INSTANCE,
-          DeltaWriterOperator.keyIndexDescriptor()).value();
+      KeyEntry stored = storedEntry(harness, upsert(1, "a2", 30, 2));
       assertThat(stored.dataFile).startsWith("data/");
-      assertThat(file).endsWith("/users/" + stored.dataFile);
-      assertThat(stored.filePosition).isEqualTo(2);
+      assertThat(delta.dataFiles().get(0)).contains("/users/" + stored.dataFile);
+      assertThat(stored.filePosition).isEqualTo(0);
+      assertThat(stored.hlc).isEqualTo(30);
+    }
+  }
+
+  @Test
+  void aKeyDeletedByALaterFlushOfTheIntervalGetsADeleteOfItsStagedRow() throws Exception {
+    try (var harness = harness(1_600)) {
+      harness.open();
+      harness.processElement(upsert(1, "a", 10, 0), 0);
+      harness.processElement(upsert(2, "b", 20, 1), 0);
+      harness.processElement(delete(1, 30, 2), 0);
+      harness.processElement(upsert(1, "again", 40, 3), 0);
+      harness.prepareSnapshotPreBarrier(1);
+
+      TableDelta delta = single(harness.extractOutputValues());
+      String file = delta.deletes().keySet().iterator().next();
+      assertThat(delta.deletes()).containsOnlyKeys(file);
+      assertThat(delta.deletes().get(file)).containsExactly(0);
+      assertThat(delta.dataFiles()).singleElement()
+          .satisfies(json -> assertThat(json).contains(file).contains("\"record-count\":3"));
+      assertThat(storedEntry(harness, upsert(1, "again", 40, 3)).filePosition).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void aKeyMovingToAnotherPartitionWithinTheIntervalGetsADeleteOfItsStagedRow() throws Exception {
+    table = TestingTables.createUsers(catalog, "db", "regional"); // partitioned by region
+    try (var harness = harness(1_600)) {
+      harness.open();
+      harness.processElement(regional(1, "eu", 10, 0), 0);
+      harness.processElement(regional(1, "us", 20, 1), 0);
+      harness.processElement(regional(1, "us", 30, 2), 0); // replaces the staged "us" row
+      harness.prepareSnapshotPreBarrier(1);
+
+      TableDelta delta = single(harness.extractOutputValues());
+      assertThat(delta.dataFiles()).hasSize(2)
+          .allSatisfy(json -> assertThat(json).contains("\"record-count\":1"));
+      String file = delta.deletes().keySet().iterator().next();
+      assertThat(delta.deletes()).containsOnlyKeys(file);
+      assertThat(file).contains("region=eu");
+      assertThat(delta.deletes().get(file)).containsExactly(0);
+      KeyEntry stored = storedEntry(harness, regional(1, "us", 30, 2));
+      assertThat(stored.dataFile).contains("region=us");
+      assertThat(stored.hlc).isEqualTo(30);
+    }
+  }
+
+  @Test
+  void aTableWhoseKeysChangeWithinACheckpointIsStagedUntilTheBarrier() throws Exception {
+    int keys = PartitionedDataWriter.BATCH + 476;
+    try (var harness = harness(1_600_000)) { // flushes of ~300 rows; files stay open
+      harness.open();
+      int row = 0;
+      for (int pass = 0; pass < 4; pass++) {
+        for (int id = 0; id < keys; id++, row++) {
+          WalRow version = upsert(id, "v" + pass, 10 + row, row);
+          version.segmentRowCount = 4 * keys; // one segment holds them all
+          harness.processElement(version, 0);
+        }
+        if (pass % 2 == 1) {
+          harness.prepareSnapshotPreBarrier(pass / 2 + 1);
+        }
+      }
+
+      List<TableDelta> deltas = harness.extractOutputValues();
+      assertThat(deltas).hasSize(2);
+      // The table's first interval is staged per batch: by the time the second versions
+      // arrive, the batches of the first ones were encoded, so both reach the file and the
+      // first ones are deleted.
+      TableDelta first = deltas.get(0);
+      assertThat(first.dataFiles()).singleElement()
+          .satisfies(json -> assertThat(json).contains("\"record-count\":" + 2 * keys));
+      String firstFile = first.deletes().keySet().iterator().next();
+      assertThat(first.deletes()).containsOnlyKeys(firstFile);
+      assertThat(first.deletes().get(firstFile)).hasSize(keys);
+
+      // Half its rows were replaced within that interval: the next one is staged to the end,
+      // and only the last version of each key reaches a file.
+      TableDelta second = deltas.get(1);
+      assertThat(second.dataFiles()).singleElement()
+          .satisfies(json -> assertThat(json).contains("\"record-count\":" + keys));
+      assertThat(second.deletes()).containsOnlyKeys(firstFile);
+      assertThat(second.deletes().get(firstFile)).hasSize(keys);
+      Map<Object, String> names = namesById(second);
+      assertThat(names).hasSize(keys);
+      assertThat(names.values()).containsOnly("v3");
     }
   }
 
@@ -411,6 +499,45 @@ class DeltaWriterOperatorTest {
     row.segmentRowCount = 8;
     row.segmentKey = WalLayout.defaults().segmentKey("s1", 0);
     return row;
+  }
+
+  /** A user row of {@link #table} in {@code region} (its partition when partitioned). */
+  private WalRow regional(int id, String region, long hlc, int rowIndex) {
+    WalRow row = upsert(id, region + "-user", hlc, rowIndex);
+    Record record = LocalTables.user(table, id, region + "-user", 1);
+    record.setField("region", region);
+    row.payload = RowCodec.encode(record, table.schema());
+    return row;
+  }
+
+  /** The key index entry the writer stores for {@code row}'s key. */
+  private static KeyEntry storedEntry(
+      KeyedOneInputStreamOperatorTestHarness<String, WalRow, TableDelta> harness, WalRow row)
+      throws Exception {
+    DeltaWriterOperator writer = (DeltaWriterOperator) harness.getOperator();
+    writer.setCurrentKey(row.routingKey);
+    return writer.getKeyedStateBackend().getPartitionedState(VoidNamespace.INSTANCE,
+        VoidNamespaceSerializer.INSTANCE, DeltaWriterOperator.keyIndexDescriptor()).value();
+  }
+
+  /** The names of the rows the delta's data files hold, by id. */
+  private Map<Object, String> namesById(TableDelta delta) throws Exception {
+    Map<Object, String> names = new TreeMap<>();
+    for (String json : delta.dataFiles()) {
+      DataFile file = (DataFile) ContentFileParser.fromJson(
+          new ObjectMapper().readTree(json), table.specs());
+      try (CloseableIterable<Record> records = Parquet.read(
+              table.io().newInputFile(file.location()))
+          .project(table.schema())
+          .createReaderFunc(schema -> GenericParquetReaders.buildReader(table.schema(), schema))
+          .build()) {
+        for (Record record : records) {
+          assertThat(names.put(record.getField("id"), (String) record.getField("name")))
+              .as("a key's second row in the files").isNull();
+        }
+      }
+    }
+    return names;
   }
 
   private static TableDelta single(List<TableDelta> deltas) {
