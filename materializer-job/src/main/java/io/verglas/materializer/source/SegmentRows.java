@@ -130,6 +130,7 @@ final class SegmentRows {
     row.segmentRowCount = rowCount;
     row.segmentKey = segmentKey;
     row.payload = columns.encoder.payload(r);
+    row.schemaId = schema.schemaId();
     if (keyFieldIds.isEmpty()) {
       row.routingKey = tableUuid + "/" + row.streamId + "/" + row.sequence;
     } else {

@@ -44,6 +44,8 @@ public class WalRow {
    * the row is built: copies share it.
    */
   public byte[] payload;
+  /** The id of the table schema {@link #payload} was encoded with. */
+  public int schemaId;
   public String segmentKey;
 
   public WalRow() {}

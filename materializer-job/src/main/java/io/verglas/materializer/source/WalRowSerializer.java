@@ -65,6 +65,7 @@ public final class WalRowSerializer extends NonReusingSerializer<WalRow> {
     row.segmentRowCount = from.segmentRowCount;
     row.key = from.key;
     row.payload = from.payload;
+    row.schemaId = from.schemaId;
     row.segmentKey = from.segmentKey;
     return row;
   }
@@ -85,6 +86,7 @@ public final class WalRowSerializer extends NonReusingSerializer<WalRow> {
     out.writeLong(row.segmentRowCount);
     writeBytes(row.key, out);
     writeBytes(row.payload, out);
+    out.writeInt(row.schemaId);
     segmentKeys.write(row.segmentKey, out);
   }
 
@@ -105,6 +107,7 @@ public final class WalRowSerializer extends NonReusingSerializer<WalRow> {
     row.segmentRowCount = in.readLong();
     row.key = readBytes(in);
     row.payload = readBytes(in);
+    row.schemaId = in.readInt();
     row.segmentKey = segmentKeys.read(in);
     return row;
   }

@@ -386,7 +386,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
   private static PartitionedDataWriter.FilePosition write(WalRow row, TableInterval interval)
       throws InterruptedException {
     try {
-      return interval.write(row.payload);
+      return interval.write(row.payload, row.schemaId);
     } catch (IllegalArgumentException e) {
       throw unwritable(row, e);
     }
@@ -395,7 +395,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
   /** Whether the row took the place of its key's version staged in the interval at entry. */
   private static boolean replaceStaged(WalRow row, KeyEntry entry, TableInterval interval) {
     try {
-      return interval.replace(entry.dataFile, entry.filePosition, row.payload);
+      return interval.replace(entry.dataFile, entry.filePosition, row.payload, row.schemaId);
     } catch (IllegalArgumentException e) {
       throw unwritable(row, e);
     }

@@ -7,8 +7,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.apache.iceberg.ContentFileParser;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 
 /**
@@ -48,6 +50,8 @@ final class TableInterval implements Closeable {
   private final Map<String, String> indexedPaths = new HashMap<>();
   /** The other way round: each open file's path by the form the key index stores. */
   private final Map<String, String> openFiles = new HashMap<>();
+  /** By schema id: how payloads encoded with another schema of the table become readable. */
+  private final Map<Integer, UnaryOperator<byte[]>> migrations = new HashMap<>();
   private long writtenBytes;
 
   TableInterval(String tableUuid, String tableName, Table table, int subtask, long attempt,
@@ -83,12 +87,15 @@ final class TableInterval implements Closeable {
   }
 
   /**
-   * Stages a row's payload (with the schema the files are written with); returns where it
-   * lands, the path in the form the key index stores ({@link IndexedPaths}).
+   * Stages a row's payload, encoded with schema {@code encodedWith} of the table (see
+   * {@link #readable}); returns where it lands, the path in the form the key index stores
+   * ({@link IndexedPaths}).
    *
-   * @throws IllegalArgumentException if the payload cannot be read with that schema
+   * @throws IllegalArgumentException if the payload cannot be read with the files' schema
    */
-  PartitionedDataWriter.FilePosition write(byte[] payload) throws InterruptedException {
+  PartitionedDataWriter.FilePosition write(byte[] encoded, int encodedWith)
+      throws InterruptedException {
+    byte[] payload = readable(encoded, encodedWith);
     PartitionedDataWriter.FilePosition at = writer.write(payload);
     // Staged to the end, the rows themselves are held; otherwise the Parquet writers' buffers,
     // about as large as the payloads.
@@ -111,14 +118,33 @@ final class TableInterval implements Closeable {
    *
    * @throws IllegalArgumentException if the payload cannot be read with the files' schema
    */
-  boolean replace(String dataFile, long position, byte[] payload) {
+  boolean replace(String dataFile, long position, byte[] encoded, int encodedWith) {
     String path = openFiles.get(dataFile);
+    byte[] payload = path == null ? null : readable(encoded, encodedWith);
     byte[] replaced = path == null ? null : writer.replace(path, position, payload);
     if (replaced == null) {
       return false;
     }
     writtenBytes += payload.length - replaced.length;
     return true;
+  }
+
+  /**
+   * The payload in the schema the files are written with, from one encoded with schema
+   * {@code encodedWith} of the table ({@link PayloadMigration}).
+   */
+  private byte[] readable(byte[] encoded, int encodedWith) {
+    if (encodedWith == schemaId) {
+      return encoded;
+    }
+    return migrations.computeIfAbsent(encodedWith, id -> {
+      Schema from = table.schemas().get(id);
+      if (from == null) {
+        throw new IllegalStateException("Cannot write a row of table " + tableName
+            + ": it was read with schema " + id + ", which the table does not know");
+      }
+      return PayloadMigration.between(from, writer.schema());
+    }).apply(encoded);
   }
 
   /**

@@ -98,6 +98,7 @@ class WalRowSerializerTest {
     row.segmentRowCount = random.nextInt(1 << 20);
     row.key = appendOnly ? null : bytes(random, 1 + random.nextInt(20));
     row.payload = bytes(random, random.nextInt(300));
+    row.schemaId = random.nextInt(5);
     row.segmentKey = "_wal/" + row.streamId + "/" + row.sequence;
     row.routingKey = appendOnly ? row.tableUuid + "/x" : row.tableUuid + "/" + row.row;
     return row;
@@ -113,6 +114,6 @@ class WalRowSerializerTest {
     return String.join("|", row.routingKey, row.tableUuid, row.tableName, "" + (char) row.op,
         "" + row.hlc, String.valueOf(row.streamId), "" + row.sequence, "" + row.batch,
         "" + row.row, "" + row.ordinal, "" + row.segmentRowCount, row.segmentKey,
-        Arrays.toString(row.key), Arrays.toString(row.payload));
+        Arrays.toString(row.key), Arrays.toString(row.payload), "" + row.schemaId);
   }
 }

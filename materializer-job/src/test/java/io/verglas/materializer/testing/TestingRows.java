@@ -46,6 +46,7 @@ public final class TestingRows {
     row.segmentRowCount = 1;
     row.segmentKey = WalLayout.defaults().segmentKey("s1", row.sequence);
     row.payload = RowCodec.encode(record, table.schema());
+    row.schemaId = table.schema().schemaId();
     row.key = RowCodec.encodeKey(record, table.schema(), PrimaryKeys.fieldIds(table.schema()));
     row.routingKey = WalRow.keyedRoutingKey(row.tableUuid, row.key);
     return row;

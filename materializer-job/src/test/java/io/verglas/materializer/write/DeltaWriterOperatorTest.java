@@ -16,6 +16,7 @@ import io.verglas.wal.WalPosition;
 import java.io.Closeable;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -233,12 +234,47 @@ class DeltaWriterOperatorTest {
       Record record = LocalTables.user(table, 2, "b", 1);
       record.setField("note", "new column");
       withNote.payload = RowCodec.encode(record, table.schema());
+      withNote.schemaId = table.schema().schemaId();
       harness.processElement(withNote, 0);
       harness.prepareSnapshotPreBarrier(1);
 
       TableDelta delta = single(harness.extractOutputValues());
       assertThat(delta.dataFiles()).hasSize(2)
           .allSatisfy(json -> assertThat(json).contains("\"record-count\":1"));
+    }
+  }
+
+  @Test
+  void aRowReadBeforeItsColumnWasPromotedIsWrittenWithTheNewType() throws Exception {
+    Schema scores = PrimaryKeys.withPrimaryKey(new Schema(
+        org.apache.iceberg.types.Types.NestedField.required(1, "id",
+            org.apache.iceberg.types.Types.IntegerType.get()),
+        org.apache.iceberg.types.Types.NestedField.optional(2, "score",
+            org.apache.iceberg.types.Types.IntegerType.get())), List.of("id"));
+    Table promoted = unpartitioned("scores", scores);
+    Record record = org.apache.iceberg.data.GenericRecord.create(promoted.schema());
+    record.setField("id", 1);
+    record.setField("score", 7);
+    WalRow row = base(promoted, 10, 0); // read while score was an int
+    row.payload = RowCodec.encode(record, promoted.schema());
+    row.schemaId = promoted.schema().schemaId();
+    row.key = RowCodec.encodeKey(record, promoted.schema(), List.of(1));
+    row.routingKey = WalRow.keyedRoutingKey(row.tableUuid, row.key);
+    promoted.updateSchema()
+        .updateColumn("score", org.apache.iceberg.types.Types.LongType.get()).commit();
+
+    try (var harness = harness(1L << 20)) {
+      harness.open();
+      harness.processElement(row, 0);
+      harness.prepareSnapshotPreBarrier(1);
+
+      TableDelta delta = single(harness.extractOutputValues());
+      promoted.refresh();
+      List<Record> written = read(promoted, delta);
+      assertThat(written).singleElement().satisfies(read -> {
+        assertThat(read.getField("id")).isEqualTo(1);
+        assertThat(read.getField("score")).isEqualTo(7L);
+      });
     }
   }
 
@@ -474,6 +510,7 @@ class DeltaWriterOperatorTest {
     WalRow row = base(table, hlc, rowIndex);
     Record record = LocalTables.user(table, id, name, 1);
     row.payload = RowCodec.encode(record, table.schema());
+    row.schemaId = table.schema().schemaId();
     row.key = RowCodec.encodeKey(record, table.schema(), PrimaryKeys.fieldIds(table.schema()));
     row.routingKey = WalRow.keyedRoutingKey(row.tableUuid, row.key);
     return row;
@@ -523,21 +560,28 @@ class DeltaWriterOperatorTest {
   /** The names of the rows the delta's data files hold, by id. */
   private Map<Object, String> namesById(TableDelta delta) throws Exception {
     Map<Object, String> names = new TreeMap<>();
-    for (String json : delta.dataFiles()) {
-      DataFile file = (DataFile) ContentFileParser.fromJson(
-          new ObjectMapper().readTree(json), table.specs());
-      try (CloseableIterable<Record> records = Parquet.read(
-              table.io().newInputFile(file.location()))
-          .project(table.schema())
-          .createReaderFunc(schema -> GenericParquetReaders.buildReader(table.schema(), schema))
-          .build()) {
-        for (Record record : records) {
-          assertThat(names.put(record.getField("id"), (String) record.getField("name")))
-              .as("a key's second row in the files").isNull();
-        }
-      }
+    for (Record record : read(table, delta)) {
+      assertThat(names.put(record.getField("id"), (String) record.getField("name")))
+          .as("a key's second row in the files").isNull();
     }
     return names;
+  }
+
+  /** The rows of the delta's data files, read with the schema of {@code target}. */
+  private static List<Record> read(Table target, TableDelta delta) throws Exception {
+    List<Record> rows = new ArrayList<>();
+    for (String json : delta.dataFiles()) {
+      DataFile file = (DataFile) ContentFileParser.fromJson(
+          new ObjectMapper().readTree(json), target.specs());
+      try (CloseableIterable<Record> records = Parquet.read(
+              target.io().newInputFile(file.location()))
+          .project(target.schema())
+          .createReaderFunc(schema -> GenericParquetReaders.buildReader(target.schema(), schema))
+          .build()) {
+        records.forEach(record -> rows.add(record.copy()));
+      }
+    }
+    return rows;
   }
 
   private static TableDelta single(List<TableDelta> deltas) {
