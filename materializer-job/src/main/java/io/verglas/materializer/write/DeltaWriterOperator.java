@@ -5,6 +5,7 @@ import io.verglas.materializer.source.WalRow;
 import io.verglas.materializer.table.VerglasTables;
 import io.verglas.wal.WalPosition;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -130,6 +131,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
   private transient int maxParallelism;
   private transient long attempt;
   private transient long earlyFlushes;
+  private transient long intervalsOpened;
   private transient int peakBufferedTables;
   private transient boolean restored;
 
@@ -336,9 +338,19 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
       endInterval(buffer.tableUuid);
     }
     TableInterval interval = new TableInterval(buffer.tableUuid, buffer.tableName, table,
-        subtask, attempt, lanes, staging.next(buffer.tableUuid));
+        subtask, attempt, lanesFrom(intervalsOpened++), staging.next(buffer.tableUuid));
     intervals.put(buffer.tableUuid, interval);
     return interval;
+  }
+
+  /**
+   * The encoding lanes, starting from the {@code turn}-th: intervals open their first files on
+   * the lanes in turn, so that the files of many tables are encoded in parallel.
+   */
+  private List<BackgroundWrites> lanesFrom(long turn) {
+    List<BackgroundWrites> rotated = new ArrayList<>(lanes);
+    Collections.rotate(rotated, (int) -(turn % lanes.size()));
+    return rotated;
   }
 
   /**

@@ -75,6 +75,8 @@ final class PartitionedDataWriter implements Closeable {
   private final Map<StructLike, Partition> open = new HashMap<>();
   private final Map<String, OpenFile> byPath = new HashMap<>();
   private final Staging staging;
+  /** How many partitions were opened: the next one's first file goes to the next lane. */
+  private int partitionsOpened;
   private Partition unpartitioned;
   private List<DataFile> result;
   private long rows;
@@ -185,7 +187,7 @@ final class PartitionedDataWriter implements Closeable {
     fields.locate(row, offsets);
     if (spec.isUnpartitioned()) {
       if (unpartitioned == null) {
-        unpartitioned = new Partition(null);
+        unpartitioned = new Partition(null, partitionsOpened++);
       }
       return unpartitioned;
     }
@@ -193,7 +195,7 @@ final class PartitionedDataWriter implements Closeable {
     Partition partition = open.get(partitionKey);
     if (partition == null) {
       PartitionKey copy = partitionKey.copy();
-      partition = new Partition(copy);
+      partition = new Partition(copy, partitionsOpened++);
       open.put(copy, partition);
     }
     return partition;
@@ -335,14 +337,20 @@ final class PartitionedDataWriter implements Closeable {
   /** Where a record landed. */
   record FilePosition(String path, long position) {}
 
-  /** A partition's open files, at most one per lane, and which of them takes the next row. */
+  /**
+   * A partition's open files, at most one per lane, and which of them takes the next row. The
+   * partitions' first files go to the lanes in turn, so that the files of a table with several
+   * partitions are encoded in parallel however they are staged.
+   */
   private final class Partition {
     private final StructLike key;
+    private final int firstLane;
     private final List<OpenFile> files = new ArrayList<>();
     private int next;
 
-    private Partition(StructLike key) {
+    private Partition(StructLike key, int opened) {
       this.key = key;
+      this.firstLane = opened % lanes.size();
     }
 
     /**
@@ -354,7 +362,7 @@ final class PartitionedDataWriter implements Closeable {
           && files.get(0).rows.size() >= LANE_ROWS;
       int turns = spread ? lanes.size() : 1;
       if (next == files.size()) {
-        files.add(newFile(this, lanes.get(next)));
+        files.add(newFile(this, lanes.get((firstLane + next) % lanes.size())));
       }
       OpenFile file = files.get(next);
       next = (next + 1) % turns;
