@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.apache.flink.api.common.typeutils.base.StringSerializer;
 import org.apache.flink.runtime.state.CompositeKeySerializationUtils;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
@@ -81,11 +82,32 @@ class TableBufferTest {
     // Keys of mixed lengths, as Base64 routing keys of random bytes: the order must be the one
     // of the serialized state keys (key group prefix, then Flink's string serialization).
     Random random = new Random(11);
-    TableBuffer buffer = new TableBuffer(TABLE, "ns.t", MAX_PARALLELISM);
-    Set<String> routingKeys = new HashSet<>();
-    for (int i = 0; i < 3_000; i++) {
+    assertInStateKeyOrder(3_000, () -> {
       byte[] key = new byte[1 + random.nextInt(24)];
       random.nextBytes(key);
+      return key;
+    });
+  }
+
+  @Test
+  void ordersRowsWhoseKeysDifferOnlyFarIntoTheirRoutingKeys() {
+    // Twelve equal bytes first (the first 16 Base64 characters): the characters read when
+    // rows arrive tie, the strings decide.
+    Random random = new Random(12);
+    assertInStateKeyOrder(3_000, () -> {
+      byte[] key = new byte[12 + 4 * (1 + random.nextInt(2))];
+      for (int i = 12; i < key.length; i++) {
+        key[i] = (byte) random.nextInt();
+      }
+      return key;
+    });
+  }
+
+  private static void assertInStateKeyOrder(int rows, Supplier<byte[]> keys) {
+    TableBuffer buffer = new TableBuffer(TABLE, "ns.t", MAX_PARALLELISM);
+    Set<String> routingKeys = new HashSet<>();
+    for (int i = 0; i < rows; i++) {
+      byte[] key = keys.get();
       WalRow row = row("unused", i, "s0", i);
       row.key = key;
       row.routingKey = WalRow.keyedRoutingKey(TABLE, key);
