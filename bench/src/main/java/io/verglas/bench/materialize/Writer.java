@@ -28,8 +28,9 @@ enum Writer {
     @Override
     WriterOutcome run(Path dir, long upserts, int parallelism, int freshnessSegments)
         throws Exception {
-      return WriterOutcome.of(PaimonPeer.run(dir.resolve("paimon"), upserts, MaterializeBenchmark.keys(upserts),
-          parallelism, MaterializeBenchmark.configuration(dir.resolve("checkpoints"))));
+      return WriterOutcome.of(PaimonPeer.run(dir.resolve("paimon"), upserts,
+          MaterializeBenchmark.keys(upserts), parallelism,
+          MaterializeBenchmark.configuration(dir.resolve("checkpoints"))));
     }
   };
 

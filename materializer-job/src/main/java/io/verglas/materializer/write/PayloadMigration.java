@@ -8,6 +8,7 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
 
 /**
@@ -64,10 +65,7 @@ final class PayloadMigration {
   private static void checkPromotion(Type before, Types.NestedField column) {
     Type after = column.type();
     boolean allowed = before.equals(after)
-        || before.typeId() == Type.TypeID.INTEGER && after.typeId() == Type.TypeID.LONG
-        || before.typeId() == Type.TypeID.FLOAT && after.typeId() == Type.TypeID.DOUBLE
-        || before.typeId() == Type.TypeID.DECIMAL && after.typeId() == Type.TypeID.DECIMAL
-            && ((Types.DecimalType) before).scale() == ((Types.DecimalType) after).scale();
+        || after.isPrimitiveType() && TypeUtil.isPromotionAllowed(before, after.asPrimitiveType());
     if (!allowed) {
       throw new IllegalStateException("Cannot read rows of column " + column.name() + " written as "
           + before + " as " + after + ": not a type promotion");

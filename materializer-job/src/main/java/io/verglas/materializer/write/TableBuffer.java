@@ -29,6 +29,8 @@ final class TableBuffer {
   final String tableUuid;
   final String tableName;
   private final int maxParallelism;
+  /** Where a routing key's characters after the table UUID and its separator start. */
+  private final int keyFrom;
   private final List<WalRow> keyed = new ArrayList<>();
   /** The key group of each row of {@link #keyed}, at the same index. */
   private int[] keyGroups = new int[64];
@@ -47,6 +49,7 @@ final class TableBuffer {
     this.tableUuid = tableUuid;
     this.tableName = tableName;
     this.maxParallelism = maxParallelism;
+    this.keyFrom = tableUuid.length() + 1;
   }
 
   /** Adds a row; returns how many bytes the buffer grew. */
@@ -112,9 +115,8 @@ final class TableBuffer {
     }
     keyGroups[index] = KeyGroupRangeAssignment.assignToKeyGroup(row.routingKey, maxParallelism);
     keyHashes[index] = keyHash(row.key);
-    int afterTable = tableUuid.length() + 1;
-    orderHigh[index] = StateKeyOrder.high(row.routingKey, afterTable);
-    orderLow[index] = StateKeyOrder.low(row.routingKey, afterTable);
+    orderHigh[index] = StateKeyOrder.high(row.routingKey, keyFrom);
+    orderLow[index] = StateKeyOrder.low(row.routingKey, keyFrom);
     keyed.add(row);
   }
 

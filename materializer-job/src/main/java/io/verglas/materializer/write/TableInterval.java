@@ -120,8 +120,11 @@ final class TableInterval implements Closeable {
    */
   boolean replace(String dataFile, long position, byte[] encoded, int encodedWith) {
     String path = openFiles.get(dataFile);
-    byte[] payload = path == null ? null : readable(encoded, encodedWith);
-    byte[] replaced = path == null ? null : writer.replace(path, position, payload);
+    if (path == null) {
+      return false;
+    }
+    byte[] payload = readable(encoded, encodedWith);
+    byte[] replaced = writer.replace(path, position, payload);
     if (replaced == null) {
       return false;
     }
@@ -159,11 +162,6 @@ final class TableInterval implements Closeable {
   /** Records the WAL progress of a flushed buffer's rows (all consumed, losers included). */
   void consumed(Map<String, SegmentProgress> progress) {
     progress.forEach((key, reached) -> segments.merge(key, reached, SegmentProgress::max));
-  }
-
-  /** How the interval's rows are staged. */
-  PartitionedDataWriter.Staging staging() {
-    return staging;
   }
 
   /** How many rows the interval wrote, and how many of them a later version replaced. */
