@@ -164,7 +164,7 @@ class MaterializerResilienceITCase {
     // Version 2 tables get Parquet position-delete files (readable by engines without V3), and
     // version 3 tables deletion vectors; both file-scoped.
     FileFormat deletes = formatVersion == 2 ? FileFormat.PARQUET : FileFormat.PUFFIN;
-    assertThat(MaterializerITCase.liveDeletes(users)).isNotEmpty().allSatisfy(file -> {
+    assertThat(MaterializerITCase.addedDeletes(users)).isNotEmpty().allSatisfy(file -> {
       assertThat(file.format()).isEqualTo(deletes);
       assertThat(file.referencedDataFile()).isNotNull();
     });

@@ -1,7 +1,9 @@
 package io.verglas.materializer.commit;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.Table;
@@ -24,15 +26,23 @@ interface DeleteFileWriter {
   /** Whether {@link #write} needs the targets' previous deletes in the index. */
   boolean needsPreviousDeletes();
 
-  /** Delete files to add, and delete files they replace (to remove in the same commit). */
-  record Written(List<DeleteFile> added, List<DeleteFile> replaced) {
-    static final Written NONE = new Written(List.of(), List.of());
+  /**
+   * Delete files to add, delete files they replace (to remove in the same commit), and the
+   * target data files whose every row is now deleted: the commit removes those instead of
+   * masking them (no delete file is added for them), so no reader opens a file with nothing in it.
+   */
+  record Written(List<DeleteFile> added, List<DeleteFile> replaced, List<DataFile> emptied) {
+    static final Written NONE = new Written(List.of(), List.of(), List.of());
 
     /** Deletes the added files (after a commit that did not happen); best effort. */
     void discard(FileIO io) {
-      for (DeleteFile file : added) {
+      discard(io, added);
+    }
+
+    static void discard(FileIO io, Collection<? extends ContentFile<?>> files) {
+      for (String location : files.stream().map(ContentFile::location).distinct().toList()) {
         try {
-          io.deleteFile(file.location());
+          io.deleteFile(location);
         } catch (RuntimeException e) {
           // an orphan; orphan-file removal in maintenance picks it up
         }

@@ -2,8 +2,11 @@ package io.verglas.materializer.commit;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
@@ -59,8 +62,32 @@ final class DeletionVectorWriter implements DeleteFileWriter {
       throw new UncheckedIOException("Cannot write deletion vectors for table " + tableName, e);
     }
     DeleteWriteResult result = writer.result();
-    return new Written(List.copyOf(result.deleteFiles()),
-        List.copyOf(result.rewrittenDeleteFiles()));
+    return withoutEmptied(result, targets);
+  }
+
+  /**
+   * A DV's cardinality counts the file's previous deletes too: when it equals the file's row
+   * count, the file is removed rather than masked. The DV's blob stays in the Puffin file
+   * (unreferenced, a few bytes: a run of every position); a Puffin file left with no DV that
+   * the commit references is deleted now.
+   */
+  private Written withoutEmptied(DeleteWriteResult result, Map<String, DataFile> targets) {
+    List<DeleteFile> kept = new ArrayList<>();
+    List<DataFile> emptied = new ArrayList<>();
+    for (DeleteFile dv : result.deleteFiles()) {
+      DataFile target = targets.get(dv.referencedDataFile());
+      if (dv.recordCount() == target.recordCount()) {
+        emptied.add(target);
+      } else {
+        kept.add(dv);
+      }
+    }
+    Set<String> referenced = new HashSet<>();
+    kept.forEach(dv -> referenced.add(dv.location()));
+    Written.discard(table.io(), result.deleteFiles().stream()
+        .filter(dv -> !referenced.contains(dv.location())).toList());
+    return new Written(List.copyOf(kept), List.copyOf(result.rewrittenDeleteFiles()),
+        List.copyOf(emptied));
   }
 
   private static PositionDeleteIndex previous(DataFileIndex index, BaseDeleteLoader loader,

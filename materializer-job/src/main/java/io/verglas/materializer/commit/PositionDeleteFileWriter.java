@@ -59,10 +59,12 @@ final class PositionDeleteFileWriter implements DeleteFileWriter {
             targets.get(entry.getKey())));
       }
     } catch (RuntimeException e) {
-      new Written(added, List.of()).discard(table.io());
+      Written.discard(table.io(), added);
       throw e;
     }
-    return new Written(added, List.of());
+    // Emptied files stay (masked): only their previous position-delete files would say so, and
+    // removing the data file would leave those behind, dangling.
+    return new Written(added, List.of(), List.of());
   }
 
   private DeleteFile writeOne(GenericFileWriterFactory writers, OutputFileFactory files,

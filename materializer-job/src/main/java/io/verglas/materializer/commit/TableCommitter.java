@@ -17,10 +17,13 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Consumer;
 import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.ContentFileParser;
@@ -56,6 +59,10 @@ import org.slf4j.LoggerFactory;
  *       on format version 3, one per data file, merged with that file's previous deletes, which
  *       the commit removes (a reader refuses two DVs for one file); on format version 2 one
  *       file-scoped Parquet position-delete file per data file and commit, earlier ones stay.
+ *       A data file whose DV would cover every row is removed instead ({@code removeRows}, its
+ *       previous DV with it; one of this delta's own files is simply not added): its rows are all
+ *       superseded, and a reader should not open it to find that out. In an upsert stream that
+ *       rewrites every key, this keeps the table's files near its live rows.
  *   <li>Validation from the starting snapshot: referenced files must still exist, and no
  *       conflicting deletes may have been added concurrently. A conflict (a compaction committed
  *       a {@code replace} of a file we delete from after we read the snapshot) discards this
@@ -170,9 +177,10 @@ public final class TableCommitter {
       }
       Snapshot snapshot = table.currentSnapshot();
       LOG.info("Committed checkpoint {} to table {}: snapshot {}, {} data files, deletes in {}"
-          + " files ({} rows re-resolved)", delta.checkpointId(), delta.tableName(),
-          snapshot.snapshotId(), delta.dataFiles().size(), prepared.deleteTargets(),
-          prepared.relocated());
+          + " files of which {} emptied and removed ({} rows re-resolved)", delta.checkpointId(),
+          delta.tableName(), snapshot.snapshotId(), delta.dataFiles().size(),
+          prepared.deleteTargets(), prepared.deletes().emptied().size(), prepared.relocated());
+      DeleteFileWriter.Written.discard(table.io(), prepared.unborn());
       publish(table, delta, snapshot);
       consumedUncommitted.remove(delta.tableUuid());
       deleteSegments(delta);
@@ -180,18 +188,20 @@ public final class TableCommitter {
     }
   }
 
-  /** One attempt's row delta, the delete files written for it, and what it resolved. */
-  private record Prepared(RowDelta rowDelta, DeleteFileWriter.Written deletes, int deleteTargets,
-      int relocated) {}
+  /**
+   * One attempt's row delta, the delete files written for it, the data files of the delta that
+   * it does not add (every row deleted in the same checkpoint), and what it resolved.
+   */
+  private record Prepared(RowDelta rowDelta, DeleteFileWriter.Written deletes,
+      List<DataFile> unborn, int deleteTargets, int relocated) {}
 
   private Prepared prepare(Table table, TableDelta delta, Map<String, WalMark> committed) {
     Snapshot base = table.currentSnapshot();
     RowDelta rowDelta = table.newRowDelta();
-    Map<String, DataFile> added = new HashMap<>();
+    Map<String, DataFile> added = new LinkedHashMap<>();
     for (String json : delta.dataFiles()) {
       DataFile file = parseDataFile(table, json);
       added.put(file.location(), file);
-      rowDelta.addRows(file);
     }
     DeleteFileWriter.Written written = DeleteFileWriter.Written.NONE;
     int targets = 0;
@@ -201,8 +211,12 @@ public final class TableCommitter {
       written = resolved.write();
       written.added().forEach(rowDelta::addDeletes);
       written.replaced().forEach(rowDelta::removeDeletes);
-      if (!resolved.existing().isEmpty()) {
-        rowDelta.validateDataFilesExist(resolved.existing());
+      // Files removed here are validated by the removal itself (validateDeletedFiles: still
+      // there, no deletes added since the base); the builder refuses them as references.
+      Set<String> referenced = new TreeSet<>(resolved.existing());
+      written.emptied().forEach(file -> referenced.remove(file.location()));
+      if (!referenced.isEmpty()) {
+        rowDelta.validateDataFilesExist(referenced);
       }
       targets = resolved.positions().size();
       relocated = resolved.relocated();
@@ -210,6 +224,15 @@ public final class TableCommitter {
         rowDelta.set(SUMMARY_RELOCATED_ROWS, Integer.toString(relocated));
       }
     }
+    List<DataFile> unborn = new ArrayList<>();
+    for (DataFile emptied : written.emptied()) {
+      if (added.remove(emptied.location()) != null) {
+        unborn.add(emptied);
+      } else {
+        rowDelta.removeRows(emptied);
+      }
+    }
+    added.values().forEach(rowDelta::addRows);
     if (base != null) {
       rowDelta.validateFromSnapshot(base.snapshotId());
     }
@@ -218,7 +241,7 @@ public final class TableCommitter {
     WalSummary.toSummary(advance(withConsumed(delta, committed), delta)).forEach(rowDelta::set);
     rowDelta.set(VerglasTableProperties.SUMMARY_JOB_ID, jobId);
     rowDelta.set(VerglasTableProperties.SUMMARY_CHECKPOINT_ID, Long.toString(delta.checkpointId()));
-    return new Prepared(rowDelta, written, targets, relocated);
+    return new Prepared(rowDelta, written, unborn, targets, relocated);
   }
 
   private static void pause(int attempt) {

@@ -100,7 +100,7 @@ class TableCommitterFormatV2Test {
   @Test
   void anUpgradeToVersion3FoldsTheFilesPositionDeletesIntoItsDeletionVector() throws IOException {
     DataFile first = LocalTables.write(table, List.of(user(table, 1, "a", 1),
-        user(table, 2, "b", 1), user(table, 3, "c", 1)));
+        user(table, 2, "b", 1), user(table, 3, "c", 1), user(table, 4, "d", 1)));
     commit(List.of(first), Map.of());
     commit(List.of(), Map.of(first.location(), DeletedRows.of(0)));
     commit(List.of(), Map.of(first.location(), DeletedRows.of(1)));
@@ -113,7 +113,13 @@ class TableCommitterFormatV2Test {
       assertThat(dv.referencedDataFile()).isEqualTo(first.location());
       assertThat(dv.recordCount()).isEqualTo(3);
     });
+    assertThat(rows()).isEqualTo(Map.of(4, "d/1"));
+
+    // The last row: a DV covering the whole file removes the file, and its DV with it.
+    commit(List.of(), Map.of(first.location(), DeletedRows.of(3)));
+    assertThat(liveDeletes()).isEmpty();
     assertThat(rows()).isEmpty();
+    assertThat(table.currentSnapshot().summary()).containsEntry("deleted-data-files", "1");
   }
 
   private void commit(List<DataFile> files, Map<String, DeletedRows> deletes) {

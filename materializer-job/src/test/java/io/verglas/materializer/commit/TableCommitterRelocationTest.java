@@ -17,6 +17,7 @@ import io.verglas.materializer.write.TableDelta;
 import io.verglas.wal.WalLayout;
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,11 +25,13 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -119,6 +122,38 @@ class TableCommitterRelocationTest {
 
   @ParameterizedTest
   @ValueSource(ints = {2, 3})
+  void aFileEmptiedWhileACompactionRewritesItIsEmptiedInTheRewrittenFile(int formatVersion) {
+    setUp(formatVersion);
+    DataFile first = commitUsers(1, 2, 3);
+    AtomicInteger races = new AtomicInteger();
+    committer.beforeCommit(t -> {
+      if (races.getAndIncrement() == 0) {
+        assertThat(compactor.compact(t)).isTrue();
+      }
+    });
+    DataFile update = LocalTables.write(table, List.of(user(table, 2, "b2", 2)));
+    assertThat(commit(List.of(update), Map.of(first.location(), keyed(0, 1, 1, 2, 2, 3))).outcome())
+        .isEqualTo(Outcome.COMMITTED);
+    assertThat(races.get()).isEqualTo(2);
+    assertThat(rows()).isEqualTo(Map.of(2, "b2/2"));
+    assertThat(liveDataFiles()).hasSize(formatVersion >= 3 ? 1 : 2);
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {3})
+  void aCompactionThatReadAFileWeEmptiedIsRefused(int formatVersion) {
+    setUp(formatVersion);
+    DataFile first = commitUsers(1, 2);
+    DataFile second = commitUsers(3);
+    TestingCompactor.Plan plan = compactor.prepare(table);
+    commit(List.of(), Map.of(first.location(), keyed(0, 1, 1, 2)));
+    assertThat(liveDataFiles()).containsExactly(second.location());
+    assertThat(plan.commit()).isFalse();
+    assertThat(rows()).isEqualTo(Map.of(3, "u3/1"));
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {2, 3})
   void rowsAreFoundWhenTheRewriteIsOlderThanTheRetainedHistory(int formatVersion) {
     setUp(formatVersion);
     DataFile first = commitUsers(1, 2, 3, 4);
@@ -196,5 +231,16 @@ class TableCommitterRelocationTest {
       assertThat(previous).as("duplicate key %s", record.getField("id")).isNull();
     }
     return rows;
+  }
+
+  private List<String> liveDataFiles() {
+    table.refresh();
+    List<String> files = new ArrayList<>();
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+      tasks.forEach(task -> files.add(task.file().location()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return files;
   }
 }

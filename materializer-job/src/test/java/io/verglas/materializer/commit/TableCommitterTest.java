@@ -117,6 +117,46 @@ class TableCommitterTest {
   }
 
   @Test
+  void aFileWhoseEveryRowIsDeletedIsRemovedInsteadOfMasked() throws IOException {
+    DataFile first = LocalTables.write(table,
+        List.of(user(table, 1, "a", 1), user(table, 2, "b", 1), user(table, 3, "c", 1)));
+    DataFile other = LocalTables.write(table, List.of(user(table, 4, "d", 1)));
+    committer.commit(delta(1, List.of(first, other), Map.of(), segment("s1", 0, 4, 4)));
+    DataFile second = LocalTables.write(table, List.of(user(table, 1, "a", 2)));
+    committer.commit(delta(2, List.of(second), Map.of(first.location(), new long[] {0}),
+        segment("s1", 1, 1, 1)));
+    assertThat(dvs()).singleElement().satisfies(dv -> assertThat(dv.recordCount()).isEqualTo(1));
+
+    // The last two rows: with the DV's one, every row of the file; and one row of another file.
+    DataFile third = LocalTables.write(table, List.of(user(table, 2, "b", 2), user(table, 3, "c", 2)));
+    committer.commit(delta(3, List.of(third),
+        Map.of(first.location(), new long[] {1, 2}, other.location(), new long[] {0}),
+        segment("s1", 2, 2, 2)));
+
+    assertThat(rows()).isEqualTo(Map.of(1, "a/2", 2, "b/2", 3, "c/2"));
+    assertThat(dataFiles()).containsExactlyInAnyOrder(second.location(), third.location());
+    assertThat(dvs()).isEmpty();
+    assertThat(table.currentSnapshot().summary()).containsEntry("deleted-data-files", "2")
+        .containsEntry("removed-dvs", "1");
+    assertThat(puffinFiles()).as("no DV of the commit is referenced, so its file is gone")
+        .hasSize(1);
+  }
+
+  @Test
+  void aFileOfTheDeltaWhoseEveryRowIsDeletedInItIsNeverAdded() throws IOException {
+    DataFile early = LocalTables.write(table, List.of(user(table, 1, "a", 1), user(table, 2, "b", 1)));
+    DataFile late = LocalTables.write(table, List.of(user(table, 1, "a", 2), user(table, 2, "b", 2)));
+    assertThat(committer.commit(delta(1, List.of(early, late),
+        Map.of(early.location(), new long[] {0, 1}), segment("s1", 0, 4, 4))).outcome())
+        .isEqualTo(Outcome.COMMITTED);
+
+    assertThat(rows()).isEqualTo(Map.of(1, "a/2", 2, "b/2"));
+    assertThat(dataFiles()).containsExactly(late.location());
+    assertThat(dvs()).isEmpty();
+    assertThat(Path.of(java.net.URI.create(early.location()))).doesNotExist();
+  }
+
+  @Test
   void partialSegmentsAreRecordedAndRecognised() {
     DataFile file = LocalTables.write(table, List.of(user(table, 1, "a", 1)));
     TableDelta partial = delta(1, List.of(file), Map.of(), segment("s1", 0, 2, 5));
@@ -244,5 +284,20 @@ class TableCommitterTest {
       tasks.forEach(task -> deletes.addAll(task.deletes()));
     }
     return deletes;
+  }
+
+  private List<String> dataFiles() throws IOException {
+    table.refresh();
+    List<String> files = new ArrayList<>();
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+      tasks.forEach(task -> files.add(task.file().location()));
+    }
+    return files;
+  }
+
+  private List<Path> puffinFiles() throws IOException {
+    try (var paths = java.nio.file.Files.walk(dir)) {
+      return paths.filter(path -> path.toString().endsWith(".puffin")).toList();
+    }
   }
 }
