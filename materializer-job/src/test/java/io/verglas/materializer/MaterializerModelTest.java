@@ -120,6 +120,12 @@ class MaterializerModelTest {
       assertThat(simulation.tableRows()).isEqualTo(simulation.model);
       Statistics.label("rows re-resolved by key").collect(bucket(simulation.relocatedRows()));
       Statistics.label("compactions committed").collect(bucket(simulation.compactor.committed()));
+      // Files emptied by our deletes are removed (format version 3): the path must be taken.
+      Statistics.label("data files removed by the committer")
+          .collect(bucket(simulation.removedByCommitter()));
+      Statistics.label("data files removed by the committer").coverage(coverage ->
+          coverage.checkQuery((List<?> values) -> !"0".equals(values.get(0)))
+              .count((Integer tries) -> tries > 0));
     } finally {
       deleteRecursively(dir);
     }
@@ -278,6 +284,18 @@ class MaterializerModelTest {
         assertThat(previous).as("key %s is in the table twice", record.getField("id")).isNull();
       }
       return rows;
+    }
+
+    /** Data files our commits removed (every row deleted); compactions' removals not counted. */
+    long removedByCommitter() {
+      table.refresh();
+      long total = 0;
+      for (org.apache.iceberg.Snapshot snapshot : table.snapshots()) {
+        if (!"replace".equals(snapshot.operation())) {
+          total += Long.parseLong(snapshot.summary().getOrDefault("deleted-data-files", "0"));
+        }
+      }
+      return total;
     }
 
     long relocatedRows() {
