@@ -14,8 +14,9 @@ import org.apache.iceberg.util.SnapshotUtil;
 
 /**
  * When data files left a table: walks the lineage of a snapshot back and reads the removed-file
- * entries of the snapshots that removed data files (compactions and other rewrites; appends and
- * our own row deltas are recognised from their summaries and skipped without I/O).
+ * entries of the snapshots that removed data files (compactions and other rewrites, and our
+ * commits that removed files they emptied; appends and our other row deltas are recognised from
+ * their summaries and skipped without I/O).
  */
 final class RemovalHistory {
   private RemovalHistory() {}
@@ -56,8 +57,8 @@ final class RemovalHistory {
     if (deleted != null) {
       return !"0".equals(deleted.trim());
     }
-    // Iceberg's producers record the count whenever it is not zero, and ours never remove data
-    // files; any other writer without the count is read to be sure.
+    // Iceberg's producers record the count whenever it is not zero (ours too, when a commit
+    // removes files it emptied); any other writer without the count is read to be sure.
     return !snapshot.summary().containsKey(VerglasTableProperties.SUMMARY_JOB_ID);
   }
 }
