@@ -120,7 +120,7 @@ class MaterializerModelTest {
       assertThat(simulation.tableRows()).isEqualTo(simulation.model);
       Statistics.label("rows re-resolved by key").collect(bucket(simulation.relocatedRows()));
       Statistics.label("compactions committed").collect(bucket(simulation.compactor.committed()));
-      // Files emptied by our deletes are removed (format version 3): the path must be taken.
+      // Files emptied by our deletes are removed (both format versions): the path must be taken.
       Statistics.label("data files removed by the committer")
           .collect(bucket(simulation.removedByCommitter()));
       Statistics.label("data files removed by the committer").coverage(coverage ->

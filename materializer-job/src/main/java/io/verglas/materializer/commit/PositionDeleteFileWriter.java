@@ -11,9 +11,11 @@ import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileMetadata;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.data.BaseDeleteLoader;
 import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.deletes.PositionDelete;
+import org.apache.iceberg.deletes.PositionDeleteIndex;
 import org.apache.iceberg.deletes.PositionDeleteWriter;
 import org.apache.iceberg.encryption.EncryptedOutputFile;
 import org.apache.iceberg.io.OutputFileFactory;
@@ -22,7 +24,15 @@ import org.apache.iceberg.io.OutputFileFactory;
  * Format version 2: one file-scoped Parquet position-delete file per data file and commit, rows
  * in position order, {@code referenced_data_file} set (so planners attach it to that file only).
  * A data file's earlier delete files stay valid beside it: version 2 readers apply them all, so
- * nothing is merged or removed.
+ * nothing is merged.
+ *
+ * <p>A data file whose rows would then all be deleted is removed instead, with its file-scoped
+ * delete files (nothing dangles). Whether it is emptied is decided from the counts first (the
+ * earlier delete files' row counts plus this commit's positions reach the file's), and only
+ * then confirmed from the positions themselves, read back: rows are deleted once, so the counts
+ * rarely overstate, but a file is removed only when every position is known to be deleted.
+ * Deletes scoped to a partition (another engine's) are not counted: the file may then stay
+ * masked, never the reverse.
  */
 final class PositionDeleteFileWriter implements DeleteFileWriter {
   private final Table table;
@@ -37,7 +47,7 @@ final class PositionDeleteFileWriter implements DeleteFileWriter {
 
   @Override
   public boolean needsPreviousDeletes() {
-    return false;
+    return true;
   }
 
   @Override
@@ -52,19 +62,53 @@ final class PositionDeleteFileWriter implements DeleteFileWriter {
     OutputFileFactory files = OutputFileFactory.builderFor(table, 0, checkpointId)
         .format(FileFormat.PARQUET)
         .build();
+    BaseDeleteLoader loader = new BaseDeleteLoader(file -> table.io().newInputFile(file));
     List<DeleteFile> added = new ArrayList<>();
+    List<DeleteFile> replaced = new ArrayList<>();
+    List<DataFile> emptied = new ArrayList<>();
     try {
       for (Map.Entry<String, long[]> entry : positions.entrySet()) {
-        added.add(writeOne(writers, files, entry.getKey(), entry.getValue(),
-            targets.get(entry.getKey())));
+        String path = entry.getKey();
+        DataFile target = targets.get(path);
+        List<DeleteFile> previous = fileScoped(index.deletes(path));
+        if (isEmptied(target, entry.getValue(), previous, loader)) {
+          emptied.add(target);
+          replaced.addAll(previous);
+        } else {
+          added.add(writeOne(writers, files, path, entry.getValue(), target));
+        }
       }
     } catch (RuntimeException e) {
       Written.discard(table.io(), added);
       throw e;
     }
-    // Emptied files stay (masked): only their previous position-delete files would say so, and
-    // removing the data file would leave those behind, dangling.
-    return new Written(added, List.of(), List.of());
+    return new Written(added, replaced, emptied);
+  }
+
+  private static List<DeleteFile> fileScoped(List<DeleteFile> deletes) {
+    return deletes.stream().filter(file -> file.referencedDataFile() != null).toList();
+  }
+
+  private static boolean isEmptied(DataFile target, long[] positions, List<DeleteFile> previous,
+      BaseDeleteLoader loader) {
+    long counted = positions.length;
+    for (DeleteFile file : previous) {
+      counted += file.recordCount();
+    }
+    if (counted < target.recordCount()) {
+      return false;
+    }
+    if (previous.isEmpty()) {
+      return true; // the positions are distinct
+    }
+    PositionDeleteIndex deleted = loader.loadPositionDeletes(previous, target.location());
+    long union = deleted.cardinality();
+    for (long position : positions) {
+      if (!deleted.isDeleted(position)) {
+        union++;
+      }
+    }
+    return union == target.recordCount();
   }
 
   private DeleteFile writeOne(GenericFileWriterFactory writers, OutputFileFactory files,

@@ -59,10 +59,11 @@ import org.slf4j.LoggerFactory;
  *       on format version 3, one per data file, merged with that file's previous deletes, which
  *       the commit removes (a reader refuses two DVs for one file); on format version 2 one
  *       file-scoped Parquet position-delete file per data file and commit, earlier ones stay.
- *       A data file whose DV would cover every row is removed instead ({@code removeRows}, its
- *       previous DV with it; one of this delta's own files is simply not added): its rows are all
- *       superseded, and a reader should not open it to find that out. In an upsert stream that
- *       rewrites every key, this keeps the table's files near its live rows.
+ *       A data file whose deletes would then cover every row is removed instead
+ *       ({@code removeRows}, with its previous DV or file-scoped delete files; one of this
+ *       delta's own files is simply not added): its rows are all superseded, and a reader should
+ *       not open it to find that out. In an upsert stream that rewrites every key, this keeps
+ *       the table's files near its live rows.
  *   <li>Validation from the starting snapshot: referenced files must still exist, and no
  *       conflicting deletes may have been added concurrently. A conflict (a compaction committed
  *       a {@code replace} of a file we delete from after we read the snapshot) discards this

@@ -98,6 +98,29 @@ class TableCommitterFormatV2Test {
   }
 
   @Test
+  void aFileWhoseEveryRowIsDeletedIsRemovedWithItsDeleteFiles() throws IOException {
+    DataFile first = LocalTables.write(table, List.of(user(table, 1, "a", 1),
+        user(table, 2, "b", 1), user(table, 3, "c", 1)));
+    DataFile other = LocalTables.write(table, List.of(user(table, 4, "d", 1)));
+    commit(List.of(first, other), Map.of());
+    commit(List.of(), Map.of(first.location(), DeletedRows.of(0)));
+    commit(List.of(), Map.of(first.location(), DeletedRows.of(1)));
+    assertThat(liveDeletes()).hasSize(2);
+
+    // Counted, the two earlier files and a repeat of position 1 reach the file's three rows;
+    // read back, position 2 is still live: the file stays, masked by a third delete file.
+    commit(List.of(), Map.of(first.location(), DeletedRows.of(1)));
+    assertThat(liveDeletes()).hasSize(3);
+    assertThat(rows()).isEqualTo(Map.of(3, "c/1", 4, "d/1"));
+
+    commit(List.of(), Map.of(first.location(), DeletedRows.of(2)));
+    assertThat(liveDeletes()).isEmpty();
+    assertThat(rows()).isEqualTo(Map.of(4, "d/1"));
+    assertThat(table.currentSnapshot().summary()).containsEntry("deleted-data-files", "1")
+        .containsEntry("removed-position-delete-files", "3");
+  }
+
+  @Test
   void anUpgradeToVersion3FoldsTheFilesPositionDeletesIntoItsDeletionVector() throws IOException {
     DataFile first = LocalTables.write(table, List.of(user(table, 1, "a", 1),
         user(table, 2, "b", 1), user(table, 3, "c", 1), user(table, 4, "d", 1)));

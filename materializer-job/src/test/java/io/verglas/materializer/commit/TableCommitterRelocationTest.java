@@ -136,7 +136,7 @@ class TableCommitterRelocationTest {
         .isEqualTo(Outcome.COMMITTED);
     assertThat(races.get()).isEqualTo(2);
     assertThat(rows()).isEqualTo(Map.of(2, "b2/2"));
-    assertThat(liveDataFiles()).hasSize(formatVersion >= 3 ? 1 : 2);
+    assertThat(liveDataFiles()).hasSize(1);
   }
 
   @ParameterizedTest
