@@ -20,8 +20,9 @@ import org.apache.iceberg.util.ContentFileUtil;
 
 /**
  * The live data files with given paths in one snapshot, and (on request) the position deletes
- * scoped to each: its deletion vector, and file-scoped position-delete files (a table upgraded
- * from format version 2 has those; a DV must absorb them).
+ * scoped to each: its deletion vector, and file-scoped position-delete files (a version 2 table
+ * has those, and a table upgraded from it; a DV must absorb them, and a data file removed
+ * because every row is deleted takes them along).
  *
  * <p>Deletes name a data file by path, but writing a delete file needs the data file's partition
  * spec and partition, and a DV needs the file's previous deletes. This reads every data manifest
