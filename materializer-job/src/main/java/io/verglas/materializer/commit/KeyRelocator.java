@@ -31,10 +31,10 @@ import org.slf4j.LoggerFactory;
  * the snapshot a commit starts from, another writer replaced it (a compaction, which preserves
  * row contents); the row now lives at another (file, position). (Our commits also remove files,
  * but only those whose every row they deleted: the key index then points at none of their rows,
- * in the same checkpoint's state, so no later delete names such a file.) The table holds at most one live
- * row per primary key outside the delta being committed (every earlier version was deleted when
- * its successor was committed), so the row to delete is the live row with that key. The look-up
- * reads only the key columns, and only of files that can hold it:
+ * in the same checkpoint's state, so no later delete names such a file.) The table holds at
+ * most one live row per primary key outside the delta being committed (every earlier version
+ * was deleted when its successor was committed), so the row to delete is the live row with that
+ * key. The look-up reads only the key columns, and only of files that can hold it:
  * <ol>
  *   <li>files added since the oldest snapshot that removed one of the stale files (found in the
  *       lineage by {@link RemovalHistory}; when that history has expired, all live files);

@@ -128,7 +128,8 @@ class TableCommitterTest {
     assertThat(dvs()).singleElement().satisfies(dv -> assertThat(dv.recordCount()).isEqualTo(1));
 
     // The last two rows: with the DV's one, every row of the file; and one row of another file.
-    DataFile third = LocalTables.write(table, List.of(user(table, 2, "b", 2), user(table, 3, "c", 2)));
+    DataFile third = LocalTables.write(table,
+        List.of(user(table, 2, "b", 2), user(table, 3, "c", 2)));
     committer.commit(delta(3, List.of(third),
         Map.of(first.location(), new long[] {1, 2}, other.location(), new long[] {0}),
         segment("s1", 2, 2, 2)));
@@ -144,8 +145,10 @@ class TableCommitterTest {
 
   @Test
   void aFileOfTheDeltaWhoseEveryRowIsDeletedInItIsNeverAdded() throws IOException {
-    DataFile early = LocalTables.write(table, List.of(user(table, 1, "a", 1), user(table, 2, "b", 1)));
-    DataFile late = LocalTables.write(table, List.of(user(table, 1, "a", 2), user(table, 2, "b", 2)));
+    DataFile early = LocalTables.write(table,
+        List.of(user(table, 1, "a", 1), user(table, 2, "b", 1)));
+    DataFile late = LocalTables.write(table,
+        List.of(user(table, 1, "a", 2), user(table, 2, "b", 2)));
     assertThat(committer.commit(delta(1, List.of(early, late),
         Map.of(early.location(), new long[] {0, 1}), segment("s1", 0, 4, 4))).outcome())
         .isEqualTo(Outcome.COMMITTED);
