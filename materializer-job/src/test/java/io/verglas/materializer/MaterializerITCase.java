@@ -108,7 +108,7 @@ class MaterializerITCase {
       assertThat(file.format()).isEqualTo(FileFormat.PUFFIN);
       assertThat(file.referencedDataFile()).isNotNull();
     });
-    assertThat(liveDeletes(users).stream().collect(Collectors.groupingBy(
+    assertThat(TestingTables.liveDeletes(users).stream().collect(Collectors.groupingBy(
         DeleteFile::referencedDataFile, Collectors.counting())).values())
         .allMatch(count -> count == 1);
 
@@ -216,16 +216,6 @@ class MaterializerITCase {
     return row("ts", ts, "msg", msg);
   }
 
-  static List<DeleteFile> liveDeletes(Table table) throws Exception {
-    List<DeleteFile> deletes = new ArrayList<>();
-    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
-      for (FileScanTask task : tasks) {
-        deletes.addAll(task.deletes());
-      }
-    }
-    return deletes;
-  }
-
   /**
    * Every delete file any snapshot of the table added, live or not: a DV that later covered its
    * whole file went with the file, so the live ones need not show what was written.
@@ -245,12 +235,7 @@ class MaterializerITCase {
    * of committed versions that were replaced or deleted.
    */
   static long rowsDeletedByPosition(Table table) {
-    table.refresh();
-    long rows = 0;
-    for (Snapshot snapshot : table.snapshots()) {
-      rows += Long.parseLong(snapshot.summary().getOrDefault("added-position-deletes", "0"))
-          + Long.parseLong(snapshot.summary().getOrDefault("deleted-records", "0"));
-    }
-    return rows;
+    return TestingTables.summaryTotal(table, snapshot -> true, "added-position-deletes",
+        "deleted-records");
   }
 }

@@ -44,6 +44,7 @@ import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.data.GenericRecord;
@@ -288,24 +289,13 @@ class MaterializerModelTest {
 
     /** Data files our commits removed (every row deleted); compactions' removals not counted. */
     long removedByCommitter() {
-      table.refresh();
-      long total = 0;
-      for (org.apache.iceberg.Snapshot snapshot : table.snapshots()) {
-        if (!"replace".equals(snapshot.operation())) {
-          total += Long.parseLong(snapshot.summary().getOrDefault("deleted-data-files", "0"));
-        }
-      }
-      return total;
+      return TestingTables.summaryTotal(table,
+          snapshot -> !DataOperations.REPLACE.equals(snapshot.operation()), "deleted-data-files");
     }
 
     long relocatedRows() {
-      table.refresh();
-      long total = 0;
-      for (org.apache.iceberg.Snapshot snapshot : table.snapshots()) {
-        total += Long.parseLong(snapshot.summary()
-            .getOrDefault(TableCommitter.SUMMARY_RELOCATED_ROWS, "0"));
-      }
-      return total;
+      return TestingTables.summaryTotal(table, snapshot -> true,
+          TableCommitter.SUMMARY_RELOCATED_ROWS);
     }
 
     static String describe(Record record) {

@@ -26,7 +26,6 @@ import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.iceberg.FileFormat;
-import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -154,12 +153,8 @@ class MaterializerResilienceITCase {
       MaterializerITCase.stop(job);
     }
     assertThat(MaterializerITCase.users(users)).isEqualTo(workload.model());
-    users.refresh();
-    long relocated = 0;
-    for (Snapshot snapshot : users.snapshots()) {
-      relocated += Long.parseLong(
-          snapshot.summary().getOrDefault(TableCommitter.SUMMARY_RELOCATED_ROWS, "0"));
-    }
+    long relocated = TestingTables.summaryTotal(users, snapshot -> true,
+        TableCommitter.SUMMARY_RELOCATED_ROWS);
     assertThat(relocated).as("rows re-resolved by key").isGreaterThan(0);
     // Version 2 tables get Parquet position-delete files (readable by engines without V3), and
     // version 3 tables deletion vectors; both file-scoped.

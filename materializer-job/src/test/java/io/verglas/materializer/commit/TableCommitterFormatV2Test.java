@@ -22,7 +22,6 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
-import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
@@ -154,17 +153,8 @@ class TableCommitterFormatV2Test {
     table.refresh();
   }
 
-  private List<DeleteFile> liveDeletes() throws IOException {
-    table.refresh();
-    List<DeleteFile> deletes = new ArrayList<>();
-    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
-      tasks.forEach(task -> task.deletes().forEach(delete -> {
-        if (deletes.stream().noneMatch(d -> d.location().equals(delete.location()))) {
-          deletes.add(delete);
-        }
-      }));
-    }
-    return deletes;
+  private List<DeleteFile> liveDeletes() {
+    return TestingTables.liveDeletes(table);
   }
 
   /** The rows of a position-delete file in file order, as {@code path#position}. */

@@ -17,7 +17,6 @@ import io.verglas.materializer.write.TableDelta;
 import io.verglas.wal.WalLayout;
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,13 +24,11 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.io.CloseableIterable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -92,12 +89,7 @@ class TableCommitterRelocationTest {
   void aCompactionCommittedDuringTheCommitMakesItRetryAgainstTheNewSnapshot(int formatVersion) {
     setUp(formatVersion);
     DataFile first = commitUsers(1, 2, 3);
-    AtomicInteger races = new AtomicInteger();
-    committer.beforeCommit(t -> {
-      if (races.getAndIncrement() == 0) {
-        assertThat(compactor.compact(t)).isTrue();
-      }
-    });
+    AtomicInteger races = compactDuringFirstAttempt();
     DataFile update = LocalTables.write(table, List.of(user(table, 3, "c2", 2)));
     assertThat(commit(List.of(update), Map.of(first.location(), keyed(2, 3))).outcome())
         .isEqualTo(Outcome.COMMITTED);
@@ -125,18 +117,13 @@ class TableCommitterRelocationTest {
   void aFileEmptiedWhileACompactionRewritesItIsEmptiedInTheRewrittenFile(int formatVersion) {
     setUp(formatVersion);
     DataFile first = commitUsers(1, 2, 3);
-    AtomicInteger races = new AtomicInteger();
-    committer.beforeCommit(t -> {
-      if (races.getAndIncrement() == 0) {
-        assertThat(compactor.compact(t)).isTrue();
-      }
-    });
+    AtomicInteger races = compactDuringFirstAttempt();
     DataFile update = LocalTables.write(table, List.of(user(table, 2, "b2", 2)));
     assertThat(commit(List.of(update), Map.of(first.location(), keyed(0, 1, 1, 2, 2, 3))).outcome())
         .isEqualTo(Outcome.COMMITTED);
     assertThat(races.get()).isEqualTo(2);
     assertThat(rows()).isEqualTo(Map.of(2, "b2/2"));
-    assertThat(liveDataFiles()).hasSize(1);
+    assertThat(TestingTables.liveDataFiles(table)).hasSize(1);
   }
 
   @ParameterizedTest
@@ -147,7 +134,7 @@ class TableCommitterRelocationTest {
     DataFile second = commitUsers(3);
     TestingCompactor.Plan plan = compactor.prepare(table);
     commit(List.of(), Map.of(first.location(), keyed(0, 1, 1, 2)));
-    assertThat(liveDataFiles()).containsExactly(second.location());
+    assertThat(TestingTables.liveDataFiles(table)).containsExactly(second.location());
     assertThat(plan.commit()).isFalse();
     assertThat(rows()).isEqualTo(Map.of(3, "u3/1"));
   }
@@ -191,6 +178,20 @@ class TableCommitterRelocationTest {
     assertThat(rows()).isEqualTo(Map.of(1, "u1/1", 2, "u2/1", 9, "i/1"));
   }
 
+  /**
+   * Makes the committer's first attempt race a compaction that commits after the attempt read
+   * the snapshot; returns the count of attempts.
+   */
+  private AtomicInteger compactDuringFirstAttempt() {
+    AtomicInteger attempts = new AtomicInteger();
+    committer.beforeCommit(t -> {
+      if (attempts.getAndIncrement() == 0) {
+        assertThat(compactor.compact(t)).isTrue();
+      }
+    });
+    return attempts;
+  }
+
   /** Commits a file of users {@code u<id>/1}; returns it. */
   private DataFile commitUsers(int... ids) {
     List<Record> users = new ArrayList<>();
@@ -231,16 +232,5 @@ class TableCommitterRelocationTest {
       assertThat(previous).as("duplicate key %s", record.getField("id")).isNull();
     }
     return rows;
-  }
-
-  private List<String> liveDataFiles() {
-    table.refresh();
-    List<String> files = new ArrayList<>();
-    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
-      tasks.forEach(task -> files.add(task.file().location()));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return files;
   }
 }

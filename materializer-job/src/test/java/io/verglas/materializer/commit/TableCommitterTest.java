@@ -23,13 +23,11 @@ import java.util.TreeMap;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
-import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.io.CloseableIterable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -135,7 +133,7 @@ class TableCommitterTest {
         segment("s1", 2, 2, 2)));
 
     assertThat(rows()).isEqualTo(Map.of(1, "a/2", 2, "b/2", 3, "c/2"));
-    assertThat(dataFiles()).containsExactlyInAnyOrder(second.location(), third.location());
+    assertThat(TestingTables.liveDataFiles(table)).containsExactlyInAnyOrder(second.location(), third.location());
     assertThat(dvs()).isEmpty();
     assertThat(table.currentSnapshot().summary()).containsEntry("deleted-data-files", "2")
         .containsEntry("removed-dvs", "1");
@@ -154,7 +152,7 @@ class TableCommitterTest {
         .isEqualTo(Outcome.COMMITTED);
 
     assertThat(rows()).isEqualTo(Map.of(1, "a/2", 2, "b/2"));
-    assertThat(dataFiles()).containsExactly(late.location());
+    assertThat(TestingTables.liveDataFiles(table)).containsExactly(late.location());
     assertThat(dvs()).isEmpty();
     assertThat(Path.of(java.net.URI.create(early.location()))).doesNotExist();
   }
@@ -280,22 +278,8 @@ class TableCommitterTest {
     return rows;
   }
 
-  private List<DeleteFile> dvs() throws IOException {
-    table.refresh();
-    List<DeleteFile> deletes = new ArrayList<>();
-    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
-      tasks.forEach(task -> deletes.addAll(task.deletes()));
-    }
-    return deletes;
-  }
-
-  private List<String> dataFiles() throws IOException {
-    table.refresh();
-    List<String> files = new ArrayList<>();
-    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
-      tasks.forEach(task -> files.add(task.file().location()));
-    }
-    return files;
+  private List<DeleteFile> dvs() {
+    return TestingTables.liveDeletes(table);
   }
 
   private List<Path> puffinFiles() throws IOException {

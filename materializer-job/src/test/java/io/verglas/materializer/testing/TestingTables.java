@@ -2,12 +2,20 @@ package io.verglas.materializer.testing;
 
 import io.verglas.table.PrimaryKeys;
 import io.verglas.table.VerglasTableProperties;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.Catalog;
@@ -74,10 +82,55 @@ public final class TestingTables {
     List<Record> rows = new ArrayList<>();
     try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
       records.forEach(record -> rows.add(record.copy()));
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
     return rows;
+  }
+
+  /** The paths of the table's live data files (current snapshot). */
+  public static List<String> liveDataFiles(Table table) {
+    List<String> files = new ArrayList<>();
+    forEachTask(table, task -> files.add(task.file().location()));
+    return files;
+  }
+
+  /**
+   * The delete files attached to the live data files (current snapshot), each once: a file a
+   * scan splits attaches its deletes to every split. A DV is told apart from the other DVs of
+   * its Puffin file by its offset.
+   */
+  public static List<DeleteFile> liveDeletes(Table table) {
+    Map<String, DeleteFile> deletes = new LinkedHashMap<>();
+    forEachTask(table, task -> task.deletes().forEach(
+        delete -> deletes.putIfAbsent(delete.location() + "#" + delete.contentOffset(), delete)));
+    return new ArrayList<>(deletes.values());
+  }
+
+  private static void forEachTask(Table table, Consumer<FileScanTask> action) {
+    table.refresh();
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+      tasks.forEach(action);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * The sum of the numeric snapshot summary values under {@code keys} (absent counts 0), over
+   * the table's snapshots that {@code which} accepts.
+   */
+  public static long summaryTotal(Table table, Predicate<Snapshot> which, String... keys) {
+    table.refresh();
+    long total = 0;
+    for (Snapshot snapshot : table.snapshots()) {
+      if (which.test(snapshot)) {
+        for (String key : keys) {
+          total += Long.parseLong(snapshot.summary().getOrDefault(key, "0"));
+        }
+      }
+    }
+    return total;
   }
 
   public static Namespace namespace(String name) {
