@@ -42,7 +42,8 @@ import org.apache.iceberg.catalog.Catalog;
  *                                     flushed, in open data files); rows are flushed every
  *                                     sixteenth of it, files close past half of it
  *   --writer.index-cache-entries=1000000  key index entries each writer subtask keeps on the
- *                                     heap (~200 bytes each); 0 reads every entry from RocksDB
+ *                                     heap (151 MB at most for the default, see KeyEntryCache);
+ *                                     0 reads every entry from RocksDB
  *   --writer.interval-staging=auto    which tables hold a checkpoint's rows until the barrier,
  *                                     so no version replaced within it reaches a data file:
  *                                     auto (those whose keys change within a checkpoint),
@@ -58,6 +59,8 @@ public final class MaterializerConfig implements Serializable {
   public static final long WRITER_BUFFER_BYTES_DEFAULT = 128L << 20;
   /** Key index entries cached on the heap per writer subtask: ~200 MB at ~200 bytes each. */
   public static final int WRITER_INDEX_CACHE_ENTRIES_DEFAULT = 1_000_000;
+  /** The most entries a writer's key index cache takes (its array stays indexable by an int). */
+  public static final int WRITER_INDEX_CACHE_ENTRIES_MAX = 1 << 26;
   /** Bound of the manifest content cache of each catalog client's file IO. */
   public static final long MANIFEST_CACHE_BYTES_DEFAULT = 32L << 20;
   /** Tries per event before the publisher gives up (the catalog poller covers lost events). */
@@ -393,8 +396,9 @@ public final class MaterializerConfig implements Serializable {
         throw new IllegalStateException(
             "Writer index cache entries was already set to " + writerIndexCacheEntries);
       }
-      if (entries < 0) {
-        throw new IllegalArgumentException("Invalid writer index cache entries: " + entries);
+      if (entries < 0 || entries > WRITER_INDEX_CACHE_ENTRIES_MAX) {
+        throw new IllegalArgumentException("Invalid writer index cache entries: " + entries
+            + " (0 to " + WRITER_INDEX_CACHE_ENTRIES_MAX + ")");
       }
       this.writerIndexCacheEntries = entries;
       return this;

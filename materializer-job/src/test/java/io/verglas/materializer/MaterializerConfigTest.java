@@ -65,6 +65,9 @@ class MaterializerConfigTest {
         .hasMessageContaining("Invalid --checkpoint-interval: 'soon'");
     assertThatThrownBy(() -> MaterializerConfig.fromArgs("--parallelism=0"))
         .hasMessage("Invalid parallelism: 0");
+    assertThatThrownBy(() -> MaterializerConfig.fromArgs(
+        "--writer.index-cache-entries=" + (MaterializerConfig.WRITER_INDEX_CACHE_ENTRIES_MAX + 1)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0 to 67108864");
     assertThatThrownBy(() -> MaterializerConfig.fromArgs("--writer.interval-staging=often"))
         .hasMessageContaining("Invalid interval staging 'often'");
     assertThatThrownBy(() -> MaterializerConfig.fromArgs("--wal.prefix=/x"))

@@ -171,6 +171,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     getMetricGroup().gauge("keyIndexCacheHits", keyIndex::hits);
     getMetricGroup().gauge("keyIndexCacheMisses", keyIndex::misses);
     getMetricGroup().gauge("keyIndexStateReads", keyIndex::stateReads);
+    getMetricGroup().gauge("keyIndexCachedEntries", keyIndex::cachedEntries);
     // Per-table memory exists only for tables with rows in flight: these show it (and tests
     // assert that idle tables never appear in them).
     getMetricGroup().gauge("bufferedTables", () -> buffers.size());

@@ -1,0 +1,296 @@
+package io.verglas.materializer.write;
+
+import io.verglas.materializer.MaterializerConfig;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+
+/**
+ * The key index's heap cache: the {@link KeyEntry} of up to {@code capacity} primary keys, by
+ * table and key bytes, in an array of longs (open addressing, linear probing), evicting by CLOCK
+ * (second chance) once full.
+ *
+ * <p>Why not a general-purpose cache (Caffeine, which held the index before): every cached key
+ * cost five objects (cache node, map node, key holder, key bytes, entry; some 190 bytes), which
+ * the young collections copied while the index filled, and whose in-place updates, references
+ * to a stream id and a file path, dirtied an old card on nearly every row (measured in the
+ * materialize benchmark: the collector's threads took a tenth of the process's CPU, and a
+ * look-up followed four dependent references, the flush thread's largest cost after RocksDB).
+ * Here an entry is 72 bytes of the array, written as numbers ({@link CountedStrings} number the
+ * strings) beside the first 16 bytes of its key; a key of at most 16 bytes (a number, a UUID,
+ * a short string) costs no object at all, and a look-up reads one slot.
+ *
+ * <p>Eviction: each slot has a reference bit, set when its entry is read or written; once the
+ * cache holds {@code capacity} entries, an insert first advances a hand over the slots, clearing
+ * set bits, and evicts the first entry whose bit is clear. Keys written again and again keep
+ * their entries; keys not touched for a full turn of the hand lose theirs.
+ *
+ * <p>Slots move (an eviction shifts the entries of its probe run back, growth rehashes): a slot
+ * number is valid until {@link #version()} changes. Not thread-safe.
+ */
+final class KeyEntryCache {
+  /** Entries a cache may hold at most: its array of longs must stay indexable by an int. */
+  static final int MAX_CAPACITY = MaterializerConfig.WRITER_INDEX_CACHE_ENTRIES_MAX;
+  private static final int STRIDE = 9;
+  private static final int HASH = 0;
+  private static final int HLC = 1;
+  private static final int SEQUENCE = 2;
+  private static final int FILE_POSITION = 3;
+  private static final int BATCH_ROW = 4;
+  private static final int STRINGS = 5;
+  /** Table number (high half), key length (bits 8-15) and flags (low byte). */
+  private static final int TABLE_FLAGS = 6;
+  /** The first 16 key bytes, big-endian, zero-padded; a longer key lives in {@link #keys}. */
+  private static final int KEY = 7;
+  private static final long DELETED = 1;
+  private static final long REFERENCED = 2;
+  private static final long FLAGS = 0xff;
+  private static final int INLINE_KEY_BYTES = 16;
+  /** The key length field of a key kept in {@link #keys}. */
+  private static final int LONG_KEY = 0xff;
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+  private static final int MIN_SLOTS = 1024;
+  /** Entries per slot at most: longer probe runs cost more than the memory they save. */
+  private static final double MAX_LOAD = 0.75;
+
+  private final int capacity;
+  private final int maxSlots;
+  private final CountedStrings tables = new CountedStrings();
+  private final CountedStrings streams = new CountedStrings();
+  private final CountedStrings files = new CountedStrings();
+  private long[] words;
+  /** By slot: the keys longer than {@value #INLINE_KEY_BYTES} bytes; null until there is one. */
+  private byte[][] keys;
+  private int mask;
+  private int size;
+  private int hand;
+  private int version;
+  private long evictions;
+
+  KeyEntryCache(int capacity) {
+    if (capacity < 1 || capacity > MAX_CAPACITY) {
+      throw new IllegalArgumentException("A key index cache holds 1 to " + MAX_CAPACITY
+          + " entries, not " + capacity);
+    }
+    this.capacity = capacity;
+    this.maxSlots = Integer.highestOneBit((int) Math.ceil(capacity / MAX_LOAD) * 2 - 1);
+    allocate(Math.min(MIN_SLOTS, maxSlots));
+  }
+
+  /** The slot holding the entry of {@code key} in table {@code tableUuid}, or -1. */
+  int find(String tableUuid, byte[] key) {
+    int table = tables.numberIfHeld(tableUuid);
+    if (table == 0) {
+      return -1;
+    }
+    long hash = hash(table, key);
+    long identity = identity(table, key);
+    long first = word(key, 0);
+    long second = word(key, 8);
+    for (int slot = (int) hash & mask; ; slot = (slot + 1) & mask) {
+      int base = slot * STRIDE;
+      long stored = words[base + HASH];
+      if (stored == 0) {
+        return -1;
+      }
+      if (stored == hash && (words[base + TABLE_FLAGS] & ~FLAGS) == identity
+          && words[base + KEY] == first && words[base + KEY + 1] == second
+          && (key.length <= INLINE_KEY_BYTES || Arrays.equals(keys[slot], key))) {
+        return slot;
+      }
+    }
+  }
+
+  /** The entry in {@code slot} (a new object); counts as a use of it for eviction. */
+  KeyEntry entry(int slot) {
+    int base = slot * STRIDE;
+    words[base + TABLE_FLAGS] |= REFERENCED;
+    KeyEntry entry = new KeyEntry();
+    entry.hlc = words[base + HLC];
+    entry.sequence = words[base + SEQUENCE];
+    entry.filePosition = words[base + FILE_POSITION];
+    long batchRow = words[base + BATCH_ROW];
+    entry.batch = (int) (batchRow >>> 32);
+    entry.row = (int) batchRow;
+    long strings = words[base + STRINGS];
+    entry.streamId = streams.get((int) (strings >>> 32));
+    entry.dataFile = files.get((int) strings);
+    entry.deleted = (words[base + TABLE_FLAGS] & DELETED) != 0;
+    return entry;
+  }
+
+  /** Replaces the entry in {@code slot} (found since the last {@link #version()} change). */
+  void update(int slot, KeyEntry entry) {
+    int base = slot * STRIDE;
+    long previous = words[base + STRINGS];
+    write(base, entry, words[base + TABLE_FLAGS] & ~FLAGS);
+    streams.release((int) (previous >>> 32));
+    files.release((int) previous);
+  }
+
+  /**
+   * Caches {@code entry} for {@code key} of table {@code tableUuid}, which the cache does not
+   * hold; returns whether another entry was evicted to make room. The key bytes must not change
+   * afterwards.
+   */
+  boolean insert(String tableUuid, byte[] key, KeyEntry entry) {
+    boolean evicting = size == capacity;
+    if (evicting) {
+      evict();
+    } else if (size + 1 > (mask + 1) * MAX_LOAD && mask + 1 < maxSlots) {
+      allocate((mask + 1) * 2);
+    }
+    int table = tables.hold(tableUuid);
+    long hash = hash(table, key);
+    int slot = (int) hash & mask;
+    while (words[slot * STRIDE + HASH] != 0) {
+      slot = (slot + 1) & mask;
+    }
+    int base = slot * STRIDE;
+    words[base + HASH] = hash;
+    write(base, entry, identity(table, key));
+    words[base + KEY] = word(key, 0);
+    words[base + KEY + 1] = word(key, 8);
+    if (key.length > INLINE_KEY_BYTES) {
+      if (keys == null) {
+        keys = new byte[mask + 1][];
+      }
+      keys[slot] = key;
+    }
+    size++;
+    return evicting;
+  }
+
+  /** Changes whenever slots move: slot numbers found before then are no longer valid. */
+  int version() {
+    return version;
+  }
+
+  int size() {
+    return size;
+  }
+
+  long evictions() {
+    return evictions;
+  }
+
+  /** How many distinct strings (tables, streams, files) the cached entries hold. */
+  int heldStrings() {
+    return tables.size() + streams.size() + files.size();
+  }
+
+  /** Writes the entry's fields into the slot at {@code base}, with its table and key length. */
+  private void write(int base, KeyEntry entry, long identity) {
+    words[base + HLC] = entry.hlc;
+    words[base + SEQUENCE] = entry.sequence;
+    words[base + FILE_POSITION] = entry.filePosition;
+    words[base + BATCH_ROW] = ((long) entry.batch << 32) | Integer.toUnsignedLong(entry.row);
+    words[base + STRINGS] = ((long) streams.hold(entry.streamId) << 32)
+        | Integer.toUnsignedLong(files.hold(entry.dataFile));
+    words[base + TABLE_FLAGS] = identity | REFERENCED | (entry.deleted ? DELETED : 0);
+  }
+
+  private int tableOf(int slot) {
+    return (int) (words[slot * STRIDE + TABLE_FLAGS] >>> 32);
+  }
+
+  /** The table number and key length as {@link #TABLE_FLAGS} holds them, without the flags. */
+  private static long identity(int table, byte[] key) {
+    int length = key.length <= INLINE_KEY_BYTES ? key.length : LONG_KEY;
+    return ((long) table << 32) | ((long) length << 8);
+  }
+
+  /** Eight key bytes from {@code from}, big-endian, zero past the key's end. */
+  private static long word(byte[] key, int from) {
+    if (key.length >= from + Long.BYTES) {
+      return (long) LONGS.get(key, from);
+    }
+    long word = 0;
+    for (int i = 0; i < Long.BYTES; i++) {
+      word = (word << 8) | (from + i < key.length ? key[from + i] & 0xff : 0);
+    }
+    return word;
+  }
+
+  /** Advances the hand to the first entry not used since its last pass, and evicts it. */
+  private void evict() {
+    while (true) {
+      int base = hand * STRIDE;
+      if (words[base + HASH] != 0) {
+        if ((words[base + TABLE_FLAGS] & REFERENCED) == 0) {
+          remove(hand);
+          evictions++;
+          return; // the hand stays: the slot now holds the next entry of the run, or none
+        }
+        words[base + TABLE_FLAGS] &= ~REFERENCED;
+      }
+      hand = (hand + 1) & mask;
+    }
+  }
+
+  /**
+   * Empties {@code slot}, moving the entries after it in its probe run back where their home
+   * slot allows, so that no look-up meets an empty slot before its key.
+   */
+  private void remove(int slot) {
+    int base = slot * STRIDE;
+    long strings = words[base + STRINGS];
+    streams.release((int) (strings >>> 32));
+    files.release((int) strings);
+    tables.release(tableOf(slot));
+    int hole = slot;
+    for (int next = (slot + 1) & mask; words[next * STRIDE + HASH] != 0;
+        next = (next + 1) & mask) {
+      int home = (int) words[next * STRIDE + HASH] & mask;
+      if (((next - home) & mask) >= ((next - hole) & mask)) {
+        System.arraycopy(words, next * STRIDE, words, hole * STRIDE, STRIDE);
+        if (keys != null) {
+          keys[hole] = keys[next];
+        }
+        hole = next;
+      }
+    }
+    Arrays.fill(words, hole * STRIDE, hole * STRIDE + STRIDE, 0L);
+    if (keys != null) {
+      keys[hole] = null;
+    }
+    size--;
+    version++;
+  }
+
+  /** Sets up {@code slots} slots and moves every cached entry into them. */
+  private void allocate(int slots) {
+    long[] oldWords = words;
+    byte[][] oldKeys = keys;
+    words = new long[slots * STRIDE];
+    keys = oldKeys == null ? null : new byte[slots][];
+    mask = slots - 1;
+    hand = 0;
+    version++;
+    if (oldWords == null) {
+      return;
+    }
+    for (int old = 0; old < oldWords.length / STRIDE; old++) {
+      long hash = oldWords[old * STRIDE + HASH];
+      if (hash == 0) {
+        continue;
+      }
+      int slot = (int) hash & mask;
+      while (words[slot * STRIDE + HASH] != 0) {
+        slot = (slot + 1) & mask;
+      }
+      System.arraycopy(oldWords, old * STRIDE, words, slot * STRIDE, STRIDE);
+      if (keys != null) {
+        keys[slot] = oldKeys[old];
+      }
+    }
+  }
+
+  /** A hash of the key bytes and table number; never 0, which marks an empty slot. */
+  private static long hash(int table, byte[] key) {
+    long hash = TableBuffer.keyHash(key) ^ (table * 0x9E3779B97F4A7C15L);
+    return hash == 0 ? 1 : hash;
+  }
+}
