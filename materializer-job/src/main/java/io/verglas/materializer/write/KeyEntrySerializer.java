@@ -24,8 +24,11 @@ import org.apache.flink.core.memory.DataOutputView;
  * is encoded once per file, not per entry (the writer hands each file's path instance to all
  * its entries).
  *
- * <p>Format: a flags byte (deleted, has stream, has file, compact), the hybrid clock, the stream
- * id, sequence, batch and row of the WAL position, then the data file path and row position.
+ * <p>Format: a flags byte (deleted, has stream, has file, compact, named file), the hybrid
+ * clock, the stream id, sequence, batch and row of the WAL position, then the data file path and
+ * row position. A data file named as the writer names its files is written in its
+ * {@link DataFileNames} form (flag "named file"), about half the bytes; other paths as they are.
+ * (Builds before that flag cannot read entries that have it.)
  * Entries are written compact: sequence, batch, row and position as unsigned varints (most are
  * small, and RocksDB copies every byte of every entry into its memtable, its files and each
  * incremental checkpoint); entries without the flag, written by earlier builds, have them at
@@ -38,6 +41,8 @@ public final class KeyEntrySerializer extends NonReusingSerializer<KeyEntry> {
   private static final int HAS_STREAM = 2;
   private static final int HAS_FILE = 4;
   private static final int COMPACT = 8;
+  /** The data file is written as the name the writer gave it ({@link DataFileNames}). */
+  private static final int NAMED_FILE = 16;
   /**
    * Distinct paths (and stream ids) remembered: an entry's file is one of the last few flushes'
    * files.
@@ -46,6 +51,7 @@ public final class KeyEntrySerializer extends NonReusingSerializer<KeyEntry> {
 
   private transient RecentStrings streams;
   private transient RecentStrings paths;
+  private transient DataFileNames fileNames;
 
   @Override
   public TypeSerializer<KeyEntry> duplicate() {
@@ -65,8 +71,10 @@ public final class KeyEntrySerializer extends NonReusingSerializer<KeyEntry> {
   @Override
   public void serialize(KeyEntry entry, DataOutputView out) throws IOException {
     recentStrings();
+    byte[] fileName = entry.dataFile == null ? null : fileNames.formOf(entry.dataFile);
     out.writeByte((entry.deleted ? DELETED : 0) | (entry.streamId != null ? HAS_STREAM : 0)
-        | (entry.dataFile != null ? HAS_FILE : 0) | COMPACT);
+        | (entry.dataFile != null ? HAS_FILE : 0) | COMPACT
+        | (fileName != null ? NAMED_FILE : 0));
     out.writeLong(entry.hlc);
     if (entry.streamId != null) {
       streams.write(entry.streamId, out);
@@ -74,7 +82,9 @@ public final class KeyEntrySerializer extends NonReusingSerializer<KeyEntry> {
     writeVarLong(entry.sequence, out);
     writeVarLong(Integer.toUnsignedLong(entry.batch), out);
     writeVarLong(Integer.toUnsignedLong(entry.row), out);
-    if (entry.dataFile != null) {
+    if (fileName != null) {
+      out.write(fileName);
+    } else if (entry.dataFile != null) {
       paths.write(entry.dataFile, out);
     }
     writeVarLong(entry.filePosition, out);
@@ -92,7 +102,8 @@ public final class KeyEntrySerializer extends NonReusingSerializer<KeyEntry> {
     entry.sequence = compact ? readVarLong(in) : in.readLong();
     entry.batch = compact ? (int) readVarLong(in) : in.readInt();
     entry.row = compact ? (int) readVarLong(in) : in.readInt();
-    entry.dataFile = (flags & HAS_FILE) != 0 ? paths.read(in) : null;
+    entry.dataFile = (flags & NAMED_FILE) != 0 ? fileNames.read(in)
+        : (flags & HAS_FILE) != 0 ? paths.read(in) : null;
     entry.filePosition = compact ? readVarLong(in) : in.readLong();
     return entry;
   }
@@ -123,6 +134,7 @@ public final class KeyEntrySerializer extends NonReusingSerializer<KeyEntry> {
     if (streams == null) {
       streams = new RecentStrings(RECENT_STRINGS);
       paths = new RecentStrings(RECENT_STRINGS);
+      fileNames = new DataFileNames();
     }
   }
 

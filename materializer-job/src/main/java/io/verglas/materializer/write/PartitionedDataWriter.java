@@ -110,8 +110,8 @@ final class PartitionedDataWriter implements Closeable {
    * What tells these files apart from every other writer's and interval's: a random UUID, as
    * Iceberg's file factory takes by default, but in 22 URL-safe Base64 characters instead of 36.
    * Why: the key index stores a data file's path in the entry of every key it holds, and RocksDB
-   * copies each entry into its memtable, its files, compactions and checkpoints; the shorter
-   * name makes an entry (key and value, about 116 bytes) an eighth smaller.
+   * copies each entry into its memtable, its files, compactions and checkpoints; a name of this
+   * form is stored as its numbers and the id's 16 bytes ({@link DataFileNames}).
    */
   private static String operationId() {
     UUID uuid = UUID.randomUUID();

@@ -63,6 +63,40 @@ class KeyEntrySerializerTest {
     assertThat(out.length()).isEqualTo(96);
   }
 
+  /** A name as the writer gives its files, with a Base64 operation id holding dashes. */
+  private static final String WRITTEN_NAME = "data/00000-0-----az4AESIzRFVmd4iZoA-00001.parquet";
+
+  @Test
+  void aFileNamedByTheWriterTakesHalfTheBytes() throws Exception {
+    DataOutputSerializer out = new DataOutputSerializer(64);
+    serializer.serialize(KeyEntry.live(new WalPosition(System.currentTimeMillis() << 16,
+        "ingest-0", 1_234, 3, 9_999), WRITTEN_NAME, 180_000), out);
+    // flags 1, clock 8, stream 4 + 8, sequence 2, batch 1, row 2,
+    // name 1 + (1 + 5 + 1 + 1 + 16 + 1), position 3
+    assertThat(out.length()).isEqualTo(55);
+  }
+
+  @Test
+  void namesOfTheWritersFormSurviveARoundTripAndOthersAreKeptAsTheyAre() throws Exception {
+    List<String> names = List.of(WRITTEN_NAME,
+        "data/day=2026-12-01/00003-2-----az4AESIzRFVmd4iZoA-00017.parquet",
+        "s3://bucket/db/t/data/123456-7-AAAAAAAAAAAAAAAAAAAAAA-1234567.parquet",
+        "00000-0-----az4AESIzRFVmd4iZoA-00001.parquet",
+        // not the writer's spelling: kept as they are
+        "data/0001-0-----az4AESIzRFVmd4iZoA-00001.parquet",
+        "data/00000-00-----az4AESIzRFVmd4iZoA-00001.parquet",
+        "data/00000-0-----az4AESIzRFVmd4iZo-00001.parquet",
+        "data/00000-0-----az4AESIzRFVmd4iZoB-00001.parquet",
+        "data/00000-0-----az4AESIzRFVmd4iZoA-00001.orc",
+        "data/00000-0-----az4AESIzRFVmd4iZoA-1234567890.parquet",
+        "data/-0-----az4AESIzRFVmd4iZoA-00001.parquet", "data/a.parquet", ".parquet", "");
+    List<KeyEntry> entries = new ArrayList<>();
+    for (int i = 0; i < names.size(); i++) {
+      entries.add(KeyEntry.live(new WalPosition(i, "s", i, 0, i), names.get(i), i));
+    }
+    assertRoundTrip(entries);
+  }
+
   /** Entries written by builds before the compact form, with fixed-width numbers. */
   @Test
   void readsTheFixedWidthEntriesOfEarlierBuilds() throws Exception {
@@ -109,6 +143,15 @@ class KeyEntrySerializerTest {
     KeyEntry first = serializer.deserialize(in);
     assertThat(serializer.deserialize(in).dataFile).isSameAs(first.dataFile).isEqualTo(path);
     assertThat(serializer.deserialize(in).streamId).isSameAs(first.streamId);
+
+    out.clear();
+    for (int i = 0; i < 3; i++) {
+      serializer.serialize(KeyEntry.live(new WalPosition(i, "s0", 0, 0, i), WRITTEN_NAME, i), out);
+    }
+    in = new DataInputDeserializer(out.getCopyOfBuffer());
+    first = serializer.deserialize(in);
+    assertThat(serializer.deserialize(in).dataFile).isSameAs(first.dataFile)
+        .isEqualTo(WRITTEN_NAME);
   }
 
   @Test
