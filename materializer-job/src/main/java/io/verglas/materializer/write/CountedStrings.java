@@ -36,7 +36,10 @@ final class CountedStrings {
     if (value == null) {
       return 0;
     }
-    int number = value == last ? lastNumber : numberOf(value);
+    int number = numberIfHeld(value);
+    if (number == 0) {
+      number = assign(value);
+    }
     holders[number]++;
     last = value;
     lastNumber = number;
@@ -80,11 +83,8 @@ final class CountedStrings {
     return numbers.size();
   }
 
-  private int numberOf(String value) {
-    Integer known = numbers.get(value);
-    if (known != null) {
-      return known;
-    }
+  /** Gives {@code value}, held by no entry, a number: a freed one, or the next. */
+  private int assign(String value) {
     int number;
     if (free.isEmpty()) {
       number = strings.size();

@@ -144,10 +144,7 @@ final class KeyEntryCache {
     }
     int table = tables.hold(tableUuid);
     long hash = hash(table, key);
-    int slot = (int) hash & mask;
-    while (words[slot * STRIDE + HASH] != 0) {
-      slot = (slot + 1) & mask;
-    }
+    int slot = emptySlotFor(hash);
     int base = slot * STRIDE;
     words[base + HASH] = hash;
     write(base, entry, identity(table, key));
@@ -277,15 +274,21 @@ final class KeyEntryCache {
       if (hash == 0) {
         continue;
       }
-      int slot = (int) hash & mask;
-      while (words[slot * STRIDE + HASH] != 0) {
-        slot = (slot + 1) & mask;
-      }
+      int slot = emptySlotFor(hash);
       System.arraycopy(oldWords, old * STRIDE, words, slot * STRIDE, STRIDE);
       if (keys != null) {
         keys[slot] = oldKeys[old];
       }
     }
+  }
+
+  /** The first empty slot of the probe run of {@code hash} (the table has room). */
+  private int emptySlotFor(long hash) {
+    int slot = (int) hash & mask;
+    while (words[slot * STRIDE + HASH] != 0) {
+      slot = (slot + 1) & mask;
+    }
+    return slot;
   }
 
   /** A hash of the key bytes and table number; never 0, which marks an empty slot. */
