@@ -42,7 +42,7 @@ import org.apache.iceberg.catalog.Catalog;
  *                                     flushed, in open data files); rows are flushed every
  *                                     sixteenth of it, files close past half of it
  *   --writer.index-cache-entries=1000000  key index entries each writer subtask keeps on the
- *                                     heap (151 MB at most for the default, see KeyEntryCache);
+ *                                     heap (134 MB at most for the default, see KeyEntryCache);
  *                                     0 reads every entry from RocksDB
  *   --writer.interval-staging=auto    which tables hold a checkpoint's rows until the barrier,
  *                                     so no version replaced within it reaches a data file:

@@ -17,9 +17,17 @@ import java.util.Arrays;
  * to a stream id and a file path, dirtied an old card on nearly every row (measured in the
  * materialize benchmark: the collector's threads took a tenth of the process's CPU, and a
  * look-up followed four dependent references, the flush thread's largest cost after RocksDB).
- * Here an entry is 72 bytes of the array, written as numbers ({@link CountedStrings} number the
+ * Here an entry is 64 bytes of the array, written as numbers ({@link CountedStrings} number the
  * strings) beside the first 16 bytes of its key; a key of at most 16 bytes (a number, a UUID,
  * a short string) costs no object at all, and a look-up reads one slot.
+ *
+ * <p>Why 64 bytes: a slot is one CPU cache line, so that a look-up and the update that follows
+ * it miss the cache once, not twice (at 72 bytes nearly every slot straddled two lines, and the
+ * second miss showed as a tenth of the flush thread's time). The slots start at the array's
+ * seventh long, which is the first byte of a line when the array starts a line: the arrays of
+ * caches large enough for this to matter are humongous objects, which the G1 collector places
+ * at the start of a region, and an array's elements start 16 bytes in (with compressed class
+ * pointers). Elsewhere a slot straddles two lines, which costs time, never correctness.
  *
  * <p>Eviction: each slot has a reference bit, set when its entry is read or written; once the
  * cache holds {@code capacity} entries, an insert first advances a hand over the slots, clearing
@@ -32,23 +40,29 @@ import java.util.Arrays;
 final class KeyEntryCache {
   /** Entries a cache may hold at most: its array of longs must stay indexable by an int. */
   static final int MAX_CAPACITY = MaterializerConfig.WRITER_INDEX_CACHE_ENTRIES_MAX;
-  private static final int STRIDE = 9;
-  private static final int HASH = 0;
+  /** Tables whose entries one cache holds at most: numbers that fit {@link #HEADER}. */
+  static final int MAX_TABLES = (1 << 24) - 1;
+  private static final int STRIDE = 8;
+  /** The longs before the first slot: see the class comment. */
+  private static final int PAD = 6;
+  /**
+   * The key's hash (high half), table number (bits 8-31), key length (bits 3-7) and flags (bits
+   * 0-1); 0 in an empty slot (table numbers start at 1).
+   */
+  private static final int HEADER = 0;
   private static final int HLC = 1;
   private static final int SEQUENCE = 2;
   private static final int FILE_POSITION = 3;
   private static final int BATCH_ROW = 4;
   private static final int STRINGS = 5;
-  /** Table number (high half), key length (bits 8-15) and flags (low byte). */
-  private static final int TABLE_FLAGS = 6;
   /** The first 16 key bytes, big-endian, zero-padded; a longer key lives in {@link #keys}. */
-  private static final int KEY = 7;
+  private static final int KEY = 6;
   private static final long DELETED = 1;
   private static final long REFERENCED = 2;
-  private static final long FLAGS = 0xff;
+  private static final long FLAGS = 0x7;
   private static final int INLINE_KEY_BYTES = 16;
   /** The key length field of a key kept in {@link #keys}. */
-  private static final int LONG_KEY = 0xff;
+  private static final int LONG_KEY = 0x1f;
   private static final VarHandle LONGS =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
   private static final int MIN_SLOTS = 1024;
@@ -57,6 +71,7 @@ final class KeyEntryCache {
 
   private final int capacity;
   private final int maxSlots;
+  private final int maxTables;
   private final CountedStrings tables = new CountedStrings();
   private final CountedStrings streams = new CountedStrings();
   private final CountedStrings files = new CountedStrings();
@@ -70,11 +85,17 @@ final class KeyEntryCache {
   private long evictions;
 
   KeyEntryCache(int capacity) {
+    this(capacity, MAX_TABLES);
+  }
+
+  /** A cache holding the entries of at most {@code maxTables} tables at a time (for tests). */
+  KeyEntryCache(int capacity, int maxTables) {
     if (capacity < 1 || capacity > MAX_CAPACITY) {
       throw new IllegalArgumentException("A key index cache holds 1 to " + MAX_CAPACITY
           + " entries, not " + capacity);
     }
     this.capacity = capacity;
+    this.maxTables = Math.min(maxTables, MAX_TABLES);
     this.maxSlots = Integer.highestOneBit((int) Math.ceil(capacity / MAX_LOAD) * 2 - 1);
     allocate(Math.min(MIN_SLOTS, maxSlots));
   }
@@ -85,17 +106,16 @@ final class KeyEntryCache {
     if (table == 0) {
       return -1;
     }
-    long hash = hash(table, key);
     long identity = identity(table, key);
     long first = word(key, 0);
     long second = word(key, 8);
-    for (int slot = (int) hash & mask; ; slot = (slot + 1) & mask) {
-      int base = slot * STRIDE;
-      long stored = words[base + HASH];
-      if (stored == 0) {
+    for (int slot = home(identity); ; slot = (slot + 1) & mask) {
+      int base = base(slot);
+      long header = words[base + HEADER];
+      if (header == 0) {
         return -1;
       }
-      if (stored == hash && (words[base + TABLE_FLAGS] & ~FLAGS) == identity
+      if ((header & ~FLAGS) == identity
           && words[base + KEY] == first && words[base + KEY + 1] == second
           && (key.length <= INLINE_KEY_BYTES || Arrays.equals(keys[slot], key))) {
         return slot;
@@ -105,8 +125,8 @@ final class KeyEntryCache {
 
   /** The entry in {@code slot} (a new object); counts as a use of it for eviction. */
   KeyEntry entry(int slot) {
-    int base = slot * STRIDE;
-    words[base + TABLE_FLAGS] |= REFERENCED;
+    int base = base(slot);
+    words[base + HEADER] |= REFERENCED;
     KeyEntry entry = new KeyEntry();
     entry.hlc = words[base + HLC];
     entry.sequence = words[base + SEQUENCE];
@@ -117,37 +137,41 @@ final class KeyEntryCache {
     long strings = words[base + STRINGS];
     entry.streamId = streams.get((int) (strings >>> 32));
     entry.dataFile = files.get((int) strings);
-    entry.deleted = (words[base + TABLE_FLAGS] & DELETED) != 0;
+    entry.deleted = (words[base + HEADER] & DELETED) != 0;
     return entry;
   }
 
   /** Replaces the entry in {@code slot} (found since the last {@link #version()} change). */
   void update(int slot, KeyEntry entry) {
-    int base = slot * STRIDE;
+    int base = base(slot);
     long previous = words[base + STRINGS];
-    write(base, entry, words[base + TABLE_FLAGS] & ~FLAGS);
+    write(base, entry, words[base + HEADER] & ~FLAGS);
     streams.release((int) (previous >>> 32));
     files.release((int) previous);
   }
 
   /**
    * Caches {@code entry} for {@code key} of table {@code tableUuid}, which the cache does not
-   * hold; returns whether another entry was evicted to make room. The key bytes must not change
-   * afterwards.
+   * hold; returns whether that cost the cache an entry: another one evicted to make room, or
+   * this one not taken (its table would be one more than {@code maxTables}). The key bytes must
+   * not change afterwards.
    */
   boolean insert(String tableUuid, byte[] key, KeyEntry entry) {
+    int table = tables.hold(tableUuid);
+    if (table > maxTables) {
+      tables.release(table);
+      return true;
+    }
     boolean evicting = size == capacity;
     if (evicting) {
       evict();
     } else if (size + 1 > (mask + 1) * MAX_LOAD && mask + 1 < maxSlots) {
       allocate((mask + 1) * 2);
     }
-    int table = tables.hold(tableUuid);
-    long hash = hash(table, key);
-    int slot = emptySlotFor(hash);
-    int base = slot * STRIDE;
-    words[base + HASH] = hash;
-    write(base, entry, identity(table, key));
+    long identity = identity(table, key);
+    int slot = emptySlotFor(identity);
+    int base = base(slot);
+    write(base, entry, identity);
     words[base + KEY] = word(key, 0);
     words[base + KEY + 1] = word(key, 8);
     if (key.length > INLINE_KEY_BYTES) {
@@ -178,7 +202,7 @@ final class KeyEntryCache {
     return tables.size() + streams.size() + files.size();
   }
 
-  /** Writes the entry's fields into the slot at {@code base}, with its table and key length. */
+  /** Writes the entry's fields into the slot at {@code base}, with its {@link #identity}. */
   private void write(int base, KeyEntry entry, long identity) {
     words[base + HLC] = entry.hlc;
     words[base + SEQUENCE] = entry.sequence;
@@ -186,17 +210,31 @@ final class KeyEntryCache {
     words[base + BATCH_ROW] = ((long) entry.batch << 32) | Integer.toUnsignedLong(entry.row);
     words[base + STRINGS] = ((long) streams.hold(entry.streamId) << 32)
         | Integer.toUnsignedLong(files.hold(entry.dataFile));
-    words[base + TABLE_FLAGS] = identity | REFERENCED | (entry.deleted ? DELETED : 0);
+    words[base + HEADER] = identity | REFERENCED | (entry.deleted ? DELETED : 0);
   }
 
   private int tableOf(int slot) {
-    return (int) (words[slot * STRIDE + TABLE_FLAGS] >>> 32);
+    return (int) (words[base(slot) + HEADER] >>> 8) & MAX_TABLES;
   }
 
-  /** The table number and key length as {@link #TABLE_FLAGS} holds them, without the flags. */
+  /**
+   * The {@link #HEADER} of the key's entry without its flags: a hash of the key bytes and table
+   * number, the table number and the key length. Never 0 (table numbers start at 1).
+   */
   private static long identity(int table, byte[] key) {
     int length = key.length <= INLINE_KEY_BYTES ? key.length : LONG_KEY;
-    return ((long) table << 32) | ((long) length << 8);
+    long hash = TableBuffer.keyHash(key) ^ (table * 0x9E3779B97F4A7C15L);
+    return (hash & 0xffff_ffff_0000_0000L) | ((long) table << 8) | ((long) length << 3);
+  }
+
+  /** The slot a probe for the entry with {@code header} starts at. */
+  private int home(long header) {
+    return (int) (header >>> 32) & mask;
+  }
+
+  /** Where {@code slot} starts in {@link #words}. */
+  private static int base(int slot) {
+    return PAD + slot * STRIDE;
   }
 
   /** Eight key bytes from {@code from}, big-endian, zero past the key's end. */
@@ -214,14 +252,14 @@ final class KeyEntryCache {
   /** Advances the hand to the first entry not used since its last pass, and evicts it. */
   private void evict() {
     while (true) {
-      int base = hand * STRIDE;
-      if (words[base + HASH] != 0) {
-        if ((words[base + TABLE_FLAGS] & REFERENCED) == 0) {
+      int base = base(hand);
+      if (words[base + HEADER] != 0) {
+        if ((words[base + HEADER] & REFERENCED) == 0) {
           remove(hand);
           evictions++;
           return; // the hand stays: the slot now holds the next entry of the run, or none
         }
-        words[base + TABLE_FLAGS] &= ~REFERENCED;
+        words[base + HEADER] &= ~REFERENCED;
       }
       hand = (hand + 1) & mask;
     }
@@ -232,24 +270,23 @@ final class KeyEntryCache {
    * slot allows, so that no look-up meets an empty slot before its key.
    */
   private void remove(int slot) {
-    int base = slot * STRIDE;
-    long strings = words[base + STRINGS];
+    long strings = words[base(slot) + STRINGS];
     streams.release((int) (strings >>> 32));
     files.release((int) strings);
     tables.release(tableOf(slot));
     int hole = slot;
-    for (int next = (slot + 1) & mask; words[next * STRIDE + HASH] != 0;
+    for (int next = (slot + 1) & mask; words[base(next) + HEADER] != 0;
         next = (next + 1) & mask) {
-      int home = (int) words[next * STRIDE + HASH] & mask;
+      int home = home(words[base(next) + HEADER]);
       if (((next - home) & mask) >= ((next - hole) & mask)) {
-        System.arraycopy(words, next * STRIDE, words, hole * STRIDE, STRIDE);
+        System.arraycopy(words, base(next), words, base(hole), STRIDE);
         if (keys != null) {
           keys[hole] = keys[next];
         }
         hole = next;
       }
     }
-    Arrays.fill(words, hole * STRIDE, hole * STRIDE + STRIDE, 0L);
+    Arrays.fill(words, base(hole), base(hole) + STRIDE, 0L);
     if (keys != null) {
       keys[hole] = null;
     }
@@ -261,39 +298,31 @@ final class KeyEntryCache {
   private void allocate(int slots) {
     long[] oldWords = words;
     byte[][] oldKeys = keys;
-    words = new long[slots * STRIDE];
+    int oldSlots = oldWords == null ? 0 : mask + 1;
+    words = new long[base(slots)];
     keys = oldKeys == null ? null : new byte[slots][];
     mask = slots - 1;
     hand = 0;
     version++;
-    if (oldWords == null) {
-      return;
-    }
-    for (int old = 0; old < oldWords.length / STRIDE; old++) {
-      long hash = oldWords[old * STRIDE + HASH];
-      if (hash == 0) {
+    for (int old = 0; old < oldSlots; old++) {
+      long header = oldWords[base(old) + HEADER];
+      if (header == 0) {
         continue;
       }
-      int slot = emptySlotFor(hash);
-      System.arraycopy(oldWords, old * STRIDE, words, slot * STRIDE, STRIDE);
+      int slot = emptySlotFor(header);
+      System.arraycopy(oldWords, base(old), words, base(slot), STRIDE);
       if (keys != null) {
         keys[slot] = oldKeys[old];
       }
     }
   }
 
-  /** The first empty slot of the probe run of {@code hash} (the table has room). */
-  private int emptySlotFor(long hash) {
-    int slot = (int) hash & mask;
-    while (words[slot * STRIDE + HASH] != 0) {
+  /** The first empty slot of the probe run of {@code header} (the table has room). */
+  private int emptySlotFor(long header) {
+    int slot = home(header);
+    while (words[base(slot) + HEADER] != 0) {
       slot = (slot + 1) & mask;
     }
     return slot;
-  }
-
-  /** A hash of the key bytes and table number; never 0, which marks an empty slot. */
-  private static long hash(int table, byte[] key) {
-    long hash = TableBuffer.keyHash(key) ^ (table * 0x9E3779B97F4A7C15L);
-    return hash == 0 ? 1 : hash;
   }
 }

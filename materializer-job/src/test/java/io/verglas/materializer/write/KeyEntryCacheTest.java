@@ -22,8 +22,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The key index's cache against a map of the last entry written per key: whatever it answers is
- * that entry, it never holds more than its capacity, it holds every key while nothing was
- * evicted, and the strings it keeps are exactly those its entries name.
+ * that entry, it never holds more than its capacity, it holds every key while it has said it lost
+ * none (evicted, or refused for a table beyond its limit), and the strings it keeps are exactly
+ * those its entries name.
  */
 class KeyEntryCacheTest {
   private static final List<String> TABLES = List.of(
@@ -37,35 +38,64 @@ class KeyEntryCacheTest {
   @Property(tries = 200)
   void answersTheLastEntryWrittenWithinItsCapacity(
       @ForAll @IntRange(min = 1, max = 24) int capacity,
+      @ForAll @IntRange(min = 1, max = 4) int maxTables,
       @ForAll("writes") List<Write> writes) {
-    KeyEntryCache cache = new KeyEntryCache(capacity);
+    KeyEntryCache cache = new KeyEntryCache(capacity, maxTables);
     Map<Key, KeyEntry> model = new HashMap<>();
+    boolean lost = false;
+    boolean refused = false;
     for (Write write : writes) {
       byte[] keyBytes = keyBytes(write.key);
       int slot = cache.find(write.table, keyBytes);
+      boolean taken = true;
       if (slot >= 0) {
         assertSame(cache.entry(slot), model.get(write.keyOf()));
         cache.update(slot, write.entry);
       } else {
-        cache.insert(write.table, keyBytes, write.entry);
+        long evictions = cache.evictions();
+        boolean lostOne = cache.insert(write.table, keyBytes, write.entry);
+        taken = !lostOne || cache.evictions() > evictions;
+        lost |= lostOne;
       }
       model.put(write.keyOf(), write.entry);
       int found = cache.find(write.table, keyBytes);
-      assertThat(found).as("the key just written").isGreaterThanOrEqualTo(0);
-      assertSame(cache.entry(found), write.entry);
-      checkAgainst(cache, model, capacity);
+      if (taken) {
+        assertThat(found).as("the key just written").isGreaterThanOrEqualTo(0);
+        assertSame(cache.entry(found), write.entry);
+      } else {
+        assertThat(found).as("a key refused").isEqualTo(-1);
+        refused = true;
+      }
+      checkAgainst(cache, model, capacity, lost);
     }
     Statistics.label("evicted").collect(cache.evictions() > 0);
+    Statistics.label("refused").collect(refused);
   }
 
-  private static void checkAgainst(KeyEntryCache cache, Map<Key, KeyEntry> model, int capacity) {
+  @Test
+  void aTableBeyondItsLimitIsNotCachedAndCostsNoOtherEntry() {
+    KeyEntryCache cache = new KeyEntryCache(10, 2);
+    assertThat(cache.insert(TABLES.get(0), keyBytes(1), entry(1, 0))).isFalse();
+    assertThat(cache.insert(TABLES.get(1), keyBytes(2), entry(2, 1))).isFalse();
+
+    assertThat(cache.insert(TABLES.get(2), keyBytes(3), entry(3, 2))).as("a third table").isTrue();
+
+    assertThat(cache.find(TABLES.get(2), keyBytes(3))).isEqualTo(-1);
+    assertThat(cache.size()).isEqualTo(2);
+    assertThat(cache.evictions()).isZero();
+    assertThat(cache.heldStrings()).as("two tables, a stream, two files").isEqualTo(5);
+    assertThat(cache.entry(cache.find(TABLES.get(1), keyBytes(2))).hlc).isEqualTo(2);
+  }
+
+  private static void checkAgainst(KeyEntryCache cache, Map<Key, KeyEntry> model, int capacity,
+      boolean lost) {
     assertThat(cache.size()).isLessThanOrEqualTo(capacity);
     int present = 0;
     Set<String> named = new HashSet<>();
     for (Map.Entry<Key, KeyEntry> written : model.entrySet()) {
       int slot = cache.find(written.getKey().table(), keyBytes(written.getKey().key()));
       if (slot < 0) {
-        assertThat(cache.evictions()).as("a key is missing, so one was evicted").isPositive();
+        assertThat(lost).as("a key is missing, so the cache said it lost one").isTrue();
         continue;
       }
       present++;
