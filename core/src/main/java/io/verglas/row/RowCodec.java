@@ -29,6 +29,10 @@ import org.apache.iceberg.types.Types;
  * byte is the version.
  */
 public final class RowCodec {
+  /** The {@link #width} of a sized value: a length ({@code int}), then that many bytes. */
+  static final int SIZED = -1;
+  /** The {@link #width} of a type rows cannot hold. */
+  static final int UNSUPPORTED = -2;
   static final int VERSION = 1;
   private static final LocalDateTime EPOCH = LocalDateTime.of(1970, 1, 1, 0, 0);
 
@@ -158,14 +162,27 @@ public final class RowCodec {
 
   /** Moves past one value of {@code type}: as far as {@link #readValue} would read. */
   static void skipValue(ByteBuffer in, Type type) {
-    switch (type.typeId()) {
-      case BOOLEAN: skip(in, 1); break;
-      case INTEGER: case FLOAT: case DATE: skip(in, Integer.BYTES); break;
-      case LONG: case DOUBLE: case TIME: case TIMESTAMP: skip(in, Long.BYTES); break;
-      case UUID: skip(in, 2 * Long.BYTES); break;
-      case STRING: case FIXED: case BINARY: case DECIMAL: skip(in, readLength(in)); break;
-      default: throw new IllegalArgumentException("Cannot decode value of type " + type);
+    int width = width(type);
+    if (width == UNSUPPORTED) {
+      throw unsupported(type);
     }
+    skip(in, width == SIZED ? readLength(in) : width);
+  }
+
+  /** The bytes of a value of {@code type}: a fixed number, {@link #SIZED} or {@link #UNSUPPORTED}. */
+  static int width(Type type) {
+    switch (type.typeId()) {
+      case BOOLEAN: return 1;
+      case INTEGER: case FLOAT: case DATE: return Integer.BYTES;
+      case LONG: case DOUBLE: case TIME: case TIMESTAMP: return Long.BYTES;
+      case UUID: return 2 * Long.BYTES;
+      case STRING: case FIXED: case BINARY: case DECIMAL: return SIZED;
+      default: return UNSUPPORTED;
+    }
+  }
+
+  static IllegalArgumentException unsupported(Type type) {
+    return new IllegalArgumentException("Cannot decode value of type " + type);
   }
 
   private static void skip(ByteBuffer in, int bytes) {
