@@ -16,6 +16,7 @@ import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
+import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.state.rocksdb.RocksDBConfigurableOptions;
@@ -71,6 +72,10 @@ public final class MaterializerJob {
     conf.set(CheckpointingOptions.ENABLE_UNALIGNED, false);
     conf.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
         ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
+    // A row goes from the source to a chained writer as the object the source made, instead of
+    // a deep copy of it (payload included): the source makes a new row for every record and
+    // keeps none, and no operator changes a row it has passed on.
+    conf.set(PipelineOptions.OBJECT_REUSE, true);
     if (config.checkpointDir() != null) {
       conf.set(StateBackendOptions.STATE_BACKEND, "rocksdb");
       conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, config.checkpointDir());
