@@ -85,7 +85,7 @@ public final class ArrowRowEncoder {
     List<Integer> keyPositions = new ArrayList<>();
     List<String> names = new ArrayList<>();
     for (int fieldId : keyFieldIds) {
-      int position = RowCodec.position(schemaColumns, fieldId, 0);
+      int position = RowCodec.position(schemaColumns, fieldId);
       if (position < 0) {
         throw new IllegalArgumentException("Invalid primary key: field id " + fieldId
             + " is not in schema " + schema.schemaId());

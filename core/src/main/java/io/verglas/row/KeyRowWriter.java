@@ -30,7 +30,7 @@ public final class KeyRowWriter {
     int[] positions = new int[keyFieldIds.size()];
     for (int k = 0; k < keyFieldIds.size(); k++) {
       int fieldId = keyFieldIds.get(k);
-      positions[k] = RowCodec.position(columns, fieldId, 0);
+      positions[k] = RowCodec.position(columns, fieldId);
       if (positions[k] < 0) {
         throw new IllegalArgumentException(
             "Key field id " + fieldId + " is not a top-level column of schema " + schema.schemaId());

@@ -84,17 +84,11 @@ public final class RowCodec {
     return record;
   }
 
-  /**
-   * The position of the column with {@code fieldId}, searching from {@code from} on and then
-   * from the start: values are written in column order, so the search usually ends at once
-   * (cheaper than two hash look-ups, by id and then by name, per value).
-   */
-  static int position(List<Types.NestedField> columns, int fieldId, int from) {
-    int size = columns.size();
-    for (int i = 0; i < size; i++) {
-      int candidate = (from + i) % size;
-      if (columns.get(candidate).fieldId() == fieldId) {
-        return candidate;
+  /** The position of the column with {@code fieldId} in {@code columns}, or -1. */
+  static int position(List<Types.NestedField> columns, int fieldId) {
+    for (int i = 0; i < columns.size(); i++) {
+      if (columns.get(i).fieldId() == fieldId) {
+        return i;
       }
     }
     return -1;

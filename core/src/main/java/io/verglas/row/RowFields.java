@@ -91,7 +91,11 @@ public final class RowFields {
     }
   }
 
-  /** The column of {@code fieldId}, searched from column {@code from} on (rows keep order). */
+  /**
+   * The column of {@code fieldId}, searching from column {@code from} on and then from the
+   * start: values are written in column order, so the search usually ends at once (cheaper than
+   * a hash look-up per value).
+   */
   private int position(int fieldId, int from) {
     int size = fieldIds.length;
     for (int i = 0, candidate = from; i < size; i++, candidate++) {
