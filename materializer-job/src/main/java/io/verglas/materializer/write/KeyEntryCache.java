@@ -147,8 +147,7 @@ final class KeyEntryCache {
     int base = base(slot);
     long previous = words[base + STRINGS];
     write(base, entry, words[base + HEADER] & ~FLAGS);
-    streams.release((int) (previous >>> 32));
-    files.release((int) previous);
+    releaseStrings(previous);
   }
 
   /**
@@ -214,6 +213,12 @@ final class KeyEntryCache {
     words[base + HEADER] = identity | REFERENCED | (entry.deleted ? DELETED : 0);
   }
 
+  /** Lets go of the stream and file an entry's {@link #STRINGS} word held. */
+  private void releaseStrings(long strings) {
+    streams.release((int) (strings >>> 32));
+    files.release((int) strings);
+  }
+
   private int tableOf(int slot) {
     return (int) (words[base(slot) + HEADER] >>> 8) & MAX_TABLES;
   }
@@ -271,9 +276,7 @@ final class KeyEntryCache {
    * slot allows, so that no look-up meets an empty slot before its key.
    */
   private void remove(int slot) {
-    long strings = words[base(slot) + STRINGS];
-    streams.release((int) (strings >>> 32));
-    files.release((int) strings);
+    releaseStrings(words[base(slot) + STRINGS]);
     tables.release(tableOf(slot));
     int hole = slot;
     for (int next = (slot + 1) & mask; words[base(next) + HEADER] != 0;
