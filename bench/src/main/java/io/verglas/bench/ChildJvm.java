@@ -19,15 +19,18 @@ public final class ChildJvm {
   private ChildJvm() {}
 
   /**
-   * Runs {@code main} with {@code args} and waits for it.
+   * Runs {@code main} with {@code args} and waits for it; {@code jvmOptions} come after this
+   * JVM's own, so they take precedence.
    *
    * @throws IllegalStateException if it does not exit within {@code timeout} (it is killed) or
    *     exits with a status other than 0
    */
-  public static void run(Class<?> main, List<String> args, Duration timeout) throws Exception {
+  public static void run(Class<?> main, List<String> jvmOptions, List<String> args,
+      Duration timeout) throws Exception {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+    command.addAll(jvmOptions);
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
     command.add(main.getName());

@@ -48,6 +48,12 @@ import org.apache.iceberg.io.CloseableIterable;
  * round). So {@code metrics.peak_rss_mb} is our process's peak and each peer's is reported
  * beside its speed.
  *
+ * <p>Commit wait: the peers' bounded jobs commit when their input ends; ours, a streaming job,
+ * commits the rows at the first checkpoint after it has written them, and Flink starts the
+ * periodic checkpoints at a random delay within the interval. So our time includes 0-2 s of
+ * waiting for that checkpoint, a different share in every run (the same rows written in 5.2-5.9
+ * s gave 6.5-7.4 s to the covering commit): compare runs by {@code cpu_s}, or run several.
+ *
  * <p>Parallelism is half the CPUs (at most 4, at least 1), leaving the rest to the S3 endpoint
  * and the generators. A peer that fails is reported as {@code peers.<peer>_error} with the
  * reason, never as a number. {@code -Dverglas.bench.materialize.skip-peers=true} runs ours only
@@ -57,8 +63,9 @@ import org.apache.iceberg.io.CloseableIterable;
  * interval staging; the report names both.
  *
  * <p>Warm-up: in its process each writer first runs three times on the upserts it is measured
- * on (each into a new table), results discarded, then the heap is collected, so that each is
- * measured as the long-running job it is, not while the JIT compiles it. Each writer's JIT
+ * on (each into a new table), results discarded, then the heap is collected (keeping its size,
+ * see {@link WriterProcess#JVM_OPTIONS}), so that each is measured as the long-running job it
+ * is, not while the JIT compiles it. Each writer's JIT
  * compile time during its measured run is reported ({@code jit_compile_s}): on 2 cores, after a
  * warm-up of 100 000 upserts the compilers still spent 24 s compiling during our 30 s run
  * (Paimon's: 24 s, Iceberg's: 8 s), code reached once per checkpoint or per file (commits,
@@ -104,7 +111,8 @@ public final class MaterializeBenchmark implements Benchmark {
         .environment("table_storage", "local directory for all three tables; our WAL input on"
             + " the bench S3 endpoint (cache node over a local directory, in our process)")
         .environment("processes", "one JVM per writer, one after the other, with the options"
-            + " of the benchmark's JVM");
+            + " of the benchmark's JVM and " + String.join(" ", WriterProcess.JVM_OPTIONS)
+            + " (the heap its warm-up grew is kept for the measured run)");
     intervalStaging().ifPresent(staging ->
         report.environment("interval_staging_of_ours", staging.name().toLowerCase(Locale.ROOT)));
     Map<String, String> overrides = flinkOverrides();

@@ -13,7 +13,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * One background thread that runs a writer's work in submission order: its file work (Parquet
  * encoding, compression, upload), so that the flushing thread can do the key-index work
- * meanwhile, or its early flushes, so that the task thread can go on buffering rows.
+ * meanwhile, its early flushes, so that the task thread can go on buffering rows, or its key
+ * index's state writes, so that the next flush can start.
  *
  * <p>At most {@link #MAX_IN_FLIGHT} tasks wait or run at a time: {@link #submit} blocks beyond
  * that, which bounds the memory held by queued batches. A failed task fails {@link #await}; the

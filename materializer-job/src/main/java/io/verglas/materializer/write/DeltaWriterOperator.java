@@ -68,9 +68,10 @@ import org.slf4j.LoggerFactory;
  * flushes at half the bound, measured in the materialize benchmark, two thirds of the flush work
  * ran at the barrier). At most one flush runs at a time and the next waits for it, so flushes
  * apply in arrival order and the rows held (arriving, being flushed, in open files) stay within
- * the bound. The flush thread is the only thread that touches the keyed state and the open
- * intervals while it runs: arriving rows set no key context (see {@link #setKeyContextElement1}),
- * and {@link #prepareSnapshotPreBarrier} first waits for it, so the snapshot sees every write.
+ * the bound. The flush thread is the only thread that touches the open intervals while it runs,
+ * and the keyed state is touched by it or by the key index's writing thread, one at a time (see
+ * {@link KeyIndex}): arriving rows set no key context (see {@link #setKeyContextElement1}), and
+ * {@link #prepareSnapshotPreBarrier} first waits for both, so the snapshot sees every write.
  *
  * <p>Stale entries. Another writer (our maintenance job, Spark's {@code rewrite_data_files})
  * may rewrite a data file after the index pointed at it: the rows move to new files and
@@ -119,6 +120,8 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
   /** The threads that encode data files, one file per partition and lane at most. */
   private transient List<BackgroundWrites> lanes;
   private transient BackgroundWrites flusher;
+  /** The thread writing the key index's state behind the flushes (see {@link KeyIndex}). */
+  private transient BackgroundWrites indexWrites;
   private transient Map<String, TableBuffer> buffers;
   /** By table: the interval's open files and deletes; touched only by the flushing thread. */
   private transient Map<String, TableInterval> intervals;
@@ -152,7 +155,9 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     maxParallelism = getRuntimeContext().getTaskInfo().getMaxNumberOfParallelSubtasks();
     attempt = getRuntimeContext().getTaskInfo().getAttemptNumber();
     ValueState<KeyEntry> index = getRuntimeContext().getState(keyIndexDescriptor());
-    keyIndex = new KeyIndex(index, config.writerIndexCacheEntries(), !restored);
+    indexWrites = new BackgroundWrites("verglas-index-" + subtask);
+    keyIndex = new KeyIndex(index, this::setCurrentKey, config.writerIndexCacheEntries(),
+        !restored, indexWrites);
     if (restored && config.writerIndexCacheEntries() > 0) {
       preloadKeyIndex(index);
     }
@@ -220,9 +225,9 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
   }
 
   /**
-   * Never sets the key context: while an early flush runs, the flush thread holds the state
-   * backend's current key, and a key set here on the task thread would send its reads and
-   * writes to another key's entry. Flink's runtime skips this call for an operator without a
+   * Never sets the key context: while an early flush or its key index writes run, their thread
+   * holds the state backend's current key, and a key set here on the task thread would send
+   * their reads and writes to another key's entry. Flink's runtime skips this call for an operator without a
    * key context, but not every caller does (its operator test harness sets it for each record),
    * so the guarantee lives here.
    */
@@ -248,6 +253,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     super.prepareSnapshotPreBarrier(checkpointId);
     flusher.await();
     flushAll(takeBuffers());
+    keyIndex.awaitWrites();
     endIntervals();
     staging.checkpointed();
     for (List<TableDelta> parts : flushed.values()) {
@@ -292,6 +298,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
           buffer.keyedRows(), buffer.appends().size(), buffer.tableName,
           (System.nanoTime() - start) / 1_000_000);
     }
+    keyIndex.endBatch();
     long open = 0;
     for (TableInterval interval : intervals.values()) {
       open += interval.writtenBytes();
@@ -372,7 +379,6 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
       // Cancelled: the state backend is disposed once close() has stopped the flush thread.
       throw new InterruptedException("Writer " + subtask + " was cancelled during a flush");
     }
-    setCurrentKey(row.routingKey);
     KeyIndex.Slot slot = keyIndex.read(row);
     KeyEntry entry = slot.entry();
     WalPosition position = row.position();
@@ -434,10 +440,12 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
 
   @Override
   public void close() throws Exception {
-    // Closed in reverse order: the flush thread stops, then the open files are deleted once
-    // their background writes have stopped, then the encoding lanes.
+    // Closed in reverse order: the flush thread stops, then the thread writing the key index
+    // (before the state backend is disposed), then the open files are deleted once their
+    // background writes have stopped, then the encoding lanes.
     try (AutoCloseable closeLanes = this::closeLanes;
         AutoCloseable abandonIntervals = this::abandonIntervals;
+        AutoCloseable closeIndexWrites = indexWrites;
         AutoCloseable closeFlusher = flusher) {
       if (tables != null) {
         tables.close();

@@ -2,6 +2,11 @@ package io.verglas.materializer.write;
 
 import io.verglas.materializer.source.WalRow;
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
 import org.apache.flink.api.common.state.ValueState;
 
 /**
@@ -28,11 +33,27 @@ import org.apache.flink.api.common.state.ValueState;
  * and was read into it ({@link #preload}); the first eviction ends it for the rest of the
  * operator's life, and misses read the state again.
  *
- * <p>Callers set the state backend's current key to the slot's key before reading and writing.
+ * <p>Callers never set the state backend's current key: the index sets it for each read or
+ * write of the state, on the thread that does it.
+ *
+ * <p>Why state writes can run behind: writing an entry into RocksDB (a JNI call, the write
+ * path, a memtable insert) was half of the flush thread's CPU, and that thread paces the writer.
+ * While the index is {@link #complete}, nothing reads the state, so the writes of a flush are
+ * collected and applied by a thread of their own ({@link #endBatch}) while the next flush
+ * computes its entries; the cache already answers for them. Once the index is not complete, a
+ * miss must read what the state holds, so pending writes are applied first and the index then
+ * writes through. Before a snapshot the caller waits for them ({@link #awaitWrites}).
  */
 final class KeyIndex {
   private final ValueState<KeyEntry> state;
+  /** Sets the state backend's current key. */
+  private final Consumer<String> currentKey;
   private final KeyEntryCache cache;
+  /** The thread applying state writes behind the flush, or null: written through. */
+  private final BackgroundWrites stateWrites;
+  /** The routing keys and entries written since {@link #endBatch}, not yet in the state. */
+  private List<String> pendingKeys = new ArrayList<>();
+  private List<KeyEntry> pendingEntries = new ArrayList<>();
   /** Every entry of the state went through the cache: it was empty, or was preloaded. */
   private boolean stateCached;
   /** The cache dropped an entry: since then it may miss keys the state holds. */
@@ -42,13 +63,17 @@ final class KeyIndex {
   private long stateReads;
 
   /**
-   * An index over {@code state} caching up to {@code cacheEntries} entries (0: no cache);
-   * {@code stateEmpty} tells that the state holds no entry yet (not restored).
+   * An index over {@code state}, whose current key {@code currentKey} sets, caching up to
+   * {@code cacheEntries} entries (0: no cache); {@code stateEmpty} tells that the state holds no
+   * entry yet (not restored). With {@code stateWrites}, writes run behind on that thread.
    */
-  KeyIndex(ValueState<KeyEntry> state, int cacheEntries, boolean stateEmpty) {
+  KeyIndex(ValueState<KeyEntry> state, Consumer<String> currentKey, int cacheEntries,
+      boolean stateEmpty, BackgroundWrites stateWrites) {
     this.state = state;
+    this.currentKey = currentKey;
     this.stateCached = stateEmpty;
     this.cache = cacheEntries == 0 ? null : new KeyEntryCache(cacheEntries);
+    this.stateWrites = stateWrites;
   }
 
   /**
@@ -85,7 +110,59 @@ final class KeyIndex {
       return new Slot(row, -1, 0, null);
     }
     stateReads++;
+    applyPendingWrites();
+    currentKey.accept(row.routingKey);
     return new Slot(row, -1, 0, state.value());
+  }
+
+  /**
+   * Hands the writes collected since the last call to the writing thread, once it has applied
+   * the previous ones; call at the end of each flush.
+   */
+  void endBatch() throws InterruptedException {
+    if (stateWrites == null || pendingKeys.isEmpty()) {
+      return;
+    }
+    stateWrites.await();
+    List<String> keys = pendingKeys;
+    List<KeyEntry> entries = pendingEntries;
+    pendingKeys = new ArrayList<>(keys.size());
+    pendingEntries = new ArrayList<>(entries.size());
+    stateWrites.submit(() -> write(keys, entries));
+  }
+
+  /** Waits until every write handed over is in the state (a snapshot then sees them). */
+  void awaitWrites() throws InterruptedException {
+    if (stateWrites != null) {
+      stateWrites.await();
+    }
+  }
+
+  /** Applies, on this thread, the writes handed over and those collected. */
+  private void applyPendingWrites() throws IOException {
+    if (stateWrites == null) {
+      return;
+    }
+    try {
+      stateWrites.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("Interrupted while applying key index writes");
+    }
+    write(pendingKeys, pendingEntries);
+    pendingKeys.clear();
+    pendingEntries.clear();
+  }
+
+  private void write(List<String> keys, List<KeyEntry> entries) {
+    try {
+      for (int i = 0; i < keys.size(); i++) {
+        currentKey.accept(keys.get(i));
+        state.update(entries.get(i));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot write the key index: " + e.getMessage(), e);
+    }
   }
 
   private void insert(String tableUuid, byte[] key, KeyEntry entry) {
@@ -136,17 +213,23 @@ final class KeyIndex {
      * heap state backend keeps the object it is given, snapshots included.
      */
     void update(KeyEntry replacement) throws IOException {
-      state.update(replacement);
-      if (cache == null) {
-        return;
+      if (cache != null) {
+        // A key the read missed is still missing: nothing was inserted since.
+        int at = cached < 0 ? -1
+            : version == cache.version() ? cached : cache.find(row.tableUuid, row.key);
+        if (at >= 0) {
+          cache.update(at, replacement);
+        } else {
+          insert(row.tableUuid, row.key, replacement);
+        }
       }
-      // A key the read missed is still missing: nothing was inserted since.
-      int at = cached < 0 ? -1
-          : version == cache.version() ? cached : cache.find(row.tableUuid, row.key);
-      if (at >= 0) {
-        cache.update(at, replacement);
+      if (stateWrites != null && complete()) {
+        pendingKeys.add(row.routingKey);
+        pendingEntries.add(replacement);
       } else {
-        insert(row.tableUuid, row.key, replacement);
+        applyPendingWrites();
+        currentKey.accept(row.routingKey);
+        state.update(replacement);
       }
     }
   }

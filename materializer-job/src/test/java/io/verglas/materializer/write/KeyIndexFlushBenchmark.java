@@ -78,7 +78,7 @@ public class KeyIndexFlushBenchmark {
         Types.STRING, MAX_PARALLELISM, 1, 0);
     harness.setStateBackend(stateBackend());
     harness.open();
-    index = new KeyIndex(operator.state, cacheEntries, true);
+    index = new KeyIndex(operator.state, operator::setCurrentKey, cacheEntries, true, null);
     random = new SplittableRandom(42);
   }
 
@@ -119,7 +119,6 @@ public class KeyIndexFlushBenchmark {
     }
     int written = 0;
     for (WalRow row : buffer.latestInStateKeyOrder()) {
-      operator.setCurrentKey(row.routingKey);
       KeyIndex.Slot slot = index.read(row);
       slot.update(KeyEntry.live(row.position(), "data/00000-0-file.parquet", written++));
     }

@@ -23,7 +23,7 @@ class KeyIndexTest {
   @Test
   void aNewIndexAnswersNewKeysWithoutReadingTheState() throws Exception {
     KeyedMap state = new KeyedMap();
-    KeyIndex index = new KeyIndex(state, 10, true);
+    KeyIndex index = throughWrites(state, 10, true);
     for (int key = 0; key < 5; key++) {
       assertThat(write(index, state, key)).isNull();
     }
@@ -36,7 +36,7 @@ class KeyIndexTest {
   @Test
   void afterAnEvictionMissesReadTheState() throws Exception {
     KeyedMap state = new KeyedMap();
-    KeyIndex index = new KeyIndex(state, 2, true);
+    KeyIndex index = throughWrites(state, 2, true);
     for (int key = 0; key < 5; key++) {
       write(index, state, key);
     }
@@ -51,16 +51,16 @@ class KeyIndexTest {
   @Test
   void aRestoredStateIsReadUntilItIsPreloaded() throws Exception {
     KeyedMap state = new KeyedMap();
-    KeyIndex before = new KeyIndex(state, 10, true);
+    KeyIndex before = throughWrites(state, 10, true);
     write(before, state, 1);
     write(before, state, 2);
 
-    KeyIndex restored = new KeyIndex(state, 10, false);
+    KeyIndex restored = throughWrites(state, 10, false);
     assertThat(restored.complete()).isFalse();
     assertThat(write(restored, state, 1)).isNotNull();
     assertThat(state.reads).isEqualTo(1);
 
-    KeyIndex preloaded = new KeyIndex(state, 10, false);
+    KeyIndex preloaded = throughWrites(state, 10, false);
     for (Map.Entry<String, KeyEntry> stored : state.entries.entrySet()) {
       preloaded.preload(stored.getKey(), stored.getValue());
     }
@@ -76,7 +76,7 @@ class KeyIndexTest {
     // A heap state backend keeps the objects it is given, for its snapshots too: the cached
     // entries, updated in place, must not be those.
     KeyedMap state = new KeyedMap();
-    KeyIndex index = new KeyIndex(state, 10, true);
+    KeyIndex index = throughWrites(state, 10, true);
     String key = row(1).routingKey;
     write(index, state, 1);
     KeyEntry first = state.entries.get(key);
@@ -87,7 +87,7 @@ class KeyIndexTest {
     assertThat(write(index, state, 1).hlc).isEqualTo(3);
     assertThat(state.reads).isZero();
 
-    KeyIndex preloaded = new KeyIndex(state, 10, false);
+    KeyIndex preloaded = throughWrites(state, 10, false);
     KeyEntry restored = state.entries.get(key);
     preloaded.preload(key, restored);
     preloaded.markComplete();
@@ -99,7 +99,7 @@ class KeyIndexTest {
   @Test
   void aKeyWrittenOnAndOnKeepsItsEntryWhileOthersAreEvicted() throws Exception {
     KeyedMap state = new KeyedMap();
-    KeyIndex index = new KeyIndex(state, 100, true);
+    KeyIndex index = throughWrites(state, 100, true);
     // Key 0 is written between every two new keys: the other keys pass through the cache, and
     // each eviction finds key 0 used since the hand last passed it.
     for (int key = 1; key <= 1000; key++) {
@@ -116,12 +116,12 @@ class KeyIndexTest {
   @Test
   void theSameKeyInTwoTablesHasTwoEntriesAlsoWhenPreloaded() throws Exception {
     KeyedMap state = new KeyedMap();
-    KeyIndex index = new KeyIndex(state, 10, true);
+    KeyIndex index = throughWrites(state, 10, true);
     write(index, state, row(TABLE, 1), 5);
     assertThat(write(index, state, row(OTHER_TABLE, 1), 9)).isNull();
     assertThat(write(index, state, row(TABLE, 1), 6).hlc).isEqualTo(5);
 
-    KeyIndex preloaded = new KeyIndex(state, 10, false);
+    KeyIndex preloaded = throughWrites(state, 10, false);
     for (Map.Entry<String, KeyEntry> stored : state.entries.entrySet()) {
       preloaded.preload(stored.getKey(), stored.getValue());
     }
@@ -137,11 +137,57 @@ class KeyIndexTest {
   @Test
   void withoutACacheEveryLookUpReadsTheState() throws Exception {
     KeyedMap state = new KeyedMap();
-    KeyIndex index = new KeyIndex(state, 0, true);
+    KeyIndex index = throughWrites(state, 0, true);
     assertThat(index.complete()).isFalse();
     write(index, state, 1);
     assertThat(write(index, state, 1)).isNotNull();
     assertThat(state.reads).isEqualTo(2);
+  }
+
+  @Test
+  void writesBehindReachTheStateByTheEndOfTheirBatch() throws Exception {
+    KeyedMap state = new KeyedMap();
+    try (BackgroundWrites writes = new BackgroundWrites("test-index-writes")) {
+      KeyIndex index = new KeyIndex(state, state::setCurrent, 10, true, writes);
+      for (int key = 0; key < 5; key++) {
+        write(index, state, key);
+      }
+      assertThat(state.entries).as("collected, not yet handed over").isEmpty();
+      index.endBatch();
+      write(index, state, 5);
+      index.endBatch();
+      index.awaitWrites();
+      assertThat(state.entries).hasSize(6);
+      assertThat(state.entries.get(row(5).routingKey).hlc).isEqualTo(1);
+      assertThat(state.reads).isZero();
+    }
+  }
+
+  @Test
+  void anEvictionAppliesTheWritesBehindBeforeTheStateIsRead() throws Exception {
+    KeyedMap state = new KeyedMap();
+    try (BackgroundWrites writes = new BackgroundWrites("test-index-writes")) {
+      KeyIndex index = new KeyIndex(state, state::setCurrent, 3, true, writes);
+      for (int round = 1; round <= 3; round++) {
+        for (int key = 0; key < 8; key++) {
+          KeyEntry read = write(index, state, key);
+          // Every key was written once per earlier round, whether its entry is cached or not.
+          assertThat(read == null ? 0 : read.hlc).as("round %d key %d", round, key)
+              .isEqualTo(round - 1);
+        }
+        index.endBatch();
+      }
+      index.awaitWrites();
+      assertThat(index.complete()).isFalse();
+      assertThat(state.reads).isPositive();
+      assertThat(state.entries).hasSize(8);
+      assertThat(state.entries.values()).allSatisfy(entry -> assertThat(entry.hlc).isEqualTo(3));
+    }
+  }
+
+  /** An index writing through to {@code state} (no writing thread). */
+  private static KeyIndex throughWrites(KeyedMap state, int cacheEntries, boolean stateEmpty) {
+    return new KeyIndex(state, state::setCurrent, cacheEntries, stateEmpty, null);
   }
 
   /** Reads {@code key}'s entry and writes a new version; returns the entry read. */
@@ -157,7 +203,6 @@ class KeyIndexTest {
 
   private static KeyEntry write(KeyIndex index, KeyedMap state, WalRow row,
       ToLongFunction<KeyEntry> hlcAfter) throws Exception {
-    state.current = row.routingKey;
     KeyIndex.Slot slot = index.read(row);
     KeyEntry read = slot.entry() == null ? null : slot.entry().copy(); // changes on update
     long hlc = hlcAfter.applyAsLong(read);
@@ -182,6 +227,10 @@ class KeyIndexTest {
     final Map<String, KeyEntry> entries = new HashMap<>();
     String current;
     int reads;
+
+    void setCurrent(String key) {
+      current = key;
+    }
 
     @Override
     public KeyEntry value() {
