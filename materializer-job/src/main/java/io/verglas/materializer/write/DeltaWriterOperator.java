@@ -227,9 +227,9 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
   /**
    * Never sets the key context: while an early flush or its key index writes run, their thread
    * holds the state backend's current key, and a key set here on the task thread would send
-   * their reads and writes to another key's entry. Flink's runtime skips this call for an operator without a
-   * key context, but not every caller does (its operator test harness sets it for each record),
-   * so the guarantee lives here.
+   * their reads and writes to another key's entry. Flink's runtime skips this call for an
+   * operator without a key context, but not every caller does (its operator test harness sets it
+   * for each record), so the guarantee lives here.
    */
   @Override
   @SuppressWarnings("rawtypes")
