@@ -86,13 +86,14 @@ public final class MaterializerJob {
   }
 
   /**
-   * The RocksDB settings of the key index (its access pattern: a point read or write per
-   * materialized row), also for benchmarks that run the writer's state outside a job.
+   * The RocksDB settings of the key index (its access pattern: point reads and writes of its
+   * pages), also for benchmarks that run the writer's state outside a job. They were measured
+   * when the index held one entry per key, read and written per materialized row.
    */
   public static void rocksDbOptions(Configuration conf) {
-    // The key index is read once per buffered key at every flush: without bloom filters a
-    // get probes every SST file of the upper levels, and incremental checkpoints keep
-    // flushing small ones (measured: at 500k keys the flush spent its time in RocksDB gets).
+    // Without bloom filters a get probes every SST file of the upper levels, and incremental
+    // checkpoints keep flushing small ones (measured: at 500k keys, one entry per key, the
+    // flush spent its time in RocksDB gets).
     conf.set(RocksDBConfigurableOptions.USE_BLOOM_FILTER, true);
     // With managed memory, index and filter blocks live in the shared, sharded block cache.
     // A whole-file index (hundreds of KiB once the index holds 500k keys) is larger than a
@@ -100,11 +101,10 @@ public final class MaterializerJob {
     // decompressed it again (measured with perf: 2.5 ms per key). Partitioned indexes and
     // filters load in metadata-block-sized pieces that stay cached.
     conf.set(RocksDBOptions.USE_PARTITIONED_INDEX_FILTERS, true);
-    // Every flush reads the entry of each buffered key: random point gets over the whole
-    // index, nearly all of them block-cache misses. With Snappy (Flink's default) each miss
-    // decompresses a block; uncompressed blocks are read as they are (measured, 2M upserts
-    // over 500k keys: 36-40k -> 45-49k rows/s, 25% less CPU). The price is disk and
-    // checkpoint bytes of the index, which holds a key and a small entry per key.
+    // Gets are random point reads over the whole index, nearly all of them block-cache
+    // misses. With Snappy (Flink's default) each miss decompresses a block; uncompressed
+    // blocks are read as they are (measured, 2M upserts over 500k keys: 36-40k -> 45-49k
+    // rows/s, 25% less CPU). The price is disk and checkpoint bytes of the index.
     conf.set(RocksDBConfigurableOptions.COMPRESSION_PER_LEVEL,
         List.of(CompressionType.NO_COMPRESSION));
   }

@@ -6,17 +6,17 @@ import io.verglas.materializer.table.VerglasTables;
 import io.verglas.wal.WalPosition;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
-import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.runtime.state.KeyedStateBackend;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.VoidNamespace;
+import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
@@ -29,9 +29,10 @@ import org.slf4j.LoggerFactory;
  * primary-key index.
  *
  * <p>Design. Input is keyed by routing key ({@code tableUuid/key}), so every version of a
- * primary key reaches the same subtask, whose keyed state (RocksDB, read through a bounded heap
- * cache: {@link KeyIndex}) holds one {@link KeyEntry} per key: the WAL position of the
- * materialized version and where it lives (data file, row position), or a tombstone.
+ * primary key reaches the same subtask, whose keyed state (RocksDB, in pages of its key
+ * group, read through a bounded heap cache and written back at checkpoints: {@link KeyIndex})
+ * holds one {@link KeyEntry} per key: the WAL position of the materialized version and where it
+ * lives (data file, row position), or a tombstone.
  * <ol>
  *   <li>Arriving rows are only buffered, per table ({@link TableBuffer}).
  *   <li>Once they exceed a sixteenth of the configured byte bound ({@link #FLUSH_FRACTION}),
@@ -69,9 +70,10 @@ import org.slf4j.LoggerFactory;
  * ran at the barrier). At most one flush runs at a time and the next waits for it, so flushes
  * apply in arrival order and the rows held (arriving, being flushed, in open files) stay within
  * the bound. The flush thread is the only thread that touches the open intervals while it runs,
- * and the keyed state is touched by it or by the key index's writing thread, one at a time (see
- * {@link KeyIndex}): arriving rows set no key context (see {@link #setKeyContextElement1}), and
- * {@link #prepareSnapshotPreBarrier} first waits for both, so the snapshot sees every write.
+ * and the keyed state is touched by it or by the key index's write-back thread, one at a time
+ * (see {@link KeyIndex}): arriving rows set no key context (see {@link #setKeyContextElement1}),
+ * and {@link #prepareSnapshotPreBarrier} hands the index's last writes over and waits for them,
+ * so the snapshot sees every write.
  *
  * <p>Stale entries. Another writer (our maintenance job, Spark's {@code rewrite_data_files})
  * may rewrite a data file after the index pointed at it: the rows move to new files and
@@ -95,12 +97,16 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(DeltaWriterOperator.class);
 
-  /** The name of the key index state; its entries are written by {@link KeyEntrySerializer}. */
-  static final String KEY_INDEX = "key-index";
+  /**
+   * The name of the key index state of builds before its pages ({@link KeyIndex}): one entry
+   * per routing key, written by {@link KeyEntrySerializer}. A restored writer moves such entries
+   * into pages.
+   */
+  static final String LEGACY_KEY_INDEX = "key-index";
 
-  /** The key index's state, as the writer declares it. */
-  static ValueStateDescriptor<KeyEntry> keyIndexDescriptor() {
-    return new ValueStateDescriptor<>(KEY_INDEX, new KeyEntrySerializer());
+  /** The per-key index state of earlier builds, as they declared it. */
+  static ValueStateDescriptor<KeyEntry> legacyKeyIndexDescriptor() {
+    return new ValueStateDescriptor<>(LEGACY_KEY_INDEX, new KeyEntrySerializer());
   }
   /**
    * Buffered rows are flushed once they exceed this fraction of the byte bound: small flushes
@@ -120,7 +126,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
   /** The threads that encode data files, one file per partition and lane at most. */
   private transient List<BackgroundWrites> lanes;
   private transient BackgroundWrites flusher;
-  /** The thread writing the key index's state behind the flushes (see {@link KeyIndex}). */
+  /** The thread writing the key index back behind the flushes (see {@link KeyIndex}). */
   private transient BackgroundWrites indexWrites;
   private transient Map<String, TableBuffer> buffers;
   /** By table: the interval's open files and deletes; touched only by the flushing thread. */
@@ -154,12 +160,12 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
     maxParallelism = getRuntimeContext().getTaskInfo().getMaxNumberOfParallelSubtasks();
     attempt = getRuntimeContext().getTaskInfo().getAttemptNumber();
-    ValueState<KeyEntry> index = getRuntimeContext().getState(keyIndexDescriptor());
     indexWrites = new BackgroundWrites("verglas-index-" + subtask);
-    keyIndex = new KeyIndex(index, this::setCurrentKey, config.writerIndexCacheEntries(),
-        !restored, indexWrites);
-    if (restored && config.writerIndexCacheEntries() > 0) {
-      preloadKeyIndex(index);
+    keyIndex = new KeyIndex(new KeyedIndexPageStore(getKeyedStateBackend()), maxParallelism,
+        config.writerIndexCacheEntries(), !restored, indexWrites);
+    if (restored) {
+      migrateLegacyKeyIndex();
+      restoreKeyIndex();
     }
     tables = new VerglasTables(config.newCatalog());
     buffers = new LinkedHashMap<>();
@@ -177,6 +183,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     getMetricGroup().gauge("keyIndexCacheMisses", keyIndex::misses);
     getMetricGroup().gauge("keyIndexStateReads", keyIndex::stateReads);
     getMetricGroup().gauge("keyIndexCachedEntries", keyIndex::cachedEntries);
+    getMetricGroup().gauge("keyIndexWriteBacks", keyIndex::writeBacks);
     // Per-table memory exists only for tables with rows in flight: these show it (and tests
     // assert that idle tables never appear in them).
     getMetricGroup().gauge("bufferedTables", () -> buffers.size());
@@ -186,32 +193,48 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
   }
 
   /**
-   * Reads a restored key index into the cache if it fits, so that a cache miss again means a new
-   * key (see {@link KeyIndex}); a larger one stays in RocksDB and misses read it. Counting stops
-   * at the cache's capacity, so a large index costs a bounded scan.
+   * Moves the entries of a per-key index, as builds before the pages stored it, into pages: each
+   * entry is read and cleared under its routing key, whose key group its page joins.
    */
-  private void preloadKeyIndex(ValueState<KeyEntry> index) throws Exception {
+  private void migrateLegacyKeyIndex() throws Exception {
     KeyedStateBackend<String> backend = getKeyedStateBackend();
-    long capacity = config.writerIndexCacheEntries();
-    long keys;
-    try (Stream<String> all = backend.getKeys(KEY_INDEX, VoidNamespace.INSTANCE)) {
-      keys = all.limit(capacity + 1).count();
-    }
-    if (keys > capacity) {
-      LOG.info("Writer {} restored a key index larger than its cache ({} entries): look-ups "
-          + "of keys not cached read the state", subtask, capacity);
-      return;
-    }
-    try (Stream<String> all = backend.getKeys(KEY_INDEX, VoidNamespace.INSTANCE)) {
-      Iterator<String> it = all.iterator();
-      while (it.hasNext()) {
-        String key = it.next();
-        backend.setCurrentKey(key);
-        keyIndex.preload(key, index.value());
+    try (Stream<String> keys = backend.getKeys(LEGACY_KEY_INDEX, VoidNamespace.INSTANCE)) {
+      if (keys.findAny().isEmpty()) {
+        return;
       }
     }
-    keyIndex.markComplete();
-    LOG.info("Writer {} read its restored key index ({} entries) into the cache", subtask, keys);
+    long[] migrated = {0};
+    backend.applyToAllKeys(VoidNamespace.INSTANCE, VoidNamespaceSerializer.INSTANCE,
+        legacyKeyIndexDescriptor(), (routingKey, state) -> {
+          KeyEntry entry = state.value();
+          int keyGroup = KeyGroupRangeAssignment.assignToKeyGroup(routingKey, maxParallelism);
+          state.clear();
+          if (entry != null) {
+            keyIndex.migrate(routingKey, keyGroup, entry); // may set another current key
+            migrated[0]++;
+          }
+        });
+    keyIndex.finishMigration();
+    LOG.info("Writer {} moved {} entries of a per-key key index into pages", subtask,
+        migrated[0]);
+  }
+
+  /**
+   * Reads a restored key index into the cache if it fits, so that a cache miss again means a new
+   * key (see {@link KeyIndex}); a larger one stays in the state and misses read it.
+   */
+  private void restoreKeyIndex() throws Exception {
+    long stored = keyIndex.restore(KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(
+        maxParallelism, getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks(),
+        subtask));
+    if (keyIndex.complete()) {
+      LOG.info("Writer {} read its restored key index ({} entries) into the cache", subtask,
+          stored);
+    } else {
+      LOG.info("Writer {} restored a key index of {} entries, more than its cache holds ({}): "
+          + "look-ups of keys not cached read the state", subtask, stored,
+          config.writerIndexCacheEntries());
+    }
   }
 
   /**
@@ -253,8 +276,9 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     super.prepareSnapshotPreBarrier(checkpointId);
     flusher.await();
     flushAll(takeBuffers());
+    keyIndex.writeBack();
+    endIntervals(); // while the key index is written back, when on a thread of its own
     keyIndex.awaitWrites();
-    endIntervals();
     staging.checkpointed();
     for (List<TableDelta> parts : flushed.values()) {
       TableDelta merged = TableDelta.merge(parts).withCheckpoint(checkpointId, subtask);
@@ -327,7 +351,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     for (WalRow row : buffer.appends()) {
       write(row, interval);
     }
-    for (WalRow row : buffer.latestInStateKeyOrder()) {
+    for (WalRow row : buffer.latestPerKey()) {
       materialize(row, interval);
     }
     interval.consumed(buffer.segments());

@@ -33,7 +33,9 @@ import java.util.Arrays;
  * <p>Eviction: each slot has a reference bit, set when its entry is read or written; once the
  * cache holds {@code capacity} entries, an insert first advances a hand over the slots, clearing
  * set bits, and evicts the first entry whose bit is clear. Keys written again and again keep
- * their entries; keys not touched for a full turn of the hand lose theirs.
+ * their entries; keys not touched for a full turn of the hand lose theirs. An entry written
+ * {@code pinned} is never evicted until {@link #unpin}ned: the index pins what it has not yet
+ * written back, and keeps fewer entries pinned than the cache holds.
  *
  * <p>Slots move (an eviction shifts the entries of its probe run back, growth rehashes): a slot
  * number is valid until {@link #version()} changes. Not thread-safe.
@@ -60,6 +62,8 @@ final class KeyEntryCache {
   private static final int KEY = 6;
   private static final long DELETED = 1;
   private static final long REFERENCED = 2;
+  /** The entry is not yet in the index's stored pages: it must not be evicted. */
+  private static final long PINNED = 4;
   private static final long FLAGS = 0x7;
   private static final int INLINE_KEY_BYTES = 16;
   /** The key length field of a key kept in {@link #keys}. */
@@ -144,10 +148,24 @@ final class KeyEntryCache {
 
   /** Replaces the entry in {@code slot} (found since the last {@link #version()} change). */
   void update(int slot, KeyEntry entry) {
+    update(slot, entry, false);
+  }
+
+  /**
+   * Replaces the entry in {@code slot}; a {@code pinned} one stays until {@link #unpin}ned (an
+   * entry pinned before stays pinned).
+   */
+  void update(int slot, KeyEntry entry, boolean pinned) {
     int base = base(slot);
     long previous = words[base + STRINGS];
-    write(base, entry, words[base + HEADER] & ~FLAGS);
+    long header = words[base + HEADER];
+    write(base, entry, header & ~FLAGS, pinned || (header & PINNED) != 0);
     releaseStrings(previous);
+  }
+
+  /** Lets the entry in {@code slot} be evicted again. */
+  void unpin(int slot) {
+    words[base(slot) + HEADER] &= ~PINNED;
   }
 
   /**
@@ -157,6 +175,11 @@ final class KeyEntryCache {
    * not change afterwards.
    */
   boolean insert(String tableUuid, byte[] key, KeyEntry entry) {
+    return insert(tableUuid, key, entry, false);
+  }
+
+  /** {@link #insert(String, byte[], KeyEntry)}, {@code pinned} as in {@link #update}. */
+  boolean insert(String tableUuid, byte[] key, KeyEntry entry, boolean pinned) {
     int table = tables.hold(tableUuid);
     if (table > maxTables) {
       tables.release(table);
@@ -171,7 +194,7 @@ final class KeyEntryCache {
     long identity = identity(table, key);
     int slot = emptySlotFor(identity);
     int base = base(slot);
-    write(base, entry, identity);
+    write(base, entry, identity, pinned);
     words[base + KEY] = word(key, 0);
     words[base + KEY + 1] = word(key, 8);
     if (key.length > INLINE_KEY_BYTES) {
@@ -203,14 +226,15 @@ final class KeyEntryCache {
   }
 
   /** Writes the entry's fields into the slot at {@code base}, with its {@link #identity}. */
-  private void write(int base, KeyEntry entry, long identity) {
+  private void write(int base, KeyEntry entry, long identity, boolean pinned) {
     words[base + HLC] = entry.hlc;
     words[base + SEQUENCE] = entry.sequence;
     words[base + FILE_POSITION] = entry.filePosition;
     words[base + BATCH_ROW] = ((long) entry.batch << 32) | Integer.toUnsignedLong(entry.row);
     words[base + STRINGS] = ((long) streams.hold(entry.streamId) << 32)
         | Integer.toUnsignedLong(files.hold(entry.dataFile));
-    words[base + HEADER] = identity | REFERENCED | (entry.deleted ? DELETED : 0);
+    words[base + HEADER] = identity | REFERENCED | (entry.deleted ? DELETED : 0)
+        | (pinned ? PINNED : 0);
   }
 
   /** Lets go of the stream and file an entry's {@link #STRINGS} word held. */
@@ -255,11 +279,14 @@ final class KeyEntryCache {
     return word;
   }
 
-  /** Advances the hand to the first entry not used since its last pass, and evicts it. */
+  /**
+   * Advances the hand to the first entry neither used since its last pass nor pinned, and
+   * evicts it.
+   */
   private void evict() {
     while (true) {
       int base = base(hand);
-      if (words[base + HEADER] != 0) {
+      if (words[base + HEADER] != 0 && (words[base + HEADER] & PINNED) == 0) {
         if ((words[base + HEADER] & REFERENCED) == 0) {
           remove(hand);
           evictions++;

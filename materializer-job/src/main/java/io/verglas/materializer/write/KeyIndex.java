@@ -3,92 +3,118 @@ package io.verglas.materializer.write;
 import io.verglas.materializer.source.WalRow;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.io.UncheckedIOException;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.function.Consumer;
-import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 
 /**
- * The writer's primary-key index: the keyed RocksDB state, read through a bounded heap cache
- * ({@link KeyEntryCache}).
+ * The writer's primary-key index: pages of entries in keyed state ({@link IndexPages}), read
+ * through a bounded heap cache ({@link KeyEntryCache}) and written back in batches.
  *
- * <p>Why a cache: each materialized row reads its key's entry and writes the new one, and the
- * read (a JNI call, a memtable and block search, a copy back) cost more of the writer's task
- * thread than anything else it does. Keys updated now were mostly updated a checkpoint or two
- * ago, so a cache of recently written entries answers most reads. It is write-through and only
- * this operator writes the state, so a cached entry always equals the stored one; a restored
- * or rescaled writer starts with an empty cache.
- *
- * <p>A read returns the key's {@link Slot}, through which the caller writes the new entry: a
- * key found in the cache is then updated in its slot, without looking it up again.
+ * <p>Why a cache: each materialized row reads its key's entry and writes the new one. Keys
+ * updated now were mostly updated a checkpoint or two ago, so a cache of recently written
+ * entries answers most reads; a restored or rescaled writer reads its stored index into the
+ * cache when it fits ({@link #restore}), and starts with an empty cache otherwise.
  *
  * <p>Why a miss usually reads nothing: while the cache holds the entry of every key the state
  * holds ({@link #complete}), a miss means the key was never written, and the state is not read.
- * A look-up of an absent key still costs RocksDB a memtable probe and a filter probe of every
- * level's file (block-cache look-ups under a mutex, a disk read for each new file's filter), and
- * with incremental checkpoints flushing a file every interval there are several; every key is
- * new once (measured in the materialize benchmark, 500k keys: 6% of the writer's flush CPU).
  * The index is complete when it starts on empty state, or when a restored state fits the cache
- * and was read into it ({@link #preload}); the first eviction ends it for the rest of the
- * operator's life, and misses read the state again.
+ * and was read into it; the first time the cache loses an entry ends it for the rest of the
+ * operator's life, and misses then read the key's page.
  *
- * <p>Callers never set the state backend's current key: the index sets it for each read or
- * write of the state, on the thread that does it.
+ * <p>Why write-back: writing each changed entry into RocksDB (a JNI call, the write path, a
+ * memtable insert, then flushes and compactions of as many entries) cost more CPU than anything
+ * else the writer did, more than encoding the data files (measured in the materialize benchmark,
+ * 2M upserts over 500k keys: 8 of 27 CPU seconds). Written entries are collected
+ * ({@link DirtyEntries}) and written back page by page: at every checkpoint ({@link #writeBack},
+ * before the snapshot, {@link #awaitWrites}), and sooner when many are collected. When most keys
+ * change between checkpoints a page of some 32 entries is written once for all of them; when few
+ * do, each change rewrites its page, a few dozen entries where a write of one entry used to be.
+ * While the index is complete nothing else reads the state, so a write-back runs on a thread of
+ * its own ({@code writeBacks}) while flushes go on; otherwise on the caller's thread.
  *
- * <p>Why state writes can run behind: writing an entry into RocksDB (a JNI call, the write
- * path, a memtable insert) was half of the flush thread's CPU, and that thread paces the writer.
- * While the index is {@link #complete}, nothing reads the state, so the writes of a flush are
- * collected and applied by a thread of their own ({@link #endBatch}) while the next flush
- * computes its entries; the cache already answers for them. Once the index is not complete, a
- * miss must read what the state holds, so pending writes are applied first and the index then
- * writes through. Before a snapshot the caller waits for them ({@link #awaitWrites}).
+ * <p>Why pinning: once the index is not complete, a miss reads the stored page, which lacks what
+ * was written since the last write-back. Entries written then are pinned in the cache (it never
+ * evicts them) until written back, so a miss is never for one of them; a write-back runs before
+ * the pinned entries could fill the cache. The moment the cache first loses an entry, everything
+ * collected is written back at once, as those entries were not pinned.
+ *
+ * <p>Callers never set the state backend's current key: the store sets it for each read or
+ * write of a page, on the thread that does it.
  */
 final class KeyIndex {
-  private final ValueState<KeyEntry> state;
-  /** Sets the state backend's current key. */
-  private final Consumer<String> currentKey;
+  /** Records a restored per-key index is migrated in at a time. */
+  static final int MIGRATION_BATCH = 100_000;
+  /**
+   * Bytes of recent pages kept in memory per cache entry ({@link PageBytesCache}): a page holds
+   * some 32 bytes per entry, so an index the cache holds whole has its pages in memory too.
+   */
+  static final int PAGE_BYTES_PER_CACHE_ENTRY = 48;
+
+  private final IndexPages pages;
+  private final int maxParallelism;
   private final KeyEntryCache cache;
-  /** The thread applying state writes behind the flush, or null: written through. */
-  private final BackgroundWrites stateWrites;
-  /** The routing keys and entries written since {@link #endBatch}, not yet in the state. */
-  private List<String> pendingKeys = new ArrayList<>();
-  private List<KeyEntry> pendingEntries = new ArrayList<>();
-  /** Every entry of the state went through the cache: it was empty, or was preloaded. */
+  private final int capacity;
+  /** The thread writing back while the index is complete, or null: the caller's thread. */
+  private final BackgroundWrites writeBacks;
+  /** Records collected at which a write-back starts before the checkpoint. */
+  private final int dirtyLimit;
+  /** What the flushes collect; swapped with {@link #spare} at each write-back. */
+  private DirtyEntries dirty = new DirtyEntries();
+  /** The records of the last write-back, kept for the next (their chunks are reused). */
+  private DirtyEntries spare = new DirtyEntries();
+  /** Every entry of the state went through the cache: it was empty, or was read in. */
   private boolean stateCached;
-  /** The cache dropped an entry: since then it may miss keys the state holds. */
+  /** The cache lost an entry: since then it may miss keys the state holds. */
   private boolean evicted;
   private long hits;
   private long misses;
   private long stateReads;
+  private long writeBackCount;
 
   /**
-   * An index over {@code state}, whose current key {@code currentKey} sets, caching up to
-   * {@code cacheEntries} entries (0: no cache); {@code stateEmpty} tells that the state holds no
-   * entry yet (not restored). With {@code stateWrites}, writes run behind on that thread.
+   * An index over {@code store} with the key groups of {@code maxParallelism}, caching up to
+   * {@code cacheEntries} entries (0: no cache); {@code stateEmpty} tells that the store holds no
+   * entry yet (not restored). With {@code writeBacks}, write-backs of a complete index run on
+   * that thread.
    */
-  KeyIndex(ValueState<KeyEntry> state, Consumer<String> currentKey, int cacheEntries,
-      boolean stateEmpty, BackgroundWrites stateWrites) {
-    this.state = state;
-    this.currentKey = currentKey;
+  KeyIndex(IndexPageStore store, int maxParallelism, int cacheEntries, boolean stateEmpty,
+      BackgroundWrites writeBacks) {
+    this.pages = new IndexPages(store, (long) cacheEntries * PAGE_BYTES_PER_CACHE_ENTRY);
+    this.maxParallelism = maxParallelism;
     this.stateCached = stateEmpty;
+    this.capacity = cacheEntries;
     this.cache = cacheEntries == 0 ? null : new KeyEntryCache(cacheEntries);
-    this.stateWrites = stateWrites;
+    this.writeBacks = writeBacks;
+    this.dirtyLimit = Math.max(1, cacheEntries / 2);
   }
 
   /**
-   * Caches the stored entry of {@code routingKey} (the state's current key) while a restored
-   * state is read in; {@link #markComplete} ends it.
+   * Moves an entry of a per-key index (as builds before the pages stored it) into the pages;
+   * call {@link #finishMigration} after the last one.
    */
-  void preload(String routingKey, KeyEntry stored) {
-    if (cache != null && stored != null) {
-      insert(WalRow.tableUuidOf(routingKey), WalRow.keyOf(routingKey), stored);
+  void migrate(String routingKey, int keyGroup, KeyEntry entry) throws IOException {
+    dirty.add(WalRow.tableUuidOf(routingKey), WalRow.keyOf(routingKey), keyGroup, true, entry);
+    if (dirty.size() >= MIGRATION_BATCH) {
+      writeBackNow();
     }
   }
 
-  /** Declares that every entry of the restored state was {@link #preload}ed. */
-  void markComplete() {
+  void finishMigration() throws IOException {
+    writeBackNow();
+  }
+
+  /**
+   * Reads the stored index of {@code keyGroups} into the cache if it fits, so that a cache miss
+   * again means a new key; returns how many entries the state holds. A larger index stays in the
+   * state and misses read it.
+   */
+  long restore(Iterable<Integer> keyGroups) throws Exception {
+    long stored = pages.entries(keyGroups);
+    if (cache == null || stored > capacity) {
+      return stored;
+    }
+    pages.forEachEntry(this::insert);
     stateCached = true;
+    return stored;
   }
 
   /** Whether a cache miss is answered without reading the state. */
@@ -110,58 +136,100 @@ final class KeyIndex {
       return new Slot(row, -1, 0, null);
     }
     stateReads++;
-    applyPendingWrites();
-    currentKey.accept(row.routingKey);
-    return new Slot(row, -1, 0, state.value());
+    awaitWriteBacks();
+    try {
+      return new Slot(row, -1, 0, pages.lookup(row.tableUuid, row.key, keyGroup(row)));
+    } catch (IOException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IOException("Cannot read the key index: " + e.getMessage(), e);
+    }
   }
 
   /**
-   * Hands the writes collected since the last call to the writing thread, once it has applied
-   * the previous ones; call at the end of each flush.
+   * Call at the end of each flush: writes back what was collected when it is much (every flush
+   * without a cache, whose misses read the state).
    */
-  void endBatch() throws InterruptedException {
-    if (stateWrites == null || pendingKeys.isEmpty()) {
-      return;
-    }
-    stateWrites.await();
-    List<String> keys = pendingKeys;
-    List<KeyEntry> entries = pendingEntries;
-    pendingKeys = new ArrayList<>(keys.size());
-    pendingEntries = new ArrayList<>(entries.size());
-    stateWrites.submit(() -> write(keys, entries));
-  }
-
-  /** Waits until every write handed over is in the state (a snapshot then sees them). */
-  void awaitWrites() throws InterruptedException {
-    if (stateWrites != null) {
-      stateWrites.await();
+  void endBatch() throws IOException {
+    if (cache == null || dirty.size() >= dirtyLimit) {
+      writeBack();
     }
   }
 
-  /** Applies, on this thread, the writes handed over and those collected. */
-  private void applyPendingWrites() throws IOException {
-    if (stateWrites == null) {
+  /**
+   * Writes back everything collected: on the write-back thread while the index is complete,
+   * here otherwise. Call before a snapshot, then {@link #awaitWrites}.
+   */
+  void writeBack() throws IOException {
+    if (dirty.isEmpty()) {
       return;
     }
+    if (writeBacks == null || !complete()) {
+      writeBackNow();
+      return;
+    }
+    awaitWriteBacks();
+    DirtyEntries batch = takeDirty();
+    writeBackCount++;
     try {
-      stateWrites.await();
+      writeBacks.submit(() -> writeBack(batch));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new InterruptedIOException("Interrupted while applying key index writes");
+      throw new InterruptedIOException("Interrupted while handing over key index writes");
     }
-    write(pendingKeys, pendingEntries);
-    pendingKeys.clear();
-    pendingEntries.clear();
   }
 
-  private void write(List<String> keys, List<KeyEntry> entries) {
+  /** Waits until everything handed over is in the state (a snapshot then sees it). */
+  void awaitWrites() throws InterruptedException {
+    if (writeBacks != null) {
+      writeBacks.await();
+    }
+  }
+
+  private void awaitWriteBacks() throws IOException {
     try {
-      for (int i = 0; i < keys.size(); i++) {
-        currentKey.accept(keys.get(i));
-        state.update(entries.get(i));
+      awaitWrites();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("Interrupted while writing back the key index");
+    }
+  }
+
+  /** Writes back what was collected on this thread, and unpins it. */
+  private void writeBackNow() throws IOException {
+    awaitWriteBacks();
+    if (dirty.isEmpty()) {
+      return;
+    }
+    DirtyEntries batch = takeDirty();
+    writeBackCount++;
+    writeBack(batch);
+    if (cache != null) {
+      for (int i = 0; i < batch.size(); i++) {
+        int slot = cache.find(batch.table(i), batch.key(i));
+        if (slot >= 0) {
+          cache.unpin(slot);
+        }
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot write the key index: " + e.getMessage(), e);
+    }
+  }
+
+  /** The records collected; collecting goes on in the spare (no write-back may be running). */
+  private DirtyEntries takeDirty() {
+    DirtyEntries batch = dirty;
+    spare.clear();
+    dirty = spare;
+    spare = batch;
+    return batch;
+  }
+
+  private void writeBack(DirtyEntries batch) {
+    try {
+      pages.writeBack(batch);
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException("Cannot write back the key index: " + e.getMessage(), e);
     }
   }
 
@@ -169,6 +237,10 @@ final class KeyIndex {
     if (cache.insert(tableUuid, key, entry)) {
       evicted = true;
     }
+  }
+
+  private int keyGroup(WalRow row) {
+    return KeyGroupRangeAssignment.assignToKeyGroup(row.routingKey, maxParallelism);
   }
 
   long hits() {
@@ -187,6 +259,16 @@ final class KeyIndex {
   /** Entries the cache holds. */
   int cachedEntries() {
     return cache == null ? 0 : cache.size();
+  }
+
+  /** Write-backs started so far. */
+  long writeBacks() {
+    return writeBackCount;
+  }
+
+  /** Pages written back so far (read only once no write-back runs). */
+  long pagesWritten() {
+    return pages.pagesWritten();
   }
 
   /** One key's entry as read, and the way to replace it. */
@@ -209,27 +291,33 @@ final class KeyIndex {
     }
 
     /**
-     * Stores {@code replacement} for the key. The cache keeps its fields, never the object: a
-     * heap state backend keeps the object it is given, snapshots included.
+     * Stores {@code replacement} for the key. The cache keeps its fields, never the object: the
+     * object goes to the write-back as it is.
      */
     void update(KeyEntry replacement) throws IOException {
-      if (cache != null) {
-        // A key the read missed is still missing: nothing was inserted since.
-        int at = cached < 0 ? -1
-            : version == cache.version() ? cached : cache.find(row.tableUuid, row.key);
-        if (at >= 0) {
-          cache.update(at, replacement);
-        } else {
-          insert(row.tableUuid, row.key, replacement);
-        }
+      if (cache != null && !complete() && dirty.size() >= dirtyLimit) {
+        writeBackNow(); // before pinned entries could fill the cache
       }
-      if (stateWrites != null && complete()) {
-        pendingKeys.add(row.routingKey);
-        pendingEntries.add(replacement);
-      } else {
-        applyPendingWrites();
-        currentKey.accept(row.routingKey);
-        state.update(replacement);
+      dirty.add(row.tableUuid, row.key, keyGroup(row), entry == null, replacement);
+      if (cache == null) {
+        return;
+      }
+      boolean pin = !complete();
+      // A key the read missed is still missing: nothing was inserted since.
+      int at = cached < 0 ? -1
+          : version == cache.version() ? cached : cache.find(row.tableUuid, row.key);
+      if (at >= 0) {
+        cache.update(at, replacement, pin);
+        return;
+      }
+      boolean wasComplete = complete();
+      if (cache.insert(row.tableUuid, row.key, replacement, pin)) {
+        evicted = true;
+        // Collected entries were not pinned while the index was complete, and a refused one
+        // is not cached at all: the state must have them before a miss reads it.
+        if (wasComplete || cache.find(row.tableUuid, row.key) < 0) {
+          writeBackNow();
+        }
       }
     }
   }

@@ -12,7 +12,7 @@ import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 /**
  * The rows of one table received since the last flush. Primary-key rows are kept in arrival
  * order and reduced to the newest row per key when the buffer is flushed
- * ({@link #latestInStateKeyOrder}), so a key replaced within one checkpoint never reaches a
+ * ({@link #latestPerKey}), so a key replaced within one checkpoint never reaches a
  * data file; append-only rows are all kept. It also records how far the received rows reach
  * into each WAL segment, losers included: they were consumed too.
  *
@@ -29,16 +29,11 @@ final class TableBuffer {
   final String tableUuid;
   final String tableName;
   private final int maxParallelism;
-  /** Where a routing key's characters after the table UUID and its separator start. */
-  private final int keyFrom;
   private final List<WalRow> keyed = new ArrayList<>();
   /** The key group of each row of {@link #keyed}, at the same index. */
   private int[] keyGroups = new int[64];
   /** The {@link #keyHash} of each row of {@link #keyed}, at the same index. */
   private long[] keyHashes = new long[64];
-  /** The {@link StateKeyOrder} words of each row of {@link #keyed}, at the same index. */
-  private long[] orderHigh = new long[64];
-  private long[] orderLow = new long[64];
   private final List<WalRow> appends = new ArrayList<>();
   private final Map<String, SegmentProgress> segments = new HashMap<>();
   /** The row reaching furthest into the segment rows currently arrive from; not yet in segments. */
@@ -49,7 +44,6 @@ final class TableBuffer {
     this.tableUuid = tableUuid;
     this.tableName = tableName;
     this.maxParallelism = maxParallelism;
-    this.keyFrom = tableUuid.length() + 1;
   }
 
   /** Adds a row; returns how many bytes the buffer grew. */
@@ -110,13 +104,9 @@ final class TableBuffer {
     if (index == keyGroups.length) {
       keyGroups = Arrays.copyOf(keyGroups, index * 2);
       keyHashes = Arrays.copyOf(keyHashes, index * 2);
-      orderHigh = Arrays.copyOf(orderHigh, index * 2);
-      orderLow = Arrays.copyOf(orderLow, index * 2);
     }
     keyGroups[index] = KeyGroupRangeAssignment.assignToKeyGroup(row.routingKey, maxParallelism);
     keyHashes[index] = keyHash(row.key);
-    orderHigh[index] = StateKeyOrder.high(row.routingKey, keyFrom);
-    orderLow[index] = StateKeyOrder.low(row.routingKey, keyFrom);
     keyed.add(row);
   }
 
@@ -128,16 +118,11 @@ final class TableBuffer {
   }
 
   /**
-   * The newest row of each key, in the order of the key index's state keys: by key group, and
-   * within a group by routing key ({@link StateKeyOrder}). Why: each materialized row
-   * writes its entry into RocksDB's memtable, a skip list, and an insert next to the previous
-   * one starts its search from there, where a random one walks down from the top and misses
-   * the CPU cache at every level (measured with RocksDB alone, 8 000 puts at a time into a
-   * memtable of 128k entries: 3.0 µs per random put, 1.9 µs in order). Newest is the full WAL
-   * position order (hybrid clock, then stream, sequence, batch, row), so duplicates lose
-   * whatever order they arrived in.
+   * The newest row of each key, by key group, and within a group in the order the keys first
+   * arrived. Newest is the full WAL position order (hybrid clock, then stream, sequence, batch,
+   * row), so duplicates lose whatever order they arrived in.
    */
-  List<WalRow> latestInStateKeyOrder() {
+  List<WalRow> latestPerKey() {
     // A counting sort by key group (linear, stable), then one small hash table per group.
     int rows = keyed.size();
     int[] ends = new int[maxParallelism + 1];
@@ -150,18 +135,13 @@ final class TableBuffer {
     int[] next = Arrays.copyOf(ends, maxParallelism);
     WalRow[] grouped = new WalRow[rows];
     long[] groupedHashes = new long[rows];
-    long[] groupedHigh = new long[rows];
-    long[] groupedLow = new long[rows];
     for (int i = 0; i < rows; i++) {
       int at = next[keyGroups[i]]++;
       grouped[at] = keyed.get(i);
       groupedHashes[at] = keyHashes[i];
-      groupedHigh[at] = orderHigh[i];
-      groupedLow[at] = orderLow[i];
     }
     List<WalRow> latest = new ArrayList<>(rows);
-    NewestPerKey newest = new NewestPerKey(grouped, groupedHashes,
-        new StateKeyOrder(grouped, groupedHigh, groupedLow));
+    NewestPerKey newest = new NewestPerKey(grouped, groupedHashes);
     for (int group = 0; group < maxParallelism; group++) {
       newest.reduce(ends[group], ends[group + 1], latest);
     }
@@ -178,14 +158,12 @@ final class TableBuffer {
   private static final class NewestPerKey {
     private final WalRow[] rows;
     private final long[] hashes;
-    private final StateKeyOrder order;
     private int[] slots = new int[0];
     private int[] taken = new int[0];
 
-    NewestPerKey(WalRow[] rows, long[] hashes, StateKeyOrder order) {
+    NewestPerKey(WalRow[] rows, long[] hashes) {
       this.rows = rows;
       this.hashes = hashes;
-      this.order = order;
     }
 
     /** Adds the newest row of each key among {@code rows[from, to)} to {@code out}. */
@@ -217,7 +195,6 @@ final class TableBuffer {
       for (int d = 0; d < distinct; d++) {
         taken[d] = slots[taken[d]]; // the winning row's index, in place of its slot
       }
-      order.sort(taken, 0, distinct);
       for (int d = 0; d < distinct; d++) {
         out.add(rows[taken[d]]);
       }
@@ -239,9 +216,14 @@ final class TableBuffer {
 
   /** A well-mixed 64-bit hash of primary-key bytes (FNV-1a, then MurmurHash3's finalizer). */
   static long keyHash(byte[] key) {
+    return keyHash(key, 0, key.length);
+  }
+
+  /** {@link #keyHash(byte[])} of the key bytes {@code bytes[from, from + length)}. */
+  static long keyHash(byte[] bytes, int from, int length) {
     long h = 0xcbf29ce484222325L;
-    for (byte b : key) {
-      h = (h ^ (b & 0xff)) * 0x100000001b3L;
+    for (int i = from; i < from + length; i++) {
+      h = (h ^ (bytes[i] & 0xff)) * 0x100000001b3L;
     }
     h ^= h >>> 33;
     h *= 0xff51afd7ed558ccdL;

@@ -29,9 +29,9 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.runtime.state.StateBackend;
 import org.apache.flink.runtime.state.VoidNamespace;
-import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
@@ -52,6 +52,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The keyed writer on Flink's operator harness, writing real files to a local warehouse. */
 class DeltaWriterOperatorTest {
@@ -410,7 +412,7 @@ class DeltaWriterOperatorTest {
     String oldFile = "file:/warehouse/db/users/data/old.parquet";
     OperatorSubtaskState pojoIndex;
     try (var old = new KeyedOneInputStreamOperatorTestHarness<String, Tuple2<String, KeyEntry>,
-        Void>(new KeyedProcessOperator<>(new PojoIndexWriter()), entry -> entry.f0,
+        Void>(new KeyedProcessOperator<>(new PerKeyIndexWriter(true)), entry -> entry.f0,
         Types.STRING)) {
       old.setStateBackend(new EmbeddedRocksDBStateBackend());
       old.open();
@@ -429,15 +431,66 @@ class DeltaWriterOperatorTest {
     }
   }
 
-  /** Writes key index entries as releases before {@link KeyEntrySerializer} did: as a POJO. */
-  private static final class PojoIndexWriter
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void aPerKeyIndexIsMovedIntoPagesOnRestore(boolean rocksDb) throws Exception {
+    String oldFile = "file:/warehouse/db/users/data/old.parquet";
+    List<WalRow> replacing = new ArrayList<>();
+    OperatorSubtaskState perKeyIndex;
+    try (var old = new KeyedOneInputStreamOperatorTestHarness<String, Tuple2<String, KeyEntry>,
+        Void>(new KeyedProcessOperator<>(new PerKeyIndexWriter(false)), entry -> entry.f0,
+        Types.STRING)) {
+      if (rocksDb) {
+        old.setStateBackend(new EmbeddedRocksDBStateBackend());
+      }
+      old.open();
+      for (int id = 1; id <= 50; id++) {
+        WalRow row = upsert(id, "v2", 20, id);
+        row.segmentRowCount = 64;
+        replacing.add(row);
+        old.processElement(Tuple2.of(row.routingKey,
+            KeyEntry.live(new WalPosition(10, "s1", 0, 0, id), oldFile, id)), 0);
+      }
+      perKeyIndex = old.snapshot(1, 0);
+    }
+    try (var harness = harness(1L << 20, rocksDb ? new EmbeddedRocksDBStateBackend() : null)) {
+      harness.initializeState(perKeyIndex);
+      harness.open();
+      DeltaWriterOperator writer = (DeltaWriterOperator) harness.getOperator();
+      try (var left = writer.getKeyedStateBackend().getKeys(
+          DeltaWriterOperator.LEGACY_KEY_INDEX, VoidNamespace.INSTANCE)) {
+        assertThat(left).as("per-key entries left").isEmpty();
+      }
+      assertThat(storedEntry(harness, replacing.get(6)).filePosition).isEqualTo(7);
+      for (WalRow row : replacing) {
+        harness.processElement(row, 0);
+      }
+      harness.prepareSnapshotPreBarrier(2);
+      TableDelta delta = single(harness.extractOutputValues());
+      assertThat(delta.deletes()).containsOnlyKeys(oldFile);
+      assertThat(delta.deletes().get(oldFile)).hasSize(50);
+    }
+  }
+
+  /**
+   * Writes key index entries as releases before the pages did: one per routing key, with
+   * {@link KeyEntrySerializer}, or as a POJO (releases before that serializer).
+   */
+  private static final class PerKeyIndexWriter
       extends KeyedProcessFunction<String, Tuple2<String, KeyEntry>, Void> {
+    private final boolean pojo;
     private transient ValueState<KeyEntry> index;
+
+    PerKeyIndexWriter(boolean pojo) {
+      this.pojo = pojo;
+    }
 
     @Override
     public void open(OpenContext context) {
-      index = getRuntimeContext().getState(new ValueStateDescriptor<>(
-          DeltaWriterOperator.KEY_INDEX, TypeInformation.of(KeyEntry.class)));
+      index = getRuntimeContext().getState(pojo
+          ? new ValueStateDescriptor<>(DeltaWriterOperator.LEGACY_KEY_INDEX,
+              TypeInformation.of(KeyEntry.class))
+          : DeltaWriterOperator.legacyKeyIndexDescriptor());
     }
 
     @Override
@@ -547,14 +600,15 @@ class DeltaWriterOperatorTest {
     return row;
   }
 
-  /** The key index entry the writer stores for {@code row}'s key. */
+  /** The key index entry the writer stores for {@code row}'s key (in its pages). */
   private static KeyEntry storedEntry(
       KeyedOneInputStreamOperatorTestHarness<String, WalRow, TableDelta> harness, WalRow row)
       throws Exception {
     DeltaWriterOperator writer = (DeltaWriterOperator) harness.getOperator();
-    writer.setCurrentKey(row.routingKey);
-    return writer.getKeyedStateBackend().getPartitionedState(VoidNamespace.INSTANCE,
-        VoidNamespaceSerializer.INSTANCE, DeltaWriterOperator.keyIndexDescriptor()).value();
+    int maxParallelism = writer.getRuntimeContext().getTaskInfo().getMaxNumberOfParallelSubtasks();
+    return new IndexPages(new KeyedIndexPageStore(writer.getKeyedStateBackend())).lookup(
+        row.tableUuid, row.key, KeyGroupRangeAssignment.assignToKeyGroup(row.routingKey,
+            maxParallelism));
   }
 
   /** The names of the rows the delta's data files hold, by id. */

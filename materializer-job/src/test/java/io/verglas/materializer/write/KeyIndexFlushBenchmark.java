@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
@@ -34,10 +33,11 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The writer's flush path per primary-key row, in one JVM, on Flink's RocksDB keyed state: a
- * chunk of upserts is buffered ({@link TableBuffer}), reduced to the newest row per key in state
- * key order, and each row's entry is read through the {@link KeyIndex} and written back, as
+ * chunk of upserts is buffered ({@link TableBuffer}), reduced to the newest row per key, and
+ * each row's entry is read through the {@link KeyIndex} and replaced, as
  * {@code DeltaWriterOperator.materialize} does (without the Parquet file, which a background
- * thread writes). The macro benchmark ({@code ./verglas bench materialize}) runs the whole job
+ * thread writes); every {@code chunksPerCheckpoint} chunks the index is written back into its
+ * pages, as at a checkpoint (on the measured thread: the job does it on a thread of its own). The macro benchmark ({@code ./verglas bench materialize}) runs the whole job
  * beside its peers, but on a shared 2-core machine its CPU seconds move by 30-70% between runs;
  * variants of this path compared here, in one JVM, one after the other, show changes of a few
  * percent.
@@ -64,12 +64,17 @@ public class KeyIndexFlushBenchmark {
   @Param({"1000000"})
   int cacheEntries;
 
+  /** 48 chunks: the rows the job materializes between two checkpoints in the macro benchmark. */
+  @Param({"48"})
+  int chunksPerCheckpoint;
+
   private KeyedOneInputStreamOperatorTestHarness<String, WalRow, Void> harness;
   private IndexOperator operator;
   private KeyIndex index;
   private SplittableRandom random;
   private long hlc;
   private List<WalRow> chunk;
+  private long chunks;
 
   @Setup(Level.Trial)
   public void open() throws Exception {
@@ -78,7 +83,8 @@ public class KeyIndexFlushBenchmark {
         Types.STRING, MAX_PARALLELISM, 1, 0);
     harness.setStateBackend(stateBackend());
     harness.open();
-    index = new KeyIndex(operator.state, operator::setCurrentKey, cacheEntries, true, null);
+    index = new KeyIndex(new KeyedIndexPageStore(operator.getKeyedStateBackend()),
+        MAX_PARALLELISM, cacheEntries, true, null);
     random = new SplittableRandom(42);
   }
 
@@ -118,9 +124,13 @@ public class KeyIndexFlushBenchmark {
       buffer.add(row);
     }
     int written = 0;
-    for (WalRow row : buffer.latestInStateKeyOrder()) {
+    for (WalRow row : buffer.latestPerKey()) {
       KeyIndex.Slot slot = index.read(row);
       slot.update(KeyEntry.live(row.position(), "data/00000-0-file.parquet", written++));
+    }
+    index.endBatch();
+    if (++chunks % chunksPerCheckpoint == 0) {
+      index.writeBack();
     }
     return written;
   }
@@ -143,17 +153,9 @@ public class KeyIndexFlushBenchmark {
     return row;
   }
 
-  /** An operator that only holds the key index state, as the writer declares it. */
+  /** An operator that only holds keyed state, as the writer does. */
   static final class IndexOperator extends AbstractStreamOperator<Void>
       implements OneInputStreamOperator<WalRow, Void> {
-    ValueState<KeyEntry> state;
-
-    @Override
-    public void open() throws Exception {
-      super.open();
-      state = getRuntimeContext().getState(DeltaWriterOperator.keyIndexDescriptor());
-    }
-
     @Override
     public void processElement(StreamRecord<WalRow> element) {
       throw new UnsupportedOperationException("the benchmark drives the state directly");

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.verglas.materializer.progress.SegmentProgress;
 import io.verglas.materializer.source.WalRow;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -13,13 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.function.Supplier;
-import org.apache.flink.api.common.typeutils.base.StringSerializer;
-import org.apache.flink.runtime.state.CompositeKeySerializationUtils;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
-import org.apache.flink.runtime.state.SerializedCompositeKeyBuilder;
-import org.apache.flink.runtime.state.VoidNamespace;
-import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.junit.jupiter.api.Test;
 
 class TableBufferTest {
@@ -43,7 +36,7 @@ class TableBufferTest {
     TableBuffer buffer = new TableBuffer(TABLE, "ns.t", MAX_PARALLELISM);
     rows.forEach(buffer::add);
 
-    List<WalRow> latest = buffer.latestInStateKeyOrder();
+    List<WalRow> latest = buffer.latestPerKey();
 
     assertThat(latest).hasSize(newest.size());
     assertThat(latest).allSatisfy(row -> assertThat(row).isSameAs(newest.get(row.routingKey)));
@@ -69,7 +62,7 @@ class TableBufferTest {
       }
     }
 
-    List<WalRow> latest = buffer.latestInStateKeyOrder();
+    List<WalRow> latest = buffer.latestPerKey();
 
     assertThat(latest).hasSize(keys.size());
     assertThat(latest).extracting(row -> row.hlc)
@@ -78,54 +71,25 @@ class TableBufferTest {
   }
 
   @Test
-  void ordersRowsAsTheStateBackendOrdersTheirKeys() {
-    // Keys of mixed lengths, as Base64 routing keys of random bytes: the order must be the one
-    // of the serialized state keys (key group prefix, then Flink's string serialization).
+  void returnsRowsByKeyGroupEachKeyOnce() {
     Random random = new Random(11);
-    assertInStateKeyOrder(3_000, () -> {
-      byte[] key = new byte[1 + random.nextInt(24)];
-      random.nextBytes(key);
-      return key;
-    });
-  }
-
-  @Test
-  void ordersRowsWhoseKeysDifferOnlyFarIntoTheirRoutingKeys() {
-    // Twelve equal bytes first (the first 16 Base64 characters): the characters read when
-    // rows arrive tie, the strings decide.
-    Random random = new Random(12);
-    assertInStateKeyOrder(3_000, () -> {
-      byte[] key = new byte[12 + 4 * (1 + random.nextInt(2))];
-      for (int i = 12; i < key.length; i++) {
-        key[i] = (byte) random.nextInt();
-      }
-      return key;
-    });
-  }
-
-  private static void assertInStateKeyOrder(int rows, Supplier<byte[]> keys) {
     TableBuffer buffer = new TableBuffer(TABLE, "ns.t", MAX_PARALLELISM);
     Set<String> routingKeys = new HashSet<>();
-    for (int i = 0; i < rows; i++) {
-      byte[] key = keys.get();
+    for (int i = 0; i < 3_000; i++) {
+      byte[] key = new byte[1 + random.nextInt(24)];
+      random.nextBytes(key);
       WalRow row = row("unused", i, "s0", i);
       row.key = key;
       row.routingKey = WalRow.keyedRoutingKey(TABLE, key);
       routingKeys.add(row.routingKey);
       buffer.add(row);
     }
-    SerializedCompositeKeyBuilder<String> stateKeys = new SerializedCompositeKeyBuilder<>(
-        StringSerializer.INSTANCE,
-        CompositeKeySerializationUtils.computeRequiredBytesInKeyGroupPrefix(MAX_PARALLELISM), 64);
-
-    List<byte[]> serialized = buffer.latestInStateKeyOrder().stream().map(row -> {
-      stateKeys.setKeyAndKeyGroup(row.routingKey,
-          KeyGroupRangeAssignment.assignToKeyGroup(row.routingKey, MAX_PARALLELISM));
-      return stateKeys.buildCompositeKeyNamespace(VoidNamespace.INSTANCE,
-          VoidNamespaceSerializer.INSTANCE);
-    }).toList();
-
-    assertThat(serialized).hasSize(routingKeys.size()).isSortedAccordingTo(Arrays::compareUnsigned);
+    List<WalRow> latest = buffer.latestPerKey();
+    assertThat(latest).extracting(row -> row.routingKey)
+        .doesNotHaveDuplicates().hasSize(routingKeys.size());
+    assertThat(latest).extracting(
+            row -> KeyGroupRangeAssignment.assignToKeyGroup(row.routingKey, MAX_PARALLELISM))
+        .isSorted();
   }
 
   @Test
@@ -139,7 +103,7 @@ class TableBufferTest {
       buffer.add(row);
     }
     assertThat(buffer.appends()).hasSize(10);
-    assertThat(buffer.latestInStateKeyOrder()).isEmpty();
+    assertThat(buffer.latestPerKey()).isEmpty();
     Map<String, SegmentProgress> segments = buffer.segments();
     assertThat(segments).containsOnlyKeys("_wal/s0/0", "_wal/s0/1", "_wal/s0/2");
     assertThat(segments.get("_wal/s0/1").streamId()).isEqualTo("s0");
@@ -154,7 +118,7 @@ class TableBufferTest {
       grown += buffer.add(row("same-key", i, "s0", i));
     }
     assertThat(buffer.bytes()).isEqualTo(grown).isGreaterThan(100L * TableBuffer.ROW_OVERHEAD);
-    assertThat(buffer.latestInStateKeyOrder()).singleElement()
+    assertThat(buffer.latestPerKey()).singleElement()
         .extracting(row -> row.hlc).isEqualTo(99L);
   }
 
