@@ -1,6 +1,7 @@
 package io.verglas.bench.materialize;
 
 import io.verglas.bench.ProcessCpu;
+import io.verglas.bench.ThreadCpu;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,13 +55,16 @@ final class IcebergUpsertPeer {
         .append();
     long start = System.nanoTime();
     ProcessCpu cpu = ProcessCpu.start();
+    ThreadCpu threadCpu = ThreadCpu.sampling(MaterializeBenchmark.THREAD_CPU_SAMPLING);
     env.execute("iceberg-upsert-peer");
     double seconds = (System.nanoTime() - start) / 1e9;
     double cpuSeconds = cpu.cpuSeconds();
     double jitSeconds = cpu.jitSeconds();
+    Map<String, Double> cpuByThread = threadCpu.topGroups(14);
+    threadCpu.close();
     long[] scan = MaterializeBenchmark.scan(table);
     int[] files = MaterializeBenchmark.liveFiles(table);
-    return new MaterializeBenchmark.Peer(seconds, cpuSeconds, jitSeconds, scan[0] / 1e6, scan[1],
-        files[0], files[1]);
+    return new MaterializeBenchmark.Peer(seconds, cpuSeconds, jitSeconds, cpuByThread,
+        scan[0] / 1e6, scan[1], files[0], files[1]);
   }
 }

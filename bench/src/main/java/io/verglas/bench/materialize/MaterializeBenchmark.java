@@ -82,6 +82,12 @@ public final class MaterializeBenchmark implements Benchmark {
   static final Duration TIMEOUT = Duration.ofMinutes(30);
   /** The warm-up's runs of the measured size. */
   static final int WARM_UP_FACTOR = 3;
+  /**
+   * How often each writer's threads are sampled for {@code cpu_s_by_thread}: the peers' task
+   * threads end with their bounded jobs, before the run's CPU is read, and count up to their
+   * last sample.
+   */
+  static final Duration THREAD_CPU_SAMPLING = Duration.ofMillis(100);
 
   @Override
   public String name() {
@@ -174,6 +180,7 @@ public final class MaterializeBenchmark implements Benchmark {
         .peer("iceberg_upsert_elapsed_s", round(iceberg.seconds()))
         .peer("iceberg_upsert_cpu_s", round(iceberg.cpuSeconds()))
         .peer("iceberg_upsert_jit_compile_s", round(iceberg.jitSeconds()))
+        .peer("iceberg_upsert_cpu_s_by_thread", iceberg.cpuByThread())
         .peer("iceberg_upsert_peak_rss_mb", outcome.memory().peakRssMb())
         .peer("iceberg_upsert_scan_ms", round(iceberg.scanMs()))
         .peer("iceberg_upsert_scan_rows", iceberg.scanRows())
@@ -196,6 +203,7 @@ public final class MaterializeBenchmark implements Benchmark {
         .peer("paimon_elapsed_s", round(paimon.seconds()))
         .peer("paimon_cpu_s", round(paimon.cpuSeconds()))
         .peer("paimon_jit_compile_s", round(paimon.jitSeconds()))
+        .peer("paimon_cpu_s_by_thread", paimon.cpuByThread())
         .peer("paimon_peak_rss_mb", outcome.memory().peakRssMb())
         .peer("paimon_scan_rows", paimon.scanRows())
         .peer("paimon_scan_ms_own_reader", round(paimon.scanMs()))
@@ -325,6 +333,7 @@ public final class MaterializeBenchmark implements Benchmark {
   }
 
   /** What a peer run measured (scan figures only where the peer is an Iceberg table). */
-  record Peer(double seconds, double cpuSeconds, double jitSeconds, double scanMs, long scanRows,
-      int dataFiles, int deleteFiles) {}
+  record Peer(double seconds, double cpuSeconds, double jitSeconds,
+      Map<String, Double> cpuByThread, double scanMs, long scanRows, int dataFiles,
+      int deleteFiles) {}
 }

@@ -95,7 +95,7 @@ final class OursRun {
       MaterializerJob.build(env, config);
       long start = System.currentTimeMillis();
       ProcessCpu cpu = ProcessCpu.start();
-      ThreadCpu threadCpu = ThreadCpu.start();
+      ThreadCpu threadCpu = ThreadCpu.sampling(MaterializeBenchmark.THREAD_CPU_SAMPLING);
       JobClient job = env.executeAsync(MaterializerJob.JOB_NAME);
       Snapshot done;
       double seconds;
@@ -109,8 +109,10 @@ final class OursRun {
         cpuSeconds = cpu.cpuSeconds();
         jitSeconds = cpu.jitSeconds();
         cpuByThread = threadCpu.topGroups(14);
+        threadCpu.close();
         freshnessMs = freshness(table, wal, upserts, freshnessSegments);
       } finally {
+        threadCpu.close();
         job.cancel().get();
       }
       // The last checkpoint stays on cancel: its files are the state the job would restore,

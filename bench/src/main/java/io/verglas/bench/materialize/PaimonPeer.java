@@ -1,8 +1,10 @@
 package io.verglas.bench.materialize;
 
 import io.verglas.bench.ProcessCpu;
+import io.verglas.bench.ThreadCpu;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -68,10 +70,13 @@ final class PaimonPeer {
     new FlinkSinkBuilder(table).forRowData(rows).parallelism(parallelism).build();
     long start = System.nanoTime();
     ProcessCpu cpu = ProcessCpu.start();
+    ThreadCpu threadCpu = ThreadCpu.sampling(MaterializeBenchmark.THREAD_CPU_SAMPLING);
     env.execute("paimon-peer");
     double seconds = (System.nanoTime() - start) / 1e9;
     double cpuSeconds = cpu.cpuSeconds();
     double jitSeconds = cpu.jitSeconds();
+    Map<String, Double> cpuByThread = threadCpu.topGroups(14);
+    threadCpu.close();
 
     try (Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(options))) {
       Table written = catalog.getTable(id);
@@ -82,7 +87,7 @@ final class PaimonPeer {
       try (RecordReader<InternalRow> reader = read.newRead().createReader(splits)) {
         reader.forEachRemaining(row -> count.incrementAndGet());
       }
-      return new MaterializeBenchmark.Peer(seconds, cpuSeconds, jitSeconds,
+      return new MaterializeBenchmark.Peer(seconds, cpuSeconds, jitSeconds, cpuByThread,
           (System.nanoTime() - scanStart) / 1e6,
           count.get(), -1, -1);
     }

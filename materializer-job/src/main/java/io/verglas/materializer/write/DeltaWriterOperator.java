@@ -184,6 +184,8 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     getMetricGroup().gauge("keyIndexStateReads", keyIndex::stateReads);
     getMetricGroup().gauge("keyIndexCachedEntries", keyIndex::cachedEntries);
     getMetricGroup().gauge("keyIndexWriteBacks", keyIndex::writeBacks);
+    getMetricGroup().gauge("keyIndexPagesWritten", keyIndex::pagesWritten);
+    getMetricGroup().gauge("keyIndexPagesRead", keyIndex::pagesRead);
     // Per-table memory exists only for tables with rows in flight: these show it (and tests
     // assert that idle tables never appear in them).
     getMetricGroup().gauge("bufferedTables", () -> buffers.size());

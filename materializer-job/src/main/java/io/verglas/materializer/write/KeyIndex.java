@@ -266,9 +266,14 @@ final class KeyIndex {
     return writeBackCount;
   }
 
-  /** Pages written back so far (read only once no write-back runs). */
+  /** Pages written back so far. */
   long pagesWritten() {
     return pages.pagesWritten();
+  }
+
+  /** Pages read from the state so far (look-ups, and write-backs of pages not kept in memory). */
+  long pagesRead() {
+    return pages.pagesRead();
   }
 
   /** One key's entry as read, and the way to replace it. */
@@ -291,8 +296,8 @@ final class KeyIndex {
     }
 
     /**
-     * Stores {@code replacement} for the key. The cache keeps its fields, never the object: the
-     * object goes to the write-back as it is.
+     * Stores {@code replacement} for the key. The cache and the write-back keep its fields,
+     * never the object.
      */
     void update(KeyEntry replacement) throws IOException {
       if (cache != null && !complete() && dirty.size() >= dirtyLimit) {
@@ -310,12 +315,11 @@ final class KeyIndex {
         cache.update(at, replacement, pin);
         return;
       }
-      boolean wasComplete = complete();
       if (cache.insert(row.tableUuid, row.key, replacement, pin)) {
         evicted = true;
         // Collected entries were not pinned while the index was complete, and a refused one
         // is not cached at all: the state must have them before a miss reads it.
-        if (wasComplete || cache.find(row.tableUuid, row.key) < 0) {
+        if (!pin || cache.find(row.tableUuid, row.key) < 0) {
           writeBackNow();
         }
       }

@@ -75,6 +75,23 @@ class KeyIndexTest {
   }
 
   @Test
+  void aWriteBackRewritesPagesFromTheirBytesInMemory() throws Exception {
+    TestingPageStore store = new TestingPageStore();
+    KeyIndex index = index(store, 10_000, true);
+    for (int round = 1; round <= 3; round++) {
+      for (int key = 0; key < 1_000; key++) {
+        write(index, key);
+      }
+      index.writeBack();
+    }
+    assertThat(index.pagesWritten()).isGreaterThan(3L * 1_000 / PageLayout.ENTRIES_PER_PAGE);
+    assertThat(index.pagesRead()).as("pages read back from the state").isZero();
+    KeyIndex restored = index(store, 0, false);
+    assertThat(write(restored, 7).hlc).isEqualTo(3);
+    assertThat(restored.pagesRead()).isEqualTo(1);
+  }
+
+  @Test
   void afterAnEvictionMissesReadTheState() throws Exception {
     TestingPageStore store = new TestingPageStore();
     KeyIndex index = index(store, 2, true);
