@@ -73,8 +73,10 @@ final class RuntimeThreadCpu {
           // "tid (name) state ...": the name may hold spaces and parentheses, the rest does not
           String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
           String tid = task.getFileName().toString();
+          String name = Files.readString(task.resolve("comm")).strip();
+          // Both read before either is kept: a thread ending in between leaves neither.
           ticks.put(tid, Long.parseLong(fields[11]) + Long.parseLong(fields[12]));
-          names.put(tid, Files.readString(task.resolve("comm")).strip());
+          names.put(tid, name);
         } catch (IOException | RuntimeException e) {
           // the thread ended between listing and reading: it is not counted
         }

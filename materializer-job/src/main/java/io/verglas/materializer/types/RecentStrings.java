@@ -54,17 +54,24 @@ public final class RecentStrings {
       out.writeInt(-1);
       return;
     }
+    writeEncoded(utf8(value), out);
+  }
+
+  /**
+   * The UTF-8 bytes of {@code value}, not copied when the same instance was among the last few
+   * encoded (the caller must not change them).
+   */
+  public byte[] utf8(String value) {
     for (int i = 0; i < written.length; i++) {
       if (written[i] == value) {
-        writeEncoded(writtenBytes[i], out);
-        return;
+        return writtenBytes[i];
       }
     }
     byte[] encoded = value.getBytes(StandardCharsets.UTF_8);
     written[nextWritten] = value;
     writtenBytes[nextWritten] = encoded;
     nextWritten = (nextWritten + 1) % written.length;
-    writeEncoded(encoded, out);
+    return encoded;
   }
 
   private static void writeEncoded(byte[] encoded, DataOutputView out) throws IOException {
@@ -75,9 +82,11 @@ public final class RecentStrings {
   /** Reads a string written by {@link #write}. */
   public String read(DataInputView in) throws IOException {
     int length = in.readInt();
-    if (length < 0) {
-      return null;
-    }
+    return length < 0 ? null : read(in, length);
+  }
+
+  /** Reads a string of {@code length} UTF-8 bytes whose length the caller read. */
+  public String read(DataInputView in, int length) throws IOException {
     if (scratch.length < length) {
       scratch = new byte[Math.max(length, scratch.length * 2)];
     }

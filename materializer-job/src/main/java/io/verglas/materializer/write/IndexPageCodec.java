@@ -1,7 +1,7 @@
 package io.verglas.materializer.write;
 
+import io.verglas.materializer.types.RecentStrings;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
@@ -20,8 +20,8 @@ import org.apache.flink.core.memory.DataOutputSerializer;
  * <p>Why dictionaries: a page's entries were written by a few flushes, so they name a few files
  * and streams; an entry is some 30 bytes where it was 55 as a state entry of its own, not
  * counting the state key (the routing key, 52 bytes) it no longer needs. Reading hands out the
- * string instances of the last few pages read for the same bytes, so decoding a page allocates
- * nothing per entry.
+ * string instances of the last few pages read for the same bytes ({@link RecentStrings}), so
+ * decoding a page allocates nothing per entry.
  *
  * <p>Not thread-safe: it reuses its buffers and remembers recent strings.
  */
@@ -40,9 +40,9 @@ final class IndexPageCodec {
   private final Dictionary tables = new Dictionary();
   private final Dictionary streams = new Dictionary();
   private final Dictionary files = new Dictionary();
-  private final RecentUtf8 recentTables = new RecentUtf8();
-  private final RecentUtf8 recentStreams = new RecentUtf8();
-  private final RecentUtf8 recentPaths = new RecentUtf8();
+  private final RecentStrings recentTables = new RecentStrings(RECENT);
+  private final RecentStrings recentStreams = new RecentStrings(RECENT);
+  private final RecentStrings recentPaths = new RecentStrings(RECENT);
   private final DataInputDeserializer in = new DataInputDeserializer();
   private final Dictionary readTables = new Dictionary();
   private final Dictionary readStreams = new Dictionary();
@@ -175,20 +175,20 @@ final class IndexPageCodec {
     };
   }
 
-  private void writeStrings(Dictionary dictionary, RecentUtf8 recent) throws IOException {
+  private void writeStrings(Dictionary dictionary, RecentStrings recent) throws IOException {
     writeVarLong(dictionary.size);
     for (int s = 0; s < dictionary.size; s++) {
       writeString(dictionary.values[s], recent);
     }
   }
 
-  private void writeString(String value, RecentUtf8 recent) throws IOException {
-    byte[] bytes = recent.bytesOf(value);
+  private void writeString(String value, RecentStrings recent) throws IOException {
+    byte[] bytes = recent.utf8(value);
     writeVarLong(bytes.length);
     out.write(bytes);
   }
 
-  private void readStrings(Dictionary into, RecentUtf8 recent) throws IOException {
+  private void readStrings(Dictionary into, RecentStrings recent) throws IOException {
     into.clear();
     for (int s = count(); s > 0; s--) {
       into.append(recent.read(in, count()));
@@ -254,50 +254,6 @@ final class IndexPageCodec {
       }
       values[size] = value;
       return size++;
-    }
-  }
-
-  /**
-   * The UTF-8 bytes of the last few strings written (by identity), and the strings of the last
-   * few byte sequences read: the pages of one write-back name the same tables, streams and
-   * files again and again.
-   */
-  private static final class RecentUtf8 {
-    private final String[] strings = new String[RECENT];
-    private final byte[][] bytes = new byte[RECENT][];
-    private int next;
-    private byte[] scratch = new byte[64];
-
-    byte[] bytesOf(String value) {
-      for (int i = 0; i < RECENT; i++) {
-        if (strings[i] == value) {
-          return bytes[i];
-        }
-      }
-      return remember(value, value.getBytes(StandardCharsets.UTF_8));
-    }
-
-    String read(DataInputDeserializer in, int length) throws IOException {
-      if (scratch.length < length) {
-        scratch = new byte[Math.max(length, scratch.length * 2)];
-      }
-      in.readFully(scratch, 0, length);
-      for (int i = 0; i < RECENT && bytes[i] != null; i++) {
-        if (Arrays.equals(scratch, 0, length, bytes[i], 0, bytes[i].length)) {
-          return strings[i];
-        }
-      }
-      byte[] read = Arrays.copyOf(scratch, length);
-      String value = new String(read, StandardCharsets.UTF_8);
-      remember(value, read);
-      return value;
-    }
-
-    private byte[] remember(String value, byte[] utf8) {
-      strings[next] = value;
-      bytes[next] = utf8;
-      next = (next + 1) % RECENT;
-      return utf8;
     }
   }
 }

@@ -8,9 +8,10 @@ import io.verglas.wal.WalPosition;
  * delete. Tombstones stay so that an older row arriving late (from a stream that lags) still
  * loses to the delete.
  *
- * <p>The index writes it with {@link KeyEntrySerializer}. It stays a Flink POJO: an index
- * written before that serializer was written by Flink's POJO serializer, which reads it back
- * when such state is restored and migrated.
+ * <p>The index stores it in pages ({@link IndexPageCodec}); builds before the pages wrote one
+ * per key with {@link KeyEntrySerializer}, and earlier builds still with Flink's POJO
+ * serializer: it stays a Flink POJO so that such state is read back when it is restored and
+ * moved into pages.
  */
 public class KeyEntry {
   public long hlc;

@@ -12,8 +12,13 @@ import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * Writes the key index's {@link KeyEntry}s: one read and one write per materialized row, on the
- * writer's task thread.
+ * Writes {@link KeyEntry}s as the key index of builds before its pages stored them, one state
+ * entry per routing key: the writer reads such a state when it is restored from one, to move
+ * it into pages ({@link IndexPageCodec} writes those), and its varint and file name forms serve
+ * the pages too.
+ *
+ * <p>What follows is why the per-key form was so: it was read and written once per
+ * materialized row, on the writer's task thread.
  *
  * <p>Why not Flink's POJO serializer, which the index used before: it writes every string char
  * by char in a variable-length encoding and sets each field by reflection, and an entry holds a
