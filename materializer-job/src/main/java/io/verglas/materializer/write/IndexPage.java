@@ -47,10 +47,6 @@ class IndexPage {
     return size;
   }
 
-  final boolean isEmpty() {
-    return size == 0;
-  }
-
   final String table(int i) {
     return tables[i];
   }

@@ -84,7 +84,7 @@ final class IndexPages {
 
   /** Hands every stored entry to {@code consumer}, page by page. */
   void forEachEntry(EntryConsumer consumer) throws Exception {
-    IndexPage page = new IndexPage();
+    IndexPage page = lookupPage;
     try (Stream<String> keys = store.keys()) {
       Iterator<String> it = keys.iterator();
       while (it.hasNext()) {
@@ -122,7 +122,7 @@ final class IndexPages {
       while (to < records && (int) (byGroup[to] >>> 32) == keyGroup) {
         to++;
       }
-      writeGroup(keyGroup, dirty, byGroup, from, to);
+      writeGroup(keyGroup, dirty, from, to);
       from = to;
     }
   }
@@ -137,8 +137,7 @@ final class IndexPages {
   }
 
   /** Writes the records {@code byGroup[from, to)} (low halves: record indexes) of one group. */
-  private void writeGroup(int keyGroup, DirtyEntries dirty, long[] byGroup, int from, int to)
-      throws Exception {
+  private void writeGroup(int keyGroup, DirtyEntries dirty, int from, int to) throws Exception {
     GroupMeta meta = meta(keyGroup);
     int count = to - from;
     long[] byUnit = new long[count];
