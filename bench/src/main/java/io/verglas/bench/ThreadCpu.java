@@ -8,6 +8,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -24,11 +25,23 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ThreadCpu implements AutoCloseable {
   private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-  private final Map<Long, Long> startNanos = new HashMap<>();
+  /**
+   * A thread counts as busy in a sampling period ({@link #activity}) when it used at least
+   * 1/{@value} of it: a thread that waits for work still wakes now and then (a task thread handling
+   * checkpoint barriers, a fetcher polling for splits), and that is not work.
+   */
+  static final int BUSY_SHARE = 4;
+
+  private final Map<Long, Long> startCpuNanos = new HashMap<>();
   private final RuntimeThreadCpu runtime = RuntimeThreadCpu.start();
   /** By thread id: its name and CPU nanos when last sampled. */
   private final Map<Long, Sample> lastSampled = new ConcurrentHashMap<>();
+  /** By thread group: the first and last sampling times (nanos since start) it used CPU. */
+  private final Map<String, Activity> activity = new ConcurrentHashMap<>();
+  private final long startedAt = System.nanoTime();
   private ScheduledExecutorService sampler;
+  /** The CPU a thread must have used since the previous sample to count as busy in it. */
+  private long busyNanos;
 
   private ThreadCpu() {}
 
@@ -43,19 +56,56 @@ public final class ThreadCpu implements AutoCloseable {
       thread.setDaemon(true);
       return thread;
     });
+    cpu.busyNanos = every.toNanos() / BUSY_SHARE;
     cpu.sampler.scheduleAtFixedRate(cpu::sample, every.toNanos(), every.toNanos(),
         TimeUnit.NANOSECONDS);
     return cpu;
   }
 
   private void sample() {
+    long at = System.nanoTime() - startedAt;
     for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
       if (info != null) {
         long now = threads.getThreadCpuTime(info.getThreadId());
         if (now > 0) {
-          lastSampled.put(info.getThreadId(), new Sample(info.getThreadName(), now));
+          Sample previous = lastSampled.put(info.getThreadId(),
+              new Sample(info.getThreadName(), now));
+          long before = previous != null ? previous.nanos()
+              : startCpuNanos.getOrDefault(info.getThreadId(), 0L);
+          if (now - before >= busyNanos) {
+            activity.merge(group(info.getThreadName()), new Activity(at, at), Activity::span);
+          }
         }
       }
+    }
+  }
+
+  /**
+   * When the threads of the groups whose names start with {@code groupPrefix} were busy (see
+   * {@link #BUSY_SHARE}), as the sampling saw it (so to its
+   * period): the first and the last sample that found one of them busy; empty when none was
+   * seen busy or nothing samples.
+   */
+  public Optional<Activity> activity(String groupPrefix) {
+    return activity.entrySet().stream()
+        .filter(e -> e.getKey().startsWith(groupPrefix))
+        .map(Map.Entry::getValue)
+        .reduce(Activity::span);
+  }
+
+  /** The sampling times, in nanos since start, between which a thread group was seen busy. */
+  public record Activity(long firstNanos, long lastNanos) {
+    Activity span(Activity other) {
+      return new Activity(Math.min(firstNanos, other.firstNanos),
+          Math.max(lastNanos, other.lastNanos));
+    }
+
+    public double firstSeconds() {
+      return firstNanos / 1e9;
+    }
+
+    public double lastSeconds() {
+      return lastNanos / 1e9;
     }
   }
 
@@ -71,7 +121,7 @@ public final class ThreadCpu implements AutoCloseable {
     ThreadCpu cpu = new ThreadCpu();
     if (cpu.threads.isThreadCpuTimeSupported()) {
       for (long id : cpu.threads.getAllThreadIds()) {
-        cpu.startNanos.put(id, Math.max(0, cpu.threads.getThreadCpuTime(id)));
+        cpu.startCpuNanos.put(id, Math.max(0, cpu.threads.getThreadCpuTime(id)));
       }
     }
     return cpu;
@@ -89,7 +139,7 @@ public final class ThreadCpu implements AutoCloseable {
         }
       }
       seen.forEach((id, sample) -> {
-        long used = sample.nanos() - startNanos.getOrDefault(id, 0L);
+        long used = sample.nanos() - startCpuNanos.getOrDefault(id, 0L);
         if (sample.nanos() > 0 && used > 0) {
           byGroup.merge(group(sample.name()), used, Long::sum);
         }

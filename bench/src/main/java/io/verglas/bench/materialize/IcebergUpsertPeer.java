@@ -1,32 +1,31 @@
 package io.verglas.bench.materialize;
 
-import io.verglas.bench.ProcessCpu;
-import io.verglas.bench.ThreadCpu;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
-import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.flink.CatalogLoader;
-import org.apache.iceberg.flink.FlinkSchemaUtil;
 import org.apache.iceberg.flink.TableLoader;
 import org.apache.iceberg.flink.sink.FlinkSink;
 
 /**
  * The Iceberg peer: Iceberg's own Flink sink in upsert mode (equality field {@code id}, format
  * version 2: every upsert writes an equality delete and a data row), on the same catalog and
- * storage as ours, fed the same upserts by a bounded generator; the final checkpoint commits.
+ * storage as ours, fed the same upserts by a generator that then idles ({@link PeerJob}); it is
+ * measured until the commit of the checkpoint that covers them.
  */
 final class IcebergUpsertPeer {
+  /** The summary property in which Iceberg's Flink committer names the checkpoint it committed. */
+  static final String MAX_COMMITTED_CHECKPOINT_ID = "flink.max-committed-checkpoint-id";
+
   private IcebergUpsertPeer() {}
 
   static MaterializeBenchmark.Peer run(Catalog catalog, Map<String, String> catalogProperties,
@@ -40,31 +39,37 @@ final class IcebergUpsertPeer {
     loaderProps.remove("type");
     CatalogLoader catalogLoader = CatalogLoader.custom("bench", loaderProps,
         new org.apache.hadoop.conf.Configuration(false), "org.apache.iceberg.jdbc.JdbcCatalog");
-    RowType rowType = FlinkSchemaUtil.convert(UpsertRows.SCHEMA);
 
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
     env.setParallelism(parallelism);
-    DataStream<RowData> rows = env.fromSequence(0, upserts - 1)
-        .map(new FlinkRows(keys))
-        .returns(InternalTypeInfo.of(rowType));
-    FlinkSink.forRowData(rows)
+    PeerJob job = PeerJob.of(env, upserts, keys);
+    FlinkSink.forRowData(job.rows())
         .tableLoader(TableLoader.fromCatalog(catalogLoader, id))
         .equalityFieldColumns(List.of("id"))
         .upsert(true)
         .writeParallelism(parallelism)
         .append();
-    long start = System.nanoTime();
-    ProcessCpu cpu = ProcessCpu.start();
-    ThreadCpu threadCpu = ThreadCpu.sampling(MaterializeBenchmark.THREAD_CPU_SAMPLING);
-    env.execute("iceberg-upsert-peer");
-    double seconds = (System.nanoTime() - start) / 1e9;
-    double cpuSeconds = cpu.cpuSeconds();
-    double jitSeconds = cpu.jitSeconds();
-    Map<String, Double> cpuByThread = threadCpu.topGroups(14);
-    threadCpu.close();
+    MeasuredWindow.Figures figures = job.measure("iceberg-upsert-peer",
+        checkpoint -> firstCommitMillis(table, checkpoint));
     long[] scan = MaterializeBenchmark.scan(table);
     int[] files = MaterializeBenchmark.liveFiles(table);
-    return new MaterializeBenchmark.Peer(seconds, cpuSeconds, jitSeconds, cpuByThread,
-        scan[0] / 1e6, scan[1], files[0], files[1]);
+    return new MaterializeBenchmark.Peer(figures, scan[0] / 1e6, scan[1], files[0], files[1]);
+  }
+
+  /**
+   * The timestamp of the table's first snapshot that the sink committed for checkpoint
+   * {@code checkpointId} or a later one (its summary names the newest checkpoint it holds).
+   */
+  private static OptionalLong firstCommitMillis(Table table, long checkpointId) {
+    table.refresh();
+    OptionalLong first = OptionalLong.empty();
+    for (Snapshot snapshot : table.snapshots()) {
+      String committed = snapshot.summary().get(MAX_COMMITTED_CHECKPOINT_ID);
+      if (committed != null && Long.parseLong(committed) >= checkpointId
+          && (first.isEmpty() || snapshot.timestampMillis() < first.getAsLong())) {
+        first = OptionalLong.of(snapshot.timestampMillis());
+      }
+    }
+    return first;
   }
 }

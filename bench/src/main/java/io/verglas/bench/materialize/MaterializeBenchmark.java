@@ -7,10 +7,12 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.BiConsumer;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.StateBackendOptions;
@@ -48,11 +50,19 @@ import org.apache.iceberg.io.CloseableIterable;
  * round). So {@code metrics.peak_rss_mb} is our process's peak and each peer's is reported
  * beside its speed.
  *
- * <p>Commit wait: the peers' bounded jobs commit when their input ends; ours, a streaming job,
- * commits the rows at the first checkpoint after it has written them, and Flink starts the
- * periodic checkpoints at a random delay within the interval. So our time includes 0-2 s of
- * waiting for that checkpoint, a different share in every run (the same rows written in 5.2-5.9
- * s gave 6.5-7.4 s to the covering commit): compare runs by {@code cpu_s}, or run several.
+ * <p>Commit on checkpoints, all three: ours, a streaming job, commits rows at the first
+ * checkpoint after it wrote them; the peers' input is a generator that idles once it has
+ * emitted the upserts ({@link EndlessSequence}), so their jobs run on too and each is measured
+ * until the commit of the first checkpoint that covers its input ({@link PeerJob}). Bounded
+ * peer jobs, as earlier builds ran them, commit the moment the input ends, not waiting for a
+ * checkpoint, which no sink on a stream that runs on can do (measured: the Iceberg sink's window
+ * ended 0.16 s after its input, ours 1.55 s after). Flink starts the periodic checkpoints at a
+ * random delay within the interval, so every window includes 0-2 s of waiting for the covering
+ * checkpoint, a different share in every run: each writer is measured {@value #MEASURED_RUNS}
+ * times ({@code -Dverglas.bench.materialize.runs=N}), the run of median duration is reported in
+ * full, the others' rates beside it ({@code rows_per_s_runs}), and the ratios are of the
+ * medians. {@code phases_s} splits each reported window into the start of the job, the time
+ * its input thread was busy, and the rest until the covering commit.
  *
  * <p>Parallelism is half the CPUs (at most 4, at least 1), leaving the rest to the S3 endpoint
  * and the generators. A peer that fails is reported as {@code peers.<peer>_error} with the
@@ -83,6 +93,12 @@ public final class MaterializeBenchmark implements Benchmark {
   /** The warm-up's runs of the measured size. */
   static final int WARM_UP_FACTOR = 3;
   /**
+   * How many times each writer is measured after its warm-up: one run's rate varied by 15-30%
+   * from run to run on the same build (the checkpoint timer's phase against the input's end,
+   * collections, compilations).
+   */
+  static final int MEASURED_RUNS = 3;
+  /**
    * How often each writer's threads are sampled for {@code cpu_s_by_thread}: the peers' task
    * threads end with their bounded jobs, before the run's CPU is read, and count up to their
    * last sample.
@@ -107,6 +123,7 @@ public final class MaterializeBenchmark implements Benchmark {
     int freshnessSegments = quick ? 20 : 40;
     long warmUpUpserts = Boolean.getBoolean("verglas.bench.materialize.skip-warm-up")
         ? 0 : Long.getLong("verglas.bench.materialize.warm-up-upserts", WARM_UP_FACTOR * upserts);
+    int runs = measuredRuns();
     BenchmarkReport.Builder report = BenchmarkReport.builder(name(), quick)
         .metric("upserts", upserts)
         .metric("keys", keys(upserts))
@@ -114,11 +131,14 @@ public final class MaterializeBenchmark implements Benchmark {
         .metric("parallelism", parallelism)
         .metric("checkpoint_interval_ms", CHECKPOINT_INTERVAL.toMillis())
         .metric("warm_up_upserts", warmUpUpserts)
+        .metric("measured_runs", runs)
         .environment("table_storage", "local directory for all three tables; our WAL input on"
             + " the bench S3 endpoint (cache node over a local directory, in our process)")
         .environment("processes", "one JVM per writer, one after the other, with the options"
             + " of the benchmark's JVM and " + String.join(" ", WriterProcess.JVM_OPTIONS)
-            + " (the heap its warm-up grew is kept for the measured run)");
+            + " (the heap its warm-up grew is kept for the measured runs); of each writer's "
+            + runs + " measured runs (the heap collected before each), the median is reported"
+            + " and the others' rates listed");
     intervalStaging().ifPresent(staging ->
         report.environment("interval_staging_of_ours", staging.name().toLowerCase(Locale.ROOT)));
     Map<String, String> overrides = flinkOverrides();
@@ -126,7 +146,7 @@ public final class MaterializeBenchmark implements Benchmark {
       report.environment("flink_overrides_of_ours", overrides);
     }
     WriterOutcome ours = WriterProcess.launch(Writer.OURS, upserts, parallelism,
-        freshnessSegments, warmUpUpserts);
+        freshnessSegments, warmUpUpserts, runs);
     if (ours.failed()) {
       throw new IllegalStateException("Our materializer's run failed: " + ours.error());
     }
@@ -135,10 +155,10 @@ public final class MaterializeBenchmark implements Benchmark {
       report.peer("input", "peers: the same upserts generated inside the job;"
           + " ours: read from the pre-written WAL segments on the bench S3 endpoint");
       WriterOutcome iceberg = WriterProcess.launch(Writer.ICEBERG_UPSERT, upserts, parallelism,
-          freshnessSegments, warmUpUpserts);
+          freshnessSegments, warmUpUpserts, runs);
       icebergPeer(report, upserts, ours.ours(), iceberg);
       WriterOutcome paimon = WriterProcess.launch(Writer.PAIMON, upserts, parallelism,
-          freshnessSegments, warmUpUpserts);
+          freshnessSegments, warmUpUpserts, runs);
       paimonPeer(report, upserts, ours.ours(), paimon);
     }
     return report.build();
@@ -147,12 +167,8 @@ public final class MaterializeBenchmark implements Benchmark {
   private static void oursMetrics(BenchmarkReport.Builder report, long upserts,
       WriterOutcome outcome) {
     OursRun.Ours ours = outcome.ours();
-    report.metric("rows_per_s", Math.round(upserts / ours.seconds()))
-        .metric("elapsed_s", round(ours.seconds()))
-        .metric("cpu_s", round(ours.cpuSeconds()))
-        .metric("jit_compile_s", round(ours.jitSeconds()))
-        .metric("cpu_s_by_thread", ours.cpuByThread())
-        .metric("segments", ours.segments())
+    windowFigures(report::metric, "", upserts, outcome);
+    report.metric("segments", ours.segments())
         .metric("wal_bytes", ours.walBytes())
         .metric("snapshots", ours.snapshots())
         .metric("live_data_files", ours.dataFiles())
@@ -164,7 +180,6 @@ public final class MaterializeBenchmark implements Benchmark {
         .metric("freshness_p50_ms", percentile(ours.freshnessMs(), 0.50))
         .metric("freshness_p99_ms", percentile(ours.freshnessMs(), 0.99))
         .metric("freshness_max_ms", percentile(ours.freshnessMs(), 1.0))
-        .metric("peak_rss_mb", outcome.memory().peakRssMb())
         .metric("heap_used_mb", outcome.memory().heapUsedMb())
         .metric("direct_memory_mb", outcome.memory().directMemoryMb());
   }
@@ -176,20 +191,17 @@ public final class MaterializeBenchmark implements Benchmark {
       return;
     }
     Peer iceberg = outcome.peer();
-    report.peer("iceberg_upsert_rows_per_s", Math.round(upserts / iceberg.seconds()))
-        .peer("iceberg_upsert_elapsed_s", round(iceberg.seconds()))
-        .peer("iceberg_upsert_cpu_s", round(iceberg.cpuSeconds()))
-        .peer("iceberg_upsert_jit_compile_s", round(iceberg.jitSeconds()))
-        .peer("iceberg_upsert_cpu_s_by_thread", iceberg.cpuByThread())
-        .peer("iceberg_upsert_peak_rss_mb", outcome.memory().peakRssMb())
-        .peer("iceberg_upsert_scan_ms", round(iceberg.scanMs()))
+    MeasuredWindow.Figures window = iceberg.window();
+    windowFigures(report::peer, "iceberg_upsert_", upserts, outcome);
+    report.peer("iceberg_upsert_scan_ms", round(iceberg.scanMs()))
         .peer("iceberg_upsert_scan_rows", iceberg.scanRows())
         .peer("iceberg_upsert_live_data_files", iceberg.dataFiles())
         .peer("iceberg_upsert_live_delete_files", iceberg.deleteFiles())
-        .ratio("vs_iceberg_upsert_throughput", upserts / ours.seconds(),
-            upserts / iceberg.seconds())
+        .ratio("vs_iceberg_upsert_throughput", upserts / ours.window().seconds(),
+            upserts / window.seconds())
         .ratio("scan_speedup_vs_equality_deletes", iceberg.scanMs(), ours.scanMs())
-        .ratio("cpu_efficiency_vs_iceberg_upsert", iceberg.cpuSeconds(), ours.cpuSeconds());
+        .ratio("cpu_efficiency_vs_iceberg_upsert", window.cpuSeconds(),
+            ours.window().cpuSeconds());
   }
 
   private static void paimonPeer(BenchmarkReport.Builder report, long upserts, OursRun.Ours ours,
@@ -199,16 +211,48 @@ public final class MaterializeBenchmark implements Benchmark {
       return;
     }
     Peer paimon = outcome.peer();
-    report.peer("paimon_rows_per_s", Math.round(upserts / paimon.seconds()))
-        .peer("paimon_elapsed_s", round(paimon.seconds()))
-        .peer("paimon_cpu_s", round(paimon.cpuSeconds()))
-        .peer("paimon_jit_compile_s", round(paimon.jitSeconds()))
-        .peer("paimon_cpu_s_by_thread", paimon.cpuByThread())
-        .peer("paimon_peak_rss_mb", outcome.memory().peakRssMb())
-        .peer("paimon_scan_rows", paimon.scanRows())
+    MeasuredWindow.Figures window = paimon.window();
+    windowFigures(report::peer, "paimon_", upserts, outcome);
+    report.peer("paimon_scan_rows", paimon.scanRows())
         .peer("paimon_scan_ms_own_reader", round(paimon.scanMs()))
-        .ratio("vs_paimon_throughput", upserts / ours.seconds(), upserts / paimon.seconds())
-        .ratio("cpu_efficiency_vs_paimon", paimon.cpuSeconds(), ours.cpuSeconds());
+        .ratio("vs_paimon_throughput", upserts / ours.window().seconds(),
+            upserts / window.seconds())
+        .ratio("cpu_efficiency_vs_paimon", window.cpuSeconds(), ours.window().cpuSeconds());
+  }
+
+  /**
+   * A writer's rates, window and memory figures, under names beginning with {@code prefix}
+   * (the same for ours and the peers).
+   */
+  private static void windowFigures(BiConsumer<String, Object> report, String prefix,
+      long upserts, WriterOutcome outcome) {
+    MeasuredWindow.Figures window = outcome.window();
+    report.accept(prefix + "rows_per_s", Math.round(upserts / window.seconds()));
+    report.accept(prefix + "rows_per_s_runs", ratesOf(upserts, outcome));
+    report.accept(prefix + "elapsed_s", round(window.seconds()));
+    report.accept(prefix + "phases_s", window.phases());
+    report.accept(prefix + "cpu_s", round(window.cpuSeconds()));
+    report.accept(prefix + "jit_compile_s", round(window.jitSeconds()));
+    report.accept(prefix + "cpu_s_by_thread", window.cpuByThread());
+    report.accept(prefix + "peak_rss_mb", outcome.memory().peakRssMb());
+  }
+
+  /** Each measured run's rows per second, in the order they ran. */
+  private static List<Long> ratesOf(long upserts, WriterOutcome outcome) {
+    return outcome.runSeconds().stream().map(seconds -> Math.round(upserts / seconds)).toList();
+  }
+
+  /**
+   * How many times each writer is measured: {@value #MEASURED_RUNS}, or
+   * {@code -Dverglas.bench.materialize.runs}.
+   */
+  static int measuredRuns() {
+    int runs = Integer.getInteger("verglas.bench.materialize.runs", MEASURED_RUNS);
+    if (runs < 1) {
+      throw new IllegalArgumentException("verglas.bench.materialize.runs must be at least 1, not "
+          + runs);
+    }
+    return runs;
   }
 
   /** Flink settings shared by all three jobs (ours brings the same through MaterializerJob). */
@@ -333,7 +377,6 @@ public final class MaterializeBenchmark implements Benchmark {
   }
 
   /** What a peer run measured (scan figures only where the peer is an Iceberg table). */
-  record Peer(double seconds, double cpuSeconds, double jitSeconds,
-      Map<String, Double> cpuByThread, double scanMs, long scanRows, int dataFiles,
+  record Peer(MeasuredWindow.Figures window, double scanMs, long scanRows, int dataFiles,
       int deleteFiles) {}
 }

@@ -1,7 +1,5 @@
 package io.verglas.bench.materialize;
 
-import io.verglas.bench.ProcessCpu;
-import io.verglas.bench.ThreadCpu;
 import io.verglas.bench.stack.BenchCatalog;
 import io.verglas.bench.stack.BenchStorage;
 import io.verglas.materializer.MaterializerConfig;
@@ -93,26 +91,18 @@ final class OursRun {
           MaterializeBenchmark.withFlinkOverrides(MaterializerJob.configuration(config)));
       env.setParallelism(parallelism);
       MaterializerJob.build(env, config);
-      long start = System.currentTimeMillis();
-      ProcessCpu cpu = ProcessCpu.start();
-      ThreadCpu threadCpu = ThreadCpu.sampling(MaterializeBenchmark.THREAD_CPU_SAMPLING);
+      MeasuredWindow window = MeasuredWindow.open();
       JobClient job = env.executeAsync(MaterializerJob.JOB_NAME);
       Snapshot done;
-      double seconds;
-      double cpuSeconds;
-      double jitSeconds;
-      Map<String, Double> cpuByThread;
+      MeasuredWindow.Figures figures;
       double[] freshnessMs;
       try {
         done = awaitCovered(table, input.lastPerStream());
-        seconds = (done.timestampMillis() - start) / 1000.0;
-        cpuSeconds = cpu.cpuSeconds();
-        jitSeconds = cpu.jitSeconds();
-        cpuByThread = threadCpu.topGroups(14);
-        threadCpu.close();
+        figures = window.close((done.timestampMillis() - window.startMillis()) / 1000.0,
+            Phases.OURS_INPUT);
         freshnessMs = freshness(table, wal, upserts, freshnessSegments);
       } finally {
-        threadCpu.close();
+        window.close();
         job.cancel().get();
       }
       // The last checkpoint stays on cancel: its files are the state the job would restore,
@@ -121,7 +111,7 @@ final class OursRun {
       // Read cost of the snapshot that covered the input, with no job running, as the peers'.
       long[] scan = MaterializeBenchmark.scan(table, done.snapshotId());
       int[] files = MaterializeBenchmark.liveFiles(table, done.snapshotId());
-      return new Ours(seconds, cpuSeconds, jitSeconds, cpuByThread, input.segments(),
+      return new Ours(figures, input.segments(),
           input.walBytes(), countSnapshots(table, done), files[0], files[1], scan[0] / 1e6,
           scan[1], freshnessMs, checkpointBytes);
     }
@@ -242,8 +232,7 @@ final class OursRun {
   private record Input(int segments, long walBytes, List<BenchWal.Segment> lastPerStream) {}
 
   /** What our run measured. */
-  record Ours(double seconds, double cpuSeconds, double jitSeconds,
-      Map<String, Double> cpuByThread, int segments, long walBytes, int snapshots, int dataFiles,
-      int deleteFiles, double scanMs, long scanRows, double[] freshnessMs,
+  record Ours(MeasuredWindow.Figures window, int segments, long walBytes, int snapshots,
+      int dataFiles, int deleteFiles, double scanMs, long scanRows, double[] freshnessMs,
       long checkpointBytes) {}
 }

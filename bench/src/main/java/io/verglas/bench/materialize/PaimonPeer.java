@@ -1,17 +1,13 @@
 package io.verglas.bench.materialize;
 
-import io.verglas.bench.ProcessCpu;
-import io.verglas.bench.ThreadCpu;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
-import org.apache.iceberg.flink.FlinkSchemaUtil;
+import org.apache.paimon.Snapshot;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.CatalogContext;
 import org.apache.paimon.catalog.CatalogFactory;
@@ -28,8 +24,9 @@ import org.apache.paimon.types.DataTypes;
 
 /**
  * The Paimon peer: a Paimon 1.3 primary-key table ({@code id}, fixed buckets = parallelism) with
- * deletion vectors, written by Paimon's Flink sink from the same upserts; the final checkpoint
- * commits. Its warehouse is a local directory (Paimon's S3 file IO is a separate plugin jar).
+ * deletion vectors, written by Paimon's Flink sink from the same upserts, measured until the
+ * commit of the checkpoint that covers them ({@link PeerJob}). Its warehouse is a local
+ * directory (Paimon's S3 file IO is a separate plugin jar).
  */
 final class PaimonPeer {
   private PaimonPeer() {}
@@ -64,22 +61,12 @@ final class PaimonPeer {
 
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
     env.setParallelism(parallelism);
-    DataStream<RowData> rows = env.fromSequence(0, upserts - 1)
-        .map(new FlinkRows(keys))
-        .returns(InternalTypeInfo.of(FlinkSchemaUtil.convert(UpsertRows.SCHEMA)));
-    new FlinkSinkBuilder(table).forRowData(rows).parallelism(parallelism).build();
-    long start = System.nanoTime();
-    ProcessCpu cpu = ProcessCpu.start();
-    ThreadCpu threadCpu = ThreadCpu.sampling(MaterializeBenchmark.THREAD_CPU_SAMPLING);
-    env.execute("paimon-peer");
-    double seconds = (System.nanoTime() - start) / 1e9;
-    double cpuSeconds = cpu.cpuSeconds();
-    double jitSeconds = cpu.jitSeconds();
-    Map<String, Double> cpuByThread = threadCpu.topGroups(14);
-    threadCpu.close();
-
+    PeerJob job = PeerJob.of(env, upserts, keys);
+    new FlinkSinkBuilder(table).forRowData(job.rows()).parallelism(parallelism).build();
     try (Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(options))) {
       Table written = catalog.getTable(id);
+      MeasuredWindow.Figures figures = job.measure("paimon-peer",
+          checkpoint -> firstCommitMillis(written, checkpoint));
       long scanStart = System.nanoTime();
       ReadBuilder read = written.newReadBuilder();
       List<Split> splits = read.newScan().plan().splits();
@@ -87,9 +74,29 @@ final class PaimonPeer {
       try (RecordReader<InternalRow> reader = read.newRead().createReader(splits)) {
         reader.forEachRemaining(row -> count.incrementAndGet());
       }
-      return new MaterializeBenchmark.Peer(seconds, cpuSeconds, jitSeconds, cpuByThread,
-          (System.nanoTime() - scanStart) / 1e6,
+      return new MaterializeBenchmark.Peer(figures, (System.nanoTime() - scanStart) / 1e6,
           count.get(), -1, -1);
     }
+  }
+
+  /**
+   * The time of the table's first snapshot committed for checkpoint {@code checkpointId} or a
+   * later one (the Flink sink commits each checkpoint under its id; a compaction's snapshot
+   * follows under the same id).
+   */
+  private static OptionalLong firstCommitMillis(Table table, long checkpointId) {
+    Optional<Snapshot> latest = table.latestSnapshot();
+    if (latest.isEmpty() || latest.get().commitIdentifier() < checkpointId) {
+      return OptionalLong.empty();
+    }
+    Snapshot first = latest.get();
+    while (first.id() > 1) {
+      Snapshot previous = table.snapshot(first.id() - 1);
+      if (previous.commitIdentifier() < checkpointId) {
+        break;
+      }
+      first = previous;
+    }
+    return OptionalLong.of(first.timeMillis());
   }
 }

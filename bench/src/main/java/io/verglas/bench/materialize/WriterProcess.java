@@ -5,11 +5,13 @@ import io.verglas.bench.ChildJvm;
 import io.verglas.bench.ProcessMemory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One writer of the materialize benchmark in a JVM of its own: a warm-up run whose results are
- * discarded, then the measured run; the outcome goes to a JSON file the benchmark reads.
+ * One writer of the materialize benchmark in a JVM of its own: warm-up runs whose results are
+ * discarded, then the measured runs, of which the median is reported; the outcome goes to a
+ * JSON file the benchmark reads.
  */
 public final class WriterProcess {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -30,12 +32,13 @@ public final class WriterProcess {
    * the process died without a word).
    */
   static WriterOutcome launch(Writer writer, long upserts, int parallelism, int freshnessSegments,
-      long warmUpUpserts) throws Exception {
+      long warmUpUpserts, int measuredRuns) throws Exception {
     Path out = Files.createTempFile("verglas-bench-" + writer.name().toLowerCase() + "-", ".json");
     try {
       ChildJvm.run(WriterProcess.class, JVM_OPTIONS, List.of(writer.name(), Long.toString(upserts),
           Integer.toString(parallelism), Integer.toString(freshnessSegments),
-          Long.toString(warmUpUpserts), out.toString()), MaterializeBenchmark.TIMEOUT);
+          Long.toString(warmUpUpserts), Integer.toString(measuredRuns), out.toString()),
+          MaterializeBenchmark.TIMEOUT);
       return JSON.readValue(out.toFile(), WriterOutcome.class);
     } catch (IllegalStateException e) {
       // The process died or hung (killed by the OS, out of memory): no outcome was written.
@@ -47,29 +50,35 @@ public final class WriterProcess {
 
   /**
    * Arguments: writer, upserts, parallelism, freshness segments, warm-up upserts (0: none),
-   * outcome file. Exits 0 once the outcome (a failure included) is written.
+   * measured runs, outcome file. Exits 0 once the outcome (a failure included) is written.
    */
   public static void main(String[] args) throws Exception {
-    if (args.length != 6) {
+    if (args.length != 7) {
       throw new IllegalArgumentException("Usage: WriterProcess WRITER UPSERTS PARALLELISM "
-          + "FRESHNESS_SEGMENTS WARM_UP_UPSERTS OUTCOME_FILE");
+          + "FRESHNESS_SEGMENTS WARM_UP_UPSERTS MEASURED_RUNS OUTCOME_FILE");
     }
     Writer writer = Writer.valueOf(args[0]);
     long upserts = Long.parseLong(args[1]);
     int parallelism = Integer.parseInt(args[2]);
     int freshnessSegments = Integer.parseInt(args[3]);
     long warmUpUpserts = Long.parseLong(args[4]);
+    int measuredRuns = Integer.parseInt(args[5]);
     WriterOutcome outcome;
     try {
       if (warmUpUpserts > 0) {
         warmUp(writer, upserts, parallelism, warmUpUpserts);
       }
-      outcome = writer.runInTemporaryDirectory(upserts, parallelism, freshnessSegments);
+      List<WriterOutcome> runs = new ArrayList<>();
+      for (int run = 0; run < measuredRuns; run++) {
+        collectHeap();
+        runs.add(writer.runInTemporaryDirectory(upserts, parallelism, freshnessSegments));
+      }
+      outcome = WriterOutcome.median(runs);
     } catch (Exception | LinkageError e) {
       e.printStackTrace();
       outcome = WriterOutcome.failed(MaterializeBenchmark.describe(e));
     }
-    JSON.writeValue(Path.of(args[5]).toFile(), outcome.withMemory(ProcessMemory.Usage.now()));
+    JSON.writeValue(Path.of(args[6]).toFile(), outcome.withMemory(ProcessMemory.Usage.now()));
     // Flink's MiniCluster and the S3 endpoint may leave non-daemon threads behind.
     System.exit(0);
   }
@@ -86,10 +95,15 @@ public final class WriterProcess {
     for (long done = 0; done < total; done += upserts) {
       writer.runInTemporaryDirectory(Math.min(upserts, total - done), parallelism, 4);
     }
-    // The warm-up jobs' heap (their caches, buffers, state objects) is garbage now; left to the
-    // collector, copying and scanning around it cost the measured run's first young collections
-    // up to 300 ms of pause each. A job that runs on does not carry a previous job's heap, so
-    // every writer starts measured on a collected heap.
+  }
+
+  /**
+   * Collects the heap before a measured run. The earlier jobs' heap (their caches, buffers,
+   * state objects) is garbage then; left to the collector, copying and scanning around it cost
+   * the measured run's first young collections up to 300 ms of pause each. A job that runs on
+   * does not carry a previous job's heap, so every measured run starts on a collected heap.
+   */
+  private static void collectHeap() {
     System.gc();
   }
 }
