@@ -27,10 +27,11 @@ public final class ThreadCpu implements AutoCloseable {
   private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
   /**
    * A thread counts as busy in a sampling period ({@link #activity}) when it used at least
-   * 1/{@value} of it: a thread that waits for work still wakes now and then (a task thread handling
-   * checkpoint barriers, a fetcher polling for splits), and that is not work.
+   * 1/{@value} of it: a thread that waits for work still wakes now and then (a task thread
+   * handling checkpoint barriers), and that is not work; a thread that feeds a busier one (our
+   * WAL fetcher: a quarter to a third of a core while the input lasts) is.
    */
-  static final int BUSY_SHARE = 4;
+  static final int BUSY_SHARE = 10;
 
   private final Map<Long, Long> startCpuNanos = new HashMap<>();
   private final RuntimeThreadCpu runtime = RuntimeThreadCpu.start();
