@@ -17,17 +17,6 @@ import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
  * ({@link CheckpointCoverage}), then cancelled.
  */
 final class PeerJob {
-  /** Cancels the job unless it has ended by itself (a failure the caller reports). */
-  private static void cancel(JobClient job) throws InterruptedException {
-    try {
-      if (!job.getJobStatus().get().isGloballyTerminalState()) {
-        job.cancel().get();
-      }
-    } catch (ExecutionException e) {
-      // It ended between the two calls, or is gone with its cluster: nothing left to cancel.
-    }
-  }
-
   /** The commit timestamp of a peer's first commit of checkpoint {@code id} or a later one. */
   @FunctionalInterface
   interface Commits {
@@ -91,6 +80,17 @@ final class PeerJob {
       window.close();
       CheckpointCoverage.forget(run);
       cancel(job);
+    }
+  }
+
+  /** Cancels the job unless it has ended by itself (a failure the caller reports). */
+  private static void cancel(JobClient job) throws InterruptedException {
+    try {
+      if (!job.getJobStatus().get().isGloballyTerminalState()) {
+        job.cancel().get();
+      }
+    } catch (ExecutionException e) {
+      // It ended between the two calls, or is gone with its cluster: nothing left to cancel.
     }
   }
 }
