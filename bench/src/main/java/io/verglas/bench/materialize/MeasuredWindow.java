@@ -14,7 +14,6 @@ final class MeasuredWindow implements AutoCloseable {
   static final int THREAD_GROUPS = 14;
 
   private final long startMillis = System.currentTimeMillis();
-  private final long startNanos = System.nanoTime();
   private final ProcessCpu cpu = ProcessCpu.start();
   private final ThreadCpu threads = ThreadCpu.sampling(MaterializeBenchmark.THREAD_CPU_SAMPLING);
 
@@ -27,10 +26,6 @@ final class MeasuredWindow implements AutoCloseable {
   /** Wall-clock milliseconds at the window's start (to compare with commit timestamps). */
   long startMillis() {
     return startMillis;
-  }
-
-  double secondsSoFar() {
-    return (System.nanoTime() - startNanos) / 1e9;
   }
 
   /**
