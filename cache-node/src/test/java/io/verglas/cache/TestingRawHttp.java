@@ -109,6 +109,22 @@ public final class TestingRawHttp implements AutoCloseable {
     out.flush();
   }
 
+  /** Sends bytes as they are, for requests whose head no well-formed client would write. */
+  public void sendRaw(String head, byte[] body) throws IOException {
+    out.write(head.getBytes(StandardCharsets.ISO_8859_1));
+    out.write(body);
+    out.flush();
+  }
+
+  /** Whether the server has closed the connection (EOF or reset) once its answers are read. */
+  public boolean closedByServer() throws IOException {
+    try {
+      return in.read() < 0;
+    } catch (java.net.SocketException e) {
+      return true;
+    }
+  }
+
   public Response read(boolean headRequest) throws IOException {
     String statusLine = readLine();
     int status = Integer.parseInt(statusLine.split(" ")[1]);
