@@ -33,6 +33,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3Configuration;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
+import software.amazon.awssdk.services.s3.presigner.model.PresignedPutObjectRequest;
 
 /** SigV4 in every form a client uses, and every way it can be wrong. */
 class SigV4AuthTest {
@@ -121,6 +122,62 @@ class SigV4AuthTest {
     HttpResponse<String> expired = fetch(url);
     assertThat(expired.statusCode()).isEqualTo(403);
     assertThat(expired.body()).contains("<Code>AccessDenied</Code>").contains("Request has expired");
+  }
+
+  @Test
+  void anUnsignedCopySourceIsRefusedAndASignedOneCopies() throws Exception {
+    String path = "/" + BUCKET + "/copy";
+    URI uri = URI.create(t.node.endpoint() + path);
+    Map<String, String> copySource = Map.of("x-amz-copy-source", "/" + BUCKET + "/obj");
+    try (TestingRawHttp http = new TestingRawHttp(t.node.endpoint())) {
+      // A signed empty PUT, with the copy source added after signing.
+      Map<String, String> added = headers(TestingRawHttp.sign(uri, SdkHttpMethod.PUT, new byte[0],
+          false, ACCESS_KEY, SECRET_KEY));
+      added.putAll(copySource);
+      TestingRawHttp.Response refused = http.exchange("PUT", path, added, new byte[0]);
+      assertThat(refused.status()).isEqualTo(403);
+      assertThat(refused.text()).contains("<Code>AccessDenied</Code>")
+          .contains("<HeadersNotSigned>x-amz-copy-source</HeadersNotSigned>");
+      assertThatThrownBy(() -> t.s3.headObject(b -> b.bucket(BUCKET).key("copy")))
+          .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(404));
+
+      TestingRawHttp.Response copied = http.exchange("PUT", path,
+          headers(TestingRawHttp.sign(uri, SdkHttpMethod.PUT, new byte[0], copySource, ACCESS_KEY, SECRET_KEY)),
+          new byte[0]);
+      assertThat(copied.status()).isEqualTo(200);
+      assertThat(copied.text()).contains("<CopyObjectResult");
+    }
+    assertThat(t.s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("copy")).asUtf8String()).isEqualTo("payload");
+  }
+
+  @Test
+  void aPresignedRequestMustSignEveryAmzHeaderItSends() throws Exception {
+    PresignedPutObjectRequest plain;
+    PresignedPutObjectRequest withMetadata;
+    try (S3Presigner presigner = presigner()) {
+      plain = presigner.presignPutObject(p -> p.signatureDuration(Duration.ofMinutes(10))
+          .putObjectRequest(o -> o.bucket(BUCKET).key("presigned")));
+      withMetadata = presigner.presignPutObject(p -> p.signatureDuration(Duration.ofMinutes(10))
+          .putObjectRequest(o -> o.bucket(BUCKET).key("presigned").metadata(Map.of("owner", "me"))));
+    }
+    try (TestingRawHttp http = new TestingRawHttp(t.node.endpoint())) {
+      TestingRawHttp.Response refused = http.exchange("PUT", pathAndQuery(plain.url().toURI()),
+          Map.of("x-amz-copy-source", "/" + BUCKET + "/obj"), new byte[0]);
+      assertThat(refused.status()).isEqualTo(403);
+      assertThat(refused.text()).contains("<Code>AccessDenied</Code>")
+          .contains("<HeadersNotSigned>x-amz-copy-source</HeadersNotSigned>");
+      assertThatThrownBy(() -> t.s3.headObject(b -> b.bucket(BUCKET).key("presigned")))
+          .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(404));
+
+      TestingRawHttp.Response stored = http.exchange("PUT", pathAndQuery(withMetadata.url().toURI()),
+          Map.of("x-amz-meta-owner", "me"), "signed".getBytes(StandardCharsets.UTF_8));
+      assertThat(stored.status()).isEqualTo(200);
+    }
+    assertThat(t.s3.headObject(b -> b.bucket(BUCKET).key("presigned")).metadata()).containsEntry("owner", "me");
+  }
+
+  private static String pathAndQuery(URI url) {
+    return url.getRawPath() + "?" + url.getRawQuery();
   }
 
   @Test

@@ -52,9 +52,23 @@ public final class TestingRawHttp implements AutoCloseable {
   public static SignedRequest sign(URI uri, SdkHttpMethod method, byte[] payload, boolean chunked,
       boolean payloadSigning, software.amazon.awssdk.checksums.spi.ChecksumAlgorithm checksum,
       String accessKey, String secretKey) {
-    SdkHttpRequest request = SdkHttpRequest.builder().method(method).uri(uri)
-        .putHeader("Content-Length", Integer.toString(payload.length))
-        .build();
+    return sign(uri, method, payload, Map.of(), chunked, payloadSigning, checksum, accessKey, secretKey);
+  }
+
+  /** With {@code headers} added to the request before signing, so they are signed too. */
+  public static SignedRequest sign(URI uri, SdkHttpMethod method, byte[] payload,
+      Map<String, String> headers, String accessKey, String secretKey) {
+    return sign(uri, method, payload, headers, false, true, null, accessKey, secretKey);
+  }
+
+  private static SignedRequest sign(URI uri, SdkHttpMethod method, byte[] payload,
+      Map<String, String> headers, boolean chunked, boolean payloadSigning,
+      software.amazon.awssdk.checksums.spi.ChecksumAlgorithm checksum, String accessKey,
+      String secretKey) {
+    SdkHttpRequest.Builder builder = SdkHttpRequest.builder().method(method).uri(uri)
+        .putHeader("Content-Length", Integer.toString(payload.length));
+    headers.forEach(builder::putHeader);
+    SdkHttpRequest request = builder.build();
     return AwsV4HttpSigner.create().sign(r -> r
         .identity(AwsBasicCredentials.create(accessKey, secretKey))
         .request(request)
@@ -93,6 +107,22 @@ public final class TestingRawHttp implements AutoCloseable {
     out.write(head.toString().getBytes(StandardCharsets.UTF_8));
     out.write(body);
     out.flush();
+  }
+
+  /** Sends bytes as they are, for requests whose head no well-formed client would write. */
+  public void sendRaw(String head, byte[] body) throws IOException {
+    out.write(head.getBytes(StandardCharsets.ISO_8859_1));
+    out.write(body);
+    out.flush();
+  }
+
+  /** Whether the server has closed the connection (EOF or reset) once its answers are read. */
+  public boolean closedByServer() throws IOException {
+    try {
+      return in.read() < 0;
+    } catch (java.net.SocketException e) {
+      return true;
+    }
   }
 
   public Response read(boolean headRequest) throws IOException {

@@ -1,10 +1,12 @@
 package io.verglas.cache.s3;
 
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
+import io.netty.handler.codec.DecoderResultProvider;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.EmptyHttpHeaders;
@@ -17,6 +19,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 import java.time.Clock;
@@ -99,6 +102,10 @@ final class S3RequestHandler extends ChannelInboundHandlerAdapter {
   }
 
   private void handle(ChannelHandlerContext ctx, Object msg) {
+    if (msg instanceof DecoderResultProvider decoded && decoded.decoderResult().isFailure()) {
+      onDecoderFailure(ctx, msg, decoded.decoderResult().cause());
+      return;
+    }
     if (msg instanceof HttpRequest httpRequest) {
       onRequest(ctx, httpRequest);
     }
@@ -123,13 +130,6 @@ final class S3RequestHandler extends ChannelInboundHandlerAdapter {
     requestLength = HttpUtil.getContentLength(httpRequest, 0L);
     awaitingContinue = HttpUtil.is100ContinueExpected(httpRequest);
     closeWhenDiscarded = false;
-    if (httpRequest.decoderResult().isFailure()) {
-      // The decoder skips everything after a bad head: answer, then close.
-      keepAlive = false;
-      answerEarly(ctx, new S3Exception(S3ErrorCode.INVALID_REQUEST,
-          "Cannot parse the HTTP request: " + httpRequest.decoderResult().cause()), "/", false);
-      return;
-    }
     String resource = "/";
     try {
       request = S3Request.parse(httpRequest, requestId, config.virtualHostDomain());
@@ -156,13 +156,6 @@ final class S3RequestHandler extends ChannelInboundHandlerAdapter {
   }
 
   private void onContent(ChannelHandlerContext ctx, HttpContent content) {
-    if (content.decoderResult().isFailure() && state == State.RECEIVING) {
-      // Broken HTTP framing: what arrived must not be taken for the whole body.
-      keepAlive = false;
-      answerEarly(ctx, new S3Exception(S3ErrorCode.INCOMPLETE_BODY,
-          "Cannot read the request body: " + content.decoderResult().cause()), request.resource(), false);
-      return;
-    }
     if (state == State.RECEIVING && body != null) {
       try {
         body.accept(content.content());
@@ -187,6 +180,44 @@ final class S3RequestHandler extends ChannelInboundHandlerAdapter {
         process(ctx);
       }
     }
+  }
+
+  /**
+   * A message Netty's decoder could not parse: a request head with a malformed, negative or
+   * conflicting Content-Length, an oversized header section or request line, or broken chunk
+   * framing in a body. The decoder drops every later byte of the connection, so the request is
+   * answered with a 400 (unless an answer is out already) and the connection closed.
+   */
+  private void onDecoderFailure(ChannelHandlerContext ctx, Object msg, Throwable cause) {
+    keepAlive = false;
+    if (state == State.DISCARDING) {
+      ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+      return;
+    }
+    if (msg instanceof HttpRequest httpRequest) {
+      requestId = requestIds.get();
+      head = HttpMethod.HEAD.equals(httpRequest.method());
+      request = null;
+      awaitingContinue = false;
+      answerEarly(ctx, unparsableRequest(cause), "/", false);
+      return;
+    }
+    // Broken framing inside a body: what arrived must not be taken for the whole body.
+    answerEarly(ctx, new S3Exception(S3ErrorCode.INCOMPLETE_BODY,
+        "Cannot read the request body: " + cause.getMessage(), cause),
+        request != null ? request.resource() : "/", false);
+  }
+
+  /** The error S3 answers for a request it cannot parse; the reason names the bad part. */
+  private static S3Exception unparsableRequest(Throwable cause) {
+    if (cause instanceof TooLongHttpHeaderException) {
+      return new S3Exception(S3ErrorCode.REQUEST_HEADER_SECTION_TOO_LARGE,
+          "Cannot parse the HTTP request: its header section exceeds the maximum allowed size of "
+              + S3ServerInitializer.MAX_HEADER_SIZE + " bytes", cause)
+          .detail("MaxSizeAllowed", Integer.toString(S3ServerInitializer.MAX_HEADER_SIZE));
+    }
+    return new S3Exception(S3ErrorCode.BAD_REQUEST,
+        "Cannot parse the HTTP request: " + cause.getMessage(), cause);
   }
 
   private void process(ChannelHandlerContext ctx) {

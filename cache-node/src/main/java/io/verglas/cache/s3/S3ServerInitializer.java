@@ -11,6 +11,8 @@ import java.util.function.Supplier;
 /** The pipeline of a connection: HTTP/1.1 codec, idle timeout, the S3 request handler. */
 final class S3ServerInitializer extends ChannelInitializer<SocketChannel> {
   private static final int IDLE_SECONDS = 300;
+  static final int MAX_INITIAL_LINE_LENGTH = 16 * 1024;
+  static final int MAX_HEADER_SIZE = 64 * 1024;
 
   private final S3ServerConfig config;
   private final SigV4Verifier verifier;
@@ -28,8 +30,8 @@ final class S3ServerInitializer extends ChannelInitializer<SocketChannel> {
   @Override
   protected void initChannel(SocketChannel ch) {
     HttpDecoderConfig decoder = new HttpDecoderConfig()
-        .setMaxInitialLineLength(16 * 1024)
-        .setMaxHeaderSize(64 * 1024)
+        .setMaxInitialLineLength(MAX_INITIAL_LINE_LENGTH)
+        .setMaxHeaderSize(MAX_HEADER_SIZE)
         .setMaxChunkSize(256 * 1024);
     ch.pipeline()
         .addLast("http", new HttpServerCodec(decoder))

@@ -9,6 +9,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Verifies AWS Signature Version 4 on every request: the {@code Authorization} header form and the
@@ -20,10 +22,23 @@ import java.util.Map;
  * credential scope is accepted (the signature still proves the secret); the service must be
  * {@code s3}. Time comes from the injected clock; requests outside the skew window are refused,
  * presigned URLs also after their expiry. Signatures are compared in constant time.
+ *
+ * <p>Every {@code x-amz-*} header a request carries must be among its signed headers, as S3
+ * requires: these headers change what a request does ({@code x-amz-copy-source} turns an empty PUT
+ * into a copy of another object, {@code x-amz-metadata-directive} replaces metadata), so whoever
+ * relays a signed request or holds a presigned URL must not be able to add one. Exempt are only the
+ * headers the signature binds by other means: with the Authorization header, the value of
+ * {@code x-amz-content-sha256} is the last line of the canonical request and {@code x-amz-date} is
+ * the timestamp of the string to sign. A presigned request takes both from its query, so there no
+ * header is exempt. {@code x-amzn-trace-id} and the SDK's {@code amz-sdk-*} headers, which signers
+ * may leave out, do not start with {@code x-amz-}.
  */
 final class SigV4Verifier {
   private static final int MAX_PRESIGN_SECONDS = 7 * 24 * 3600;
   private static final String UNSIGNED_PAYLOAD = "UNSIGNED-PAYLOAD";
+  private static final String AMZ_HEADER_PREFIX = "x-amz-";
+  private static final Set<String> BOUND_WITH_AUTHORIZATION_HEADER =
+      Set.of("x-amz-content-sha256", "x-amz-date");
 
   private final Map<String, String> secrets;
   private final boolean allowAnonymous;
@@ -113,6 +128,7 @@ final class SigV4Verifier {
     }
     byte[] key = SigV4Signing.signingKey(secret, scope.date(), scope.region(), scope.service());
     checkSignature(request, headerNames, payloadHash, false, key, timestamp, scope, signature);
+    checkAmzHeadersSigned(request, headerNames, BOUND_WITH_AUTHORIZATION_HEADER);
     ChunkSigner chunkSigner = mode.signedChunks
         ? new ChunkSigner(key, timestamp, scope.value(), signature.toLowerCase(Locale.ROOT))
         : null;
@@ -176,6 +192,7 @@ final class SigV4Verifier {
     }
     byte[] key = SigV4Signing.signingKey(secret, scope.date(), scope.region(), scope.service());
     checkSignature(request, headerNames, payloadHash, true, key, timestamp, scope, signature);
+    checkAmzHeadersSigned(request, headerNames, Set.of());
     return new Authentication(scope.accessKey(), mode, payloadHash, null);
   }
 
@@ -201,6 +218,25 @@ final class SigV4Verifier {
       }
     }
     throw signatureMismatch(stringToSign, canonical);
+  }
+
+  /** Refuses an {@code x-amz-*} header that is neither signed nor bound (see the class note). */
+  private static void checkAmzHeadersSigned(S3Request request, List<String> signedHeaders,
+      Set<String> bound) {
+    Set<String> unsigned = new TreeSet<>();
+    for (String name : request.headers.names()) {
+      String lower = name.toLowerCase(Locale.ROOT);
+      if (lower.startsWith(AMZ_HEADER_PREFIX) && !signedHeaders.contains(lower)
+          && !bound.contains(lower)) {
+        unsigned.add(lower);
+      }
+    }
+    if (!unsigned.isEmpty()) {
+      String names = String.join(", ", unsigned);
+      throw new S3Exception(S3ErrorCode.ACCESS_DENIED,
+          "There were headers present in the request which were not signed: " + names)
+          .detail("HeadersNotSigned", names);
+    }
   }
 
   static String canonicalRequest(S3Request request, String canonicalPath, List<String> signedHeaders,

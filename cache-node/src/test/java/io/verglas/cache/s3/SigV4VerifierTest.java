@@ -90,4 +90,45 @@ class SigV4VerifierTest {
     Authentication open = new SigV4Verifier(Map.of(), true, AT_EXAMPLE_TIME, Duration.ofMinutes(15)).verify(request);
     assertThat(open.anonymous()).isTrue();
   }
+
+  /** A GET signed over host alone, the way a minimal client signs, carrying {@code extra} too. */
+  private static S3Request signedOverHostOnly(Map<String, String> extra) {
+    DefaultHttpRequest http = new DefaultHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, "/test.txt");
+    http.headers()
+        .set("Host", "examplebucket.s3.amazonaws.com")
+        .set("x-amz-content-sha256", SigV4Signing.EMPTY_SHA256)
+        .set("x-amz-date", "20130524T000000Z");
+    extra.forEach(http.headers()::set);
+    S3Request unsigned = S3Request.parse(http, "test", "s3.amazonaws.com");
+    String canonical = SigV4Verifier.canonicalRequest(unsigned, "/test.txt", java.util.List.of("host"),
+        SigV4Signing.EMPTY_SHA256, false);
+    String scope = "20130524/us-east-1/s3/aws4_request";
+    String signature = SigV4Signing.signature(
+        SigV4Signing.signingKey(SECRET, "20130524", "us-east-1", "s3"),
+        SigV4Signing.stringToSign("20130524T000000Z", scope, canonical));
+    http.headers().set("Authorization", "AWS4-HMAC-SHA256 Credential=" + ACCESS + "/" + scope
+        + ",SignedHeaders=host,Signature=" + signature);
+    return S3Request.parse(http, "test", "s3.amazonaws.com");
+  }
+
+  @Test
+  void unsignedHeadersTheSignatureBindsOrThatAreNotAmzAreAccepted() {
+    // x-amz-content-sha256 and x-amz-date enter the string to sign by value; x-amzn-trace-id and
+    // amz-sdk-invocation-id are not x-amz-* headers.
+    S3Request request = signedOverHostOnly(Map.of("x-amzn-trace-id", "Root=1-abc",
+        "amz-sdk-invocation-id", "42", "User-Agent", "test"));
+    assertThat(verifier(AT_EXAMPLE_TIME).verify(request).accessKey()).isEqualTo(ACCESS);
+  }
+
+  @Test
+  void everyOtherUnsignedAmzHeaderIsAccessDenied() {
+    S3Request request = signedOverHostOnly(Map.of("X-Amz-Copy-Source", "/other/secret",
+        "x-amz-meta-owner", "me"));
+    assertThatThrownBy(() -> verifier(AT_EXAMPLE_TIME).verify(request))
+        .isInstanceOfSatisfying(S3Exception.class, e -> {
+          assertThat(e.code()).isEqualTo(S3ErrorCode.ACCESS_DENIED);
+          assertThat(e.details()).containsEntry("HeadersNotSigned", "x-amz-copy-source, x-amz-meta-owner");
+          assertThat(e.getMessage()).contains("x-amz-copy-source, x-amz-meta-owner");
+        });
+  }
 }
