@@ -57,7 +57,7 @@ public final class MaintenanceWorker
     compactor = new Compactor(events);
     manifestRewriter = new ManifestRewriter(events);
     expirer = new SnapshotExpirer(clock, events);
-    orphans = new OrphanFileRemover(clock, events);
+    orphans = new OrphanFileRemover(clock, events, catalog);
   }
 
   @Override

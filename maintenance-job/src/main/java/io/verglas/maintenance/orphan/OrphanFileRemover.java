@@ -3,6 +3,7 @@ package io.verglas.maintenance.orphan;
 import io.verglas.events.TableMaintainedEvent;
 import io.verglas.maintenance.events.MaintenanceEvents;
 import io.verglas.maintenance.policy.MaintenancePolicy;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
@@ -10,7 +11,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Pattern;
 import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.ManifestFiles;
@@ -20,30 +20,41 @@ import org.apache.iceberg.StatisticsFile;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.io.SupportsPrefixOperations;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Deletes files under a table's location that no snapshot, manifest or metadata file refers to
- * and that are older than the policy's safety age (younger ones may belong to a commit in
- * flight). Needs a FileIO that lists prefixes (S3FileIO, HadoopFileIO); others fail clearly.
+ * Deletes files of a table that no snapshot, manifest or metadata file refers to and that are
+ * older than the policy's safety age (younger ones may belong to a commit in flight). Needs a
+ * FileIO that lists prefixes (S3FileIO, HadoopFileIO); others fail clearly.
  *
- * <p>Design: the reachable set is every file any retained snapshot names, live or deleted
- * manifest entries alike, plus metadata files, the metadata log, and statistics files: erring
- * toward keeping. Locations are compared without their scheme ({@code s3a://b/k} and
- * {@code s3://b/k} are one object). Memory grows with the table's file count. A removal that
- * deleted something is announced with a {@code remove-orphan-files} event.
+ * <p>Design. Which files are the table's is {@link OrphanScope}'s decision: its
+ * {@code data/} and {@code metadata/} prefixes (each listed with a trailing {@code /}: an
+ * object store lists key prefixes, so {@code ns/t} would also list {@code ns/t2}), minus the
+ * locations of other tables nested there, which {@link NestedTables} asks the catalog for. Of
+ * those, the reachable set is every file any retained snapshot names, live or deleted manifest
+ * entries alike, plus metadata files, the metadata log, and statistics files: erring toward
+ * keeping. A table created under this one after the catalog was asked has only files younger
+ * than the safety age. Locations are compared normalized ({@link OrphanScope#normalize}).
+ * Memory grows with the table's file count. A removal that deleted something is announced with
+ * a {@code remove-orphan-files} event.
  */
 public final class OrphanFileRemover {
-  private static final Pattern SCHEME = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*:/*");
+  private static final Logger LOG = LoggerFactory.getLogger(OrphanFileRemover.class);
 
   private final Clock clock;
   private final MaintenanceEvents events;
+  private final NestedTables nested;
 
-  public OrphanFileRemover(Clock clock, MaintenanceEvents events) {
+  /** {@code catalog} is the one the tables are loaded from: it says which tables nest. */
+  public OrphanFileRemover(Clock clock, MaintenanceEvents events, Catalog catalog) {
     this.clock = clock;
     this.events = events;
+    this.nested = new NestedTables(catalog);
   }
 
   /** Removes the orphans of {@code table}; returns their locations. */
@@ -53,11 +64,13 @@ public final class OrphanFileRemover {
           + ": its FileIO " + table.io().getClass().getName() + " cannot list files");
     }
     table.refresh();
+    OrphanScope scope = scope(name, table);
     Set<String> reachable = reachable(table);
     long olderThan = clock.millis() - policy.orphanSafetyAge().toMillis();
     List<String> orphans = new ArrayList<>();
-    for (FileInfo file : listing.listPrefix(table.location())) {
-      if (file.createdAtMillis() < olderThan && !reachable.contains(normalize(file.location()))) {
+    for (FileInfo file : scope.owned(list(listing, scope.roots()))) {
+      String location = OrphanScope.normalize(file.location());
+      if (file.createdAtMillis() < olderThan && !reachable.contains(location)) {
         orphans.add(file.location());
       }
     }
@@ -68,8 +81,29 @@ public final class OrphanFileRemover {
     return orphans;
   }
 
-  static String normalize(String location) {
-    return SCHEME.matcher(location).replaceFirst("");
+  private OrphanScope scope(TableIdentifier name, Table table) {
+    OrphanScope scope = OrphanScope.of(table.location(), table.properties(),
+        nested.locations(name));
+    if (!scope.unlisted().isEmpty()) {
+      LOG.info("Not removing orphan files of {} under {}: outside the table location, such a "
+          + "path may be shared with other tables", name, scope.unlisted());
+    }
+    return scope;
+  }
+
+  private static List<FileInfo> list(SupportsPrefixOperations listing, List<String> roots) {
+    List<FileInfo> files = new ArrayList<>();
+    for (String root : roots) {
+      try {
+        listing.listPrefix(root).forEach(files::add);
+      } catch (UncheckedIOException e) {
+        if (!(e.getCause() instanceof FileNotFoundException)) {
+          throw e;
+        }
+        // A file system has no such directory yet (no data written): nothing to list.
+      }
+    }
+    return files;
   }
 
   private static Set<String> reachable(Table table) {
@@ -115,7 +149,7 @@ public final class OrphanFileRemover {
 
   private static void add(Set<String> files, String location) {
     if (location != null) {
-      files.add(normalize(location));
+      files.add(OrphanScope.normalize(location));
     }
   }
 }

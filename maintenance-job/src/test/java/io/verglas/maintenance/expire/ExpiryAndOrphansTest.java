@@ -36,8 +36,11 @@ import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.inmemory.InMemoryCatalog;
 import org.apache.iceberg.inmemory.InMemoryFileIO;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -51,6 +54,7 @@ class ExpiryAndOrphansTest {
       .orphanSafetyAge(Duration.ofDays(1)).build();
 
   @TempDir Path dir;
+  Catalog catalog;
   Table table;
   final List<TableMaintainedEvent> maintained = new ArrayList<>();
   final MaintenanceEvents events = new MaintenanceEvents(new EventPublisher() {
@@ -68,7 +72,8 @@ class ExpiryAndOrphansTest {
 
   @BeforeEach
   void create() {
-    table = TestingTables.createUsers(LocalTables.catalog(dir), "db", "users");
+    catalog = LocalTables.catalog(dir);
+    table = TestingTables.createUsers(catalog, "db", "users");
   }
 
   List<Record> rows(int from, String region) {
@@ -210,7 +215,7 @@ class ExpiryAndOrphansTest {
     }
 
     String metadata = metadataLocation();
-    OrphanFileRemover remover = new OrphanFileRemover(Clock.systemUTC(), events);
+    OrphanFileRemover remover = new OrphanFileRemover(Clock.systemUTC(), events, catalog);
 
     List<String> removed = remover.remove(NAME, table, EXPIRE_ALL);
 
@@ -235,16 +240,23 @@ class ExpiryAndOrphansTest {
   }
 
   @Test
+  void aTableWithoutDataFilesHasNothingToRemove() {
+    assertThat(Files.exists(dir.resolve("warehouse/db/users/data"))).isFalse();
+
+    assertThat(new OrphanFileRemover(Clock.offset(Clock.systemUTC(), Duration.ofDays(2)), events,
+        catalog).remove(NAME, table, EXPIRE_ALL)).isEmpty();
+    assertThat(exists(metadataLocation())).isTrue();
+  }
+
+  @Test
   void aFileIoThatCannotListFailsClearly() {
-    Table inMemory = new org.apache.iceberg.inmemory.InMemoryCatalog() {
-      {
-        initialize("mem", Map.of());
-        createNamespace(org.apache.iceberg.catalog.Namespace.of("db"));
-      }
-    }.createTable(NAME, TestingTables.USERS);
+    InMemoryCatalog memory = new InMemoryCatalog();
+    memory.initialize("mem", Map.of());
+    memory.createNamespace(Namespace.of("db"));
+    Table inMemory = memory.createTable(NAME, TestingTables.USERS);
     assertThat(inMemory.io()).isInstanceOf(InMemoryFileIO.class);
     assertThatThrownBy(() -> new OrphanFileRemover(Clock.fixed(Instant.EPOCH, ZoneOffset.UTC),
-        events).remove(NAME, inMemory, EXPIRE_ALL))
+        events, memory).remove(NAME, inMemory, EXPIRE_ALL))
         .isInstanceOf(UnsupportedOperationException.class)
         .hasMessageContaining("cannot list files");
   }
