@@ -24,7 +24,7 @@ public final class Awareness implements AutoCloseable {
   private final MetadataImmutables immutables;
   private final AwarenessCounters counters = new AwarenessCounters();
   private final KnownTables tables;
-  private TableWarmer warmer;
+  private volatile TableWarmer warmer;
   private CatalogWatcher watcher;
   private boolean closed;
 
@@ -65,7 +65,8 @@ public final class Awareness implements AutoCloseable {
     watcher.start();
   }
 
-  public synchronized AwarenessStats stats() {
+  /** Never waits for {@link #close} (stats may be asked while the node shuts down). */
+  public AwarenessStats stats() {
     TableWarmer w = warmer;
     return new AwarenessStats(true, counters.feedConnected, counters.lastSequence,
         counters.eventsHandled.sum(), counters.unknownEventsSkipped.sum(),

@@ -100,8 +100,8 @@ final class CatalogWatcher implements AutoCloseable {
         follow();
       } catch (IOException | RuntimeException e) {
         if (!closed) {
-          LOG.warn("Change feed {} unavailable (retrying from sequence {}): {}", config.feedUri(),
-              next == UNKNOWN ? "its end" : next, e.toString());
+          LOG.warn("Change feed {} unavailable (retrying from {}): {}", config.feedUri(),
+              next == UNKNOWN ? "its end" : "sequence " + next, e.toString());
         }
       }
       counters.feedConnected = false;
