@@ -2,8 +2,13 @@ package io.verglas.cache;
 
 import io.verglas.cache.admin.AdminServer;
 import io.verglas.cache.admin.CacheAdmin;
+import io.verglas.cache.awareness.Awareness;
+import io.verglas.cache.awareness.AwarenessConfig;
+import io.verglas.cache.awareness.NodeCaches;
+import io.verglas.cache.awareness.NodeReads;
 import io.verglas.cache.block.BlockCache;
 import io.verglas.cache.block.MetadataStore;
+import io.verglas.cache.origin.ObjectMeta;
 import io.verglas.cache.origin.Origin;
 import io.verglas.cache.protection.OriginProtection;
 import io.verglas.cache.protection.ProtectedOrigin;
@@ -18,6 +23,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A cache node: an S3-compatible HTTP endpoint in front of one {@link Origin}, serving object
@@ -32,6 +38,10 @@ import java.util.Objects;
  *         .dramCapacityBytes(4L << 30)
  *         .nvmeDirectory(Path.of("/nvme/verglas")).nvmeCapacityBytes(500L << 30)
  *         .adminPort(9091)                         // /health, /stats, /metrics, POST /purge
+ *         .awareness(AwarenessConfig.builder()     // optional: follow the change feed
+ *             .feedUri(URI.create("http://127.0.0.1:9092/events"))
+ *             .stateDirectory(Path.of("/var/lib/verglas/watcher"))
+ *             .build())
  *         .build()
  *         .start()) {
  *   URI endpoint = node.endpoint();   // http://127.0.0.1:<port>, path-style
@@ -44,6 +54,12 @@ import java.util.Objects;
  * origin before they are acknowledged. Calls to the origin pass a concurrency limit, retries
  * and a circuit breaker ({@link OriginProtection}). The node does not own the origin: close the
  * origin after the node.
+ *
+ * <p>With {@link Builder#awareness} the node follows the catalog's change feed and, on startup
+ * and after each commit, walks the table's new metadata (metadata file, manifest list,
+ * manifests, Parquet footers) into its metadata store under its own byte-rate, concurrency and
+ * per-table budgets, so the first query after a commit plans from cache; objects that metadata
+ * names are then immutable whatever their path ({@code io.verglas.cache.awareness}).
  */
 public final class CacheNode implements AutoCloseable {
   public static final int MIB = 1024 * 1024;
@@ -65,15 +81,17 @@ public final class CacheNode implements AutoCloseable {
   private final S3Server server;
   private final AdminServer adminServer;
   private final String adminHost;
+  private final Awareness awareness;
   private final java.time.Instant created;
   private int port = -1;
   private int adminPort = -1;
   private boolean closed;
 
   private CacheNode(S3ServerConfig config, Origin origin, String adminHost, Integer adminPort,
-      String adminToken) {
+      String adminToken, Awareness awareness) {
     this.config = config;
     this.server = new S3Server(config, origin);
+    this.awareness = awareness;
     this.adminHost = adminHost;
     this.adminServer = adminPort == null ? null
         : new AdminServer(adminHost, adminPort, new Admin(), adminToken);
@@ -93,15 +111,32 @@ public final class CacheNode implements AutoCloseable {
       throw new IllegalStateException("Cannot start a cache node twice");
     }
     port = server.start();
-    if (adminServer != null) {
-      try {
+    try {
+      if (adminServer != null) {
         adminPort = adminServer.start();
-      } catch (RuntimeException e) {
-        close();
-        throw e;
       }
+      if (awareness != null) {
+        awareness.start(new NodeCaches(new Reads(), server.metadataStore(), server.blockCache(),
+            config.blockSize(), () -> server.protectedOrigin().queued() > 0));
+      }
+    } catch (RuntimeException e) {
+      close();
+      throw e;
     }
     return this;
+  }
+
+  /** The read path's primitives, for warming. */
+  private final class Reads implements NodeReads {
+    @Override
+    public CompletableFuture<ObjectMeta> resolve(String bucket, String key) {
+      return server.resolve(bucket, key);
+    }
+
+    @Override
+    public CompletableFuture<byte[]> readVersion(String bucket, String key, String etag, long offset, int length) {
+      return server.readVersion(bucket, key, etag, offset, length);
+    }
   }
 
   /**
@@ -220,7 +255,8 @@ public final class CacheNode implements AutoCloseable {
         blocks.nvmeDroppedWrites(),
         server.revalidations(),
         server.revalidationsNotModified(),
-        originStats());
+        originStats(),
+        awareness == null ? AwarenessStats.ABSENT : awareness.stats());
   }
 
   private OriginStats originStats() {
@@ -244,6 +280,9 @@ public final class CacheNode implements AutoCloseable {
       return;
     }
     closed = true;
+    if (awareness != null) {
+      awareness.close();
+    }
     if (adminServer != null) {
       adminServer.close();
     }
@@ -288,6 +327,7 @@ public final class CacheNode implements AutoCloseable {
     private String adminHost;
     private String adminToken;
     private OriginProtection originProtection;
+    private AwarenessConfig awareness;
 
     private Builder() {}
 
@@ -422,6 +462,8 @@ public final class CacheNode implements AutoCloseable {
     /**
      * Which objects are immutable and so never revalidated; default
      * {@link ImmutableObjects#icebergPaths()}. {@link ImmutableObjects#NONE} revalidates all.
+     * With {@link #awareness}, objects that walked table metadata references are immutable too
+     * (metadata is authoritative; this rule is the fallback).
      */
     public Builder immutableObjects(ImmutableObjects value) {
       once(immutableObjects, "immutableObjects");
@@ -493,6 +535,17 @@ public final class CacheNode implements AutoCloseable {
     public Builder originProtection(OriginProtection value) {
       once(originProtection, "originProtection");
       originProtection = Objects.requireNonNull(value, "originProtection");
+      return this;
+    }
+
+    /**
+     * Follow a change feed and warm each committed table's metadata (metadata file, manifest
+     * list, manifests, Parquet footers) into the caches, and treat every object that metadata
+     * references as immutable; without it the node is format-blind beyond path rules.
+     */
+    public Builder awareness(AwarenessConfig value) {
+      once(awareness, "awareness");
+      awareness = Objects.requireNonNull(value, "awareness");
       return this;
     }
 
@@ -580,6 +633,8 @@ public final class CacheNode implements AutoCloseable {
         }
         metaMaxEntry = metadataStoreMaxEntryBytes;
       }
+      ImmutableObjects immutable = immutableObjects != null ? immutableObjects : ImmutableObjects.icebergPaths();
+      Awareness aware = awareness == null ? null : Awareness.prepare(awareness, immutable);
       S3ServerConfig config = new S3ServerConfig(
           host != null ? host : "127.0.0.1",
           port != null ? port : 0,
@@ -599,7 +654,7 @@ public final class CacheNode implements AutoCloseable {
           nvmeDirectory,
           nvmeCapacityBytes != null ? nvmeCapacityBytes : 0,
           nvmeIoThreads != null ? nvmeIoThreads : DEFAULT_NVME_IO_THREADS,
-          immutableObjects != null ? immutableObjects : ImmutableObjects.icebergPaths(),
+          aware == null ? immutable : aware.immutableObjects(),
           metaCapacity,
           metaMaxEntry,
           originProtection != null ? originProtection : OriginProtection.defaults());
@@ -611,7 +666,8 @@ public final class CacheNode implements AutoCloseable {
           && (adminHost == null || adminHost.equals(config.host()))) {
         throw new IllegalStateException("Cannot build a cache node whose admin port equals its S3 port: " + port);
       }
-      return new CacheNode(config, origin, adminHost != null ? adminHost : config.host(), adminPort, adminToken);
+      return new CacheNode(config, origin, adminHost != null ? adminHost : config.host(), adminPort,
+          adminToken, aware);
     }
 
     private static void once(Object current, String name) {

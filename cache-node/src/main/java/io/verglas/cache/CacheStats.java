@@ -27,6 +27,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * @param revalidations ETag lookups of mutable objects that asked the origin after the TTL
  * @param revalidationsNotModified revalidations answered "not modified"
  * @param origin retries, failures and circuit breaker state of the origin protection
+ * @param awareness the catalog watcher and metadata warming ({@link AwarenessStats#ABSENT} when
+ *     the node follows no change feed)
  */
 public record CacheStats(
     long hits,
@@ -46,7 +48,8 @@ public record CacheStats(
     long nvmeDroppedWrites,
     long revalidations,
     long revalidationsNotModified,
-    OriginStats origin) {
+    OriginStats origin,
+    AwarenessStats awareness) {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -30,6 +30,9 @@ public final class TestingCountingOrigin implements Origin {
   public final AtomicInteger heads = new AtomicInteger();
   public final AtomicInteger revalidations = new AtomicInteger();
   public final AtomicInteger failedRangeReads = new AtomicInteger();
+  /** The most range reads that were in flight at once (reset it to measure a phase). */
+  public final AtomicInteger maxConcurrentRangeReads = new AtomicInteger();
+  private final AtomicInteger rangeReadsInFlight = new AtomicInteger();
   private volatile CompletableFuture<Void> gate = CompletableFuture.completedFuture(null);
   private volatile long delayMillis;
   /** While true, heads and range reads fail as an unreachable origin would. */
@@ -69,12 +72,14 @@ public final class TestingCountingOrigin implements Origin {
       failedRangeReads.incrementAndGet();
       return CompletableFuture.failedFuture(unreachable());
     }
+    maxConcurrentRangeReads.accumulateAndGet(rangeReadsInFlight.incrementAndGet(), Math::max);
     return gate.thenCompose(v -> afterDelay())
         .thenCompose(v -> {
           beforeRangeRead.accept(offset);
           return delegate.readRange(bucket, key, etag, offset, length);
         })
         .whenComplete((data, error) -> {
+          rangeReadsInFlight.decrementAndGet();
           if (error != null) {
             failedRangeReads.incrementAndGet();
           }

@@ -1,5 +1,6 @@
 package io.verglas.cache.admin;
 
+import io.verglas.cache.AwarenessStats;
 import io.verglas.cache.CacheStats;
 import io.verglas.cache.TierStats;
 import java.util.Map;
@@ -46,7 +47,25 @@ public final class PrometheusFormat {
     metric(out, "origin_queued", "gauge", "Origin calls waiting for a slot now.", s.origin().queued());
     metric(out, "origin_circuit_open", "gauge", "1 while the circuit breaker is open or half-open.",
         s.origin().circuitState().equals("OPEN") || s.origin().circuitState().equals("HALF_OPEN") ? 1 : 0);
+    if (s.awareness().enabled()) {
+      awareness(out, s.awareness());
+    }
     return out.toString();
+  }
+
+  private static void awareness(StringBuilder out, AwarenessStats a) {
+    metric(out, "feed_connected", "gauge", "1 while the change feed is followed.", a.feedConnected() ? 1 : 0);
+    metric(out, "feed_last_sequence", "gauge", "Feed sequence of the last line handled.", a.lastSequence());
+    metric(out, "feed_events_handled_total", "counter", "Change feed events applied.", a.eventsHandled());
+    metric(out, "feed_unknown_events_skipped_total", "counter", "Events of unknown types skipped.", a.unknownEventsSkipped());
+    metric(out, "feed_malformed_lines_skipped_total", "counter", "Feed lines that could not be read.", a.malformedLinesSkipped());
+    metric(out, "feed_reconnects_total", "counter", "Reconnections to the change feed.", a.reconnects());
+    metric(out, "feed_gaps_total", "counter", "Reconnections that found events missing.", a.gaps());
+    metric(out, "warm_walks_total", "counter", "Metadata walks finished.", a.walksCompleted());
+    metric(out, "warm_walks_failed_total", "counter", "Metadata walks failed.", a.walksFailed());
+    metric(out, "warm_walks_pending", "gauge", "Tables waiting for or in a metadata walk.", a.walksPending());
+    metric(out, "warm_origin_bytes_total", "counter", "Bytes warming read from the origin.", a.bytesWarmed());
+    metric(out, "warm_tables_over_budget", "gauge", "Tables whose metadata exceeds the budget.", a.tablesOverBudget().size());
   }
 
   private static void tierMetric(StringBuilder out, String name, String type, String help,

@@ -114,7 +114,9 @@ final class ObjectMetaCache {
     return settle(k, next, answer.thenApply(changed -> {
       if (changed.isEmpty()) {
         notModified.increment();
-        return new Entry(stale.meta(), now(), stale.immutable());
+        // Immutability may have been learned since (from table metadata): ask again.
+        return new Entry(stale.meta(), now(),
+            stale.immutable() || immutable.isImmutable(k.bucket(), k.key()));
       }
       return new Entry(changed.get(), now(), immutable.isImmutable(k.bucket(), k.key()));
     }));

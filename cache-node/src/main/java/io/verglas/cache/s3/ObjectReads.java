@@ -141,7 +141,7 @@ final class ObjectReads {
   }
 
   /** A read of the version with {@code etag}; a change of the key drops its cached ETag. */
-  private CompletableFuture<byte[]> versionRead(String bucket, String key, String etag, long offset, int length) {
+  CompletableFuture<byte[]> versionRead(String bucket, String key, String etag, long offset, int length) {
     return origin.readRange(bucket, key, etag, offset, length)
         .whenComplete((data, error) -> {
           if (error != null && changedUnderneath(error)) {

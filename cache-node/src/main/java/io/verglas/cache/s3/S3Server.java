@@ -9,9 +9,11 @@ import io.netty.channel.WriteBufferWaterMark;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.verglas.cache.block.BlockCache;
 import io.verglas.cache.block.MetadataStore;
+import io.verglas.cache.origin.ObjectMeta;
 import io.verglas.cache.origin.Origin;
 import io.verglas.cache.protection.Delayer;
 import io.verglas.cache.protection.ProtectedOrigin;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.net.InetSocketAddress;
@@ -36,6 +38,7 @@ public final class S3Server implements AutoCloseable {
   private final BlockCache blocks;
   private final ObjectMetaCache metas;
   private final MetadataStore metadataStore;
+  private final ObjectReads reads;
   private final LongAdder bytesFromCache = new LongAdder();
   private final S3ServerInitializer initializer;
   private EventLoopGroup boss;
@@ -59,8 +62,9 @@ public final class S3Server implements AutoCloseable {
         : new MetadataStore(config.metadataStoreCapacityBytes(), config.metadataStoreMaxEntryBytes());
     this.metas = new ObjectMetaCache(this.origin, config.metadataTtl(), config.clock(),
         config.immutableObjects());
+    this.reads = new ObjectReads(this.origin, metas, blocks, metadataStore, config.blockSize(), bytesFromCache);
     S3Dispatcher dispatcher = new S3Dispatcher(
-        new ObjectReads(this.origin, metas, blocks, metadataStore, config.blockSize(), bytesFromCache),
+        reads,
         new ObjectWrites(this.origin, metas),
         new Listings(this.origin),
         new Buckets(this.origin, config.region()),
@@ -115,6 +119,23 @@ public final class S3Server implements AutoCloseable {
   /** The metadata store, or null if disabled. */
   public MetadataStore metadataStore() {
     return metadataStore;
+  }
+
+  /**
+   * Resolves a key to its current version as a GET does (through the node's ETag cache), for
+   * the node's own background reads (metadata warming).
+   */
+  public CompletableFuture<ObjectMeta> resolve(String bucket, String key) {
+    return metas.resolve(bucket, key);
+  }
+
+  /**
+   * Reads bytes of the version with {@code etag} from the origin as a cache fill does (counted,
+   * protected, and dropping the cached ETag if the object changed), for the node's own
+   * background reads; the caller places the bytes in the block cache or metadata store.
+   */
+  public CompletableFuture<byte[]> readVersion(String bucket, String key, String etag, long offset, int length) {
+    return reads.versionRead(bucket, key, etag, offset, length);
   }
 
   /** Lookups of a mutable object's ETag that asked the origin again after the TTL. */

@@ -1,0 +1,58 @@
+package io.verglas.cache;
+
+import java.util.List;
+
+/**
+ * The Iceberg awareness of a node: its catalog watcher and metadata warming (cumulative since
+ * start, except gauges). {@link #ABSENT} when the node runs without awareness.
+ *
+ * @param enabled whether the node follows a change feed
+ * @param feedConnected whether a follow stream is open now
+ * @param lastSequence the feed sequence of the last line handled (or started after)
+ * @param eventsHandled commit and maintenance events applied
+ * @param unknownEventsSkipped events of types this version does not know, skipped
+ * @param malformedLinesSkipped feed lines that could not be read, skipped
+ * @param reconnects reconnections to the feed after a disconnect or failure
+ * @param gaps reconnections that found events missing (older than the feed retains)
+ * @param tablesKnown tables the watcher knows the latest metadata of
+ * @param walksCompleted metadata walks finished
+ * @param walksFailed metadata walks that failed (retried on the table's next commit)
+ * @param walksPending tables waiting for a walk or being walked now
+ * @param walksCoalesced walk requests merged into one already waiting for the same table
+ * @param walksDropped walk requests dropped because the queue was full
+ * @param walksSkippedOverBudget walk requests of tables over budget, not run
+ * @param bytesWarmed bytes warming read from the origin into the caches
+ * @param bytesWalked metadata bytes walks read (cached or not)
+ * @param yields reads warming held back while client requests waited for the origin
+ * @param immutableKeys keys known immutable from metadata that path rules do not cover
+ * @param tablesOverBudget tables whose metadata exceeded the per-table budget (not warmed)
+ */
+public record AwarenessStats(
+    boolean enabled,
+    boolean feedConnected,
+    long lastSequence,
+    long eventsHandled,
+    long unknownEventsSkipped,
+    long malformedLinesSkipped,
+    long reconnects,
+    long gaps,
+    long tablesKnown,
+    long walksCompleted,
+    long walksFailed,
+    long walksPending,
+    long walksCoalesced,
+    long walksDropped,
+    long walksSkippedOverBudget,
+    long bytesWarmed,
+    long bytesWalked,
+    long yields,
+    long immutableKeys,
+    List<String> tablesOverBudget) {
+
+  public static final AwarenessStats ABSENT = new AwarenessStats(false, false, 0, 0, 0, 0, 0, 0,
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, List.of());
+
+  public AwarenessStats {
+    tablesOverBudget = List.copyOf(tablesOverBudget);
+  }
+}

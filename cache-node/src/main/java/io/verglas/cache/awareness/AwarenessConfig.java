@@ -1,0 +1,248 @@
+package io.verglas.cache.awareness;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * Settings of a cache node's Iceberg awareness: which change feed to follow, where to remember
+ * its position, and the budgets of metadata warming. Built and validated by {@link #builder()};
+ * each setting may be set once (a second call is an IllegalStateException), bad values are
+ * IllegalArgumentExceptions naming the value. Required: {@link Builder#feedUri}.
+ *
+ * <pre>{@code
+ * CacheNode.builder()
+ *     ...
+ *     .awareness(AwarenessConfig.builder()
+ *         .feedUri(URI.create("http://127.0.0.1:9092/events"))
+ *         .feedToken(token)                      // when the feed requires a bearer token
+ *         .stateDirectory(Path.of("/var/lib/verglas/watcher"))
+ *         .warmBytesPerSecond(32L << 20)
+ *         .build())
+ * }</pre>
+ *
+ * @param feedUri the change feed's events resource ({@code GET <uri>?from=N&follow=true});
+ *     a query in it (a table or namespace filter) turns gap detection off
+ * @param feedToken sent as {@code Authorization: Bearer <token>}, or null
+ * @param stateDirectory where the watcher keeps its feed position and known tables, or null
+ *     (then each start begins at the feed's end and warms the tables the feed retains)
+ * @param warmBytesPerSecond origin bytes per second metadata warming may read, on average
+ * @param warmConcurrency origin reads warming may have in flight at once
+ * @param tableBudgetBytes metadata bytes (metadata file, manifest list, manifests, footers) one
+ *     table may occupy; a table above it is no longer warmed
+ * @param warmQueueCapacity tables that may wait for a walk; commits of further tables are dropped
+ * @param immutableKeys keys learned as immutable from metadata that are remembered (0: none)
+ * @param maxTables tables the watcher remembers (with their latest metadata) for startup walks
+ * @param reconnectMinBackoff first wait before reconnecting to the feed
+ * @param reconnectMaxBackoff longest wait between reconnection attempts
+ * @param feedIdleTimeout a connection silent this long (not even a heartbeat) is reconnected;
+ *     must exceed the feed's heartbeat interval
+ * @param listener told of each handled event
+ */
+public record AwarenessConfig(
+    URI feedUri,
+    String feedToken,
+    Path stateDirectory,
+    long warmBytesPerSecond,
+    int warmConcurrency,
+    long tableBudgetBytes,
+    int warmQueueCapacity,
+    int immutableKeys,
+    int maxTables,
+    Duration reconnectMinBackoff,
+    Duration reconnectMaxBackoff,
+    Duration feedIdleTimeout,
+    FeedListener listener) {
+
+  public static final long DEFAULT_WARM_BYTES_PER_SECOND = 32L << 20;
+  public static final int DEFAULT_WARM_CONCURRENCY = 4;
+  public static final long DEFAULT_TABLE_BUDGET_BYTES = 64L << 20;
+  public static final int DEFAULT_WARM_QUEUE_CAPACITY = 1024;
+  public static final int DEFAULT_IMMUTABLE_KEYS = 100_000;
+  public static final int DEFAULT_MAX_TABLES = 10_000;
+  public static final Duration DEFAULT_RECONNECT_MIN_BACKOFF = Duration.ofMillis(100);
+  public static final Duration DEFAULT_RECONNECT_MAX_BACKOFF = Duration.ofSeconds(30);
+  public static final Duration DEFAULT_FEED_IDLE_TIMEOUT = Duration.ofSeconds(60);
+
+  public AwarenessConfig {
+    Objects.requireNonNull(feedUri, "feedUri");
+    Objects.requireNonNull(reconnectMinBackoff, "reconnectMinBackoff");
+    Objects.requireNonNull(reconnectMaxBackoff, "reconnectMaxBackoff");
+    Objects.requireNonNull(feedIdleTimeout, "feedIdleTimeout");
+    Objects.requireNonNull(listener, "listener");
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The settings without the token's value. */
+  @Override
+  public String toString() {
+    return "AwarenessConfig[feedUri=" + feedUri + ", feedToken=" + (feedToken == null ? "none" : "(set)")
+        + ", stateDirectory=" + stateDirectory + ", warmBytesPerSecond=" + warmBytesPerSecond
+        + ", warmConcurrency=" + warmConcurrency + ", tableBudgetBytes=" + tableBudgetBytes
+        + ", warmQueueCapacity=" + warmQueueCapacity + ", immutableKeys=" + immutableKeys
+        + ", maxTables=" + maxTables + ", reconnectBackoff=" + reconnectMinBackoff + ".."
+        + reconnectMaxBackoff + ", feedIdleTimeout=" + feedIdleTimeout + "]";
+  }
+
+  /** Whether the feed URI filters events (then sequences legitimately skip). */
+  boolean feedFiltered() {
+    return feedUri.getRawQuery() != null && !feedUri.getRawQuery().isEmpty();
+  }
+
+  /** See {@link AwarenessConfig}. */
+  public static final class Builder {
+    private URI feedUri;
+    private String feedToken;
+    private Path stateDirectory;
+    private Long warmBytesPerSecond;
+    private Integer warmConcurrency;
+    private Long tableBudgetBytes;
+    private Integer warmQueueCapacity;
+    private Integer immutableKeys;
+    private Integer maxTables;
+    private Duration reconnectMinBackoff;
+    private Duration reconnectMaxBackoff;
+    private Duration feedIdleTimeout;
+    private FeedListener listener;
+
+    private Builder() {}
+
+    /** The change feed's events resource, http or https. */
+    public Builder feedUri(URI value) {
+      once(feedUri, "feedUri");
+      Objects.requireNonNull(value, "feedUri");
+      String scheme = value.getScheme() == null ? "" : value.getScheme().toLowerCase(Locale.ROOT);
+      if (!scheme.equals("http") && !scheme.equals("https") || value.getHost() == null) {
+        throw new IllegalArgumentException("Invalid feed URI: " + value + " (expected http(s)://host:port/events)");
+      }
+      feedUri = value;
+      return this;
+    }
+
+    public Builder feedToken(String value) {
+      if (feedToken != null) {
+        throw new IllegalStateException("feedToken was already set");
+      }
+      if (value == null || value.isBlank() || value.chars().anyMatch(c -> c < 0x21 || c > 0x7e)) {
+        throw new IllegalArgumentException("Invalid feed token: must be non-blank printable ASCII");
+      }
+      feedToken = value;
+      return this;
+    }
+
+    public Builder stateDirectory(Path value) {
+      once(stateDirectory, "stateDirectory");
+      stateDirectory = Objects.requireNonNull(value, "stateDirectory");
+      return this;
+    }
+
+    public Builder warmBytesPerSecond(long value) {
+      once(warmBytesPerSecond, "warmBytesPerSecond");
+      warmBytesPerSecond = positive(value, "warm bytes per second");
+      return this;
+    }
+
+    public Builder warmConcurrency(int value) {
+      once(warmConcurrency, "warmConcurrency");
+      warmConcurrency = (int) positive(value, "warm concurrency");
+      return this;
+    }
+
+    public Builder tableBudgetBytes(long value) {
+      once(tableBudgetBytes, "tableBudgetBytes");
+      tableBudgetBytes = positive(value, "table budget");
+      return this;
+    }
+
+    public Builder warmQueueCapacity(int value) {
+      once(warmQueueCapacity, "warmQueueCapacity");
+      warmQueueCapacity = (int) positive(value, "warm queue capacity");
+      return this;
+    }
+
+    public Builder immutableKeys(int value) {
+      once(immutableKeys, "immutableKeys");
+      if (value < 0) {
+        throw new IllegalArgumentException("Invalid immutable key limit: " + value + " (must be >= 0)");
+      }
+      immutableKeys = value;
+      return this;
+    }
+
+    public Builder maxTables(int value) {
+      once(maxTables, "maxTables");
+      maxTables = (int) positive(value, "table limit");
+      return this;
+    }
+
+    public Builder reconnectBackoff(Duration min, Duration max) {
+      once(reconnectMinBackoff, "reconnectBackoff");
+      positive(min, "minimum reconnect backoff");
+      positive(max, "maximum reconnect backoff");
+      if (max.compareTo(min) < 0) {
+        throw new IllegalArgumentException("Invalid reconnect backoff: maximum " + max + " < minimum " + min);
+      }
+      reconnectMinBackoff = min;
+      reconnectMaxBackoff = max;
+      return this;
+    }
+
+    public Builder feedIdleTimeout(Duration value) {
+      once(feedIdleTimeout, "feedIdleTimeout");
+      feedIdleTimeout = positive(value, "feed idle timeout");
+      return this;
+    }
+
+    public Builder listener(FeedListener value) {
+      once(listener, "listener");
+      listener = Objects.requireNonNull(value, "listener");
+      return this;
+    }
+
+    public AwarenessConfig build() {
+      if (feedUri == null) {
+        throw new IllegalStateException("Cannot build awareness settings without a feed URI");
+      }
+      return new AwarenessConfig(feedUri, feedToken, stateDirectory,
+          or(warmBytesPerSecond, DEFAULT_WARM_BYTES_PER_SECOND),
+          or(warmConcurrency, DEFAULT_WARM_CONCURRENCY),
+          or(tableBudgetBytes, DEFAULT_TABLE_BUDGET_BYTES),
+          or(warmQueueCapacity, DEFAULT_WARM_QUEUE_CAPACITY),
+          or(immutableKeys, DEFAULT_IMMUTABLE_KEYS),
+          or(maxTables, DEFAULT_MAX_TABLES),
+          or(reconnectMinBackoff, DEFAULT_RECONNECT_MIN_BACKOFF),
+          or(reconnectMaxBackoff, DEFAULT_RECONNECT_MAX_BACKOFF),
+          or(feedIdleTimeout, DEFAULT_FEED_IDLE_TIMEOUT),
+          or(listener, FeedListener.NONE));
+    }
+
+    private static <T> T or(T value, T fallback) {
+      return value != null ? value : fallback;
+    }
+
+    private static long positive(long value, String name) {
+      if (value <= 0) {
+        throw new IllegalArgumentException("Invalid " + name + ": " + value + " (must be > 0)");
+      }
+      return value;
+    }
+
+    private static Duration positive(Duration value, String name) {
+      if (value == null || value.isNegative() || value.isZero()) {
+        throw new IllegalArgumentException("Invalid " + name + ": " + value + " (must be > 0)");
+      }
+      return value;
+    }
+
+    private static void once(Object current, String name) {
+      if (current != null) {
+        throw new IllegalStateException(name + " was already set to " + current);
+      }
+    }
+  }
+}

@@ -1,0 +1,24 @@
+package io.verglas.cache.awareness;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/** The awareness component's counters, written by the watcher and the warmer, read by stats. */
+final class AwarenessCounters {
+  final LongAdder eventsHandled = new LongAdder();
+  final LongAdder unknownEventsSkipped = new LongAdder();
+  final LongAdder malformedLinesSkipped = new LongAdder();
+  final LongAdder reconnects = new LongAdder();
+  final LongAdder gaps = new LongAdder();
+  final LongAdder walksCompleted = new LongAdder();
+  final LongAdder walksFailed = new LongAdder();
+  final LongAdder walksSkippedOverBudget = new LongAdder();
+  final LongAdder walksDropped = new LongAdder();
+  final LongAdder walksCoalesced = new LongAdder();
+  /** Bytes warming read from the origin into the caches. */
+  final LongAdder bytesWarmed = new LongAdder();
+  /** Metadata bytes walks went through, cached or not. */
+  final LongAdder bytesWalked = new LongAdder();
+  final LongAdder yields = new LongAdder();
+  volatile long lastSequence;
+  volatile boolean feedConnected;
+}

@@ -1,0 +1,38 @@
+package io.verglas.cache.awareness;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Tables the watcher has seen, each with its latest metadata location, least recently committed
+ * first; bounded by a count (the least recently committed table is forgotten first: it is then
+ * warmed again on its next commit, not at startup or after a feed gap).
+ */
+final class KnownTables {
+  private final int max;
+  private final LinkedHashMap<String, String> tables = new LinkedHashMap<>();
+
+  KnownTables(int max) {
+    this.max = max;
+  }
+
+  synchronized void put(String table, String metadataLocation) {
+    tables.remove(table);
+    tables.put(table, metadataLocation);
+    if (tables.size() > max) {
+      tables.remove(tables.keySet().iterator().next());
+    }
+  }
+
+  synchronized void putAll(Map<String, String> more) {
+    more.forEach(this::put);
+  }
+
+  synchronized Map<String, String> snapshot() {
+    return new LinkedHashMap<>(tables);
+  }
+
+  synchronized int size() {
+    return tables.size();
+  }
+}

@@ -1,0 +1,180 @@
+package io.verglas.cache.awareness;
+
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs metadata walks ({@link MetadataWalk}) one table at a time on a thread of its own.
+ *
+ * <p>Design: requests wait in a bounded map keyed by table, oldest first; a request for a table
+ * that is already waiting replaces its metadata location (only the newest metadata matters), so
+ * a burst of commits to one table costs one walk. When the map holds {@code capacity} tables,
+ * requests for further tables are dropped and counted (their next commit, or a restart, warms
+ * them). The thread runs at minimum priority and never on the node's I/O threads; each read it
+ * starts passes the shared {@link WarmingThrottle}.
+ *
+ * <p>Budget: a table whose walk exceeds its byte budget is marked over budget and is not walked
+ * again while the node runs (its requests are counted as skipped); the stats list it. A walk that
+ * fails otherwise is logged and counted; the table is walked again on its next commit, after a
+ * gap in the feed, or at the next start.
+ */
+final class TableWarmer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(TableWarmer.class);
+
+  /** Runs one walk of a table's metadata; returns the bytes it occupies. */
+  @FunctionalInterface
+  interface Walker {
+    long walk(String table, String metadataLocation) throws InterruptedException;
+  }
+
+  private final Walker walker;
+  private final int capacity;
+  private final AwarenessCounters counters;
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition changed = lock.newCondition();
+  private final Map<String, String> waiting = new LinkedHashMap<>();
+  private final Set<String> overBudget = ConcurrentHashMap.newKeySet();
+  private final Thread thread;
+  private String walking;
+  private boolean closed;
+
+  TableWarmer(Walker walker, int capacity, AwarenessCounters counters) {
+    this.walker = walker;
+    this.capacity = capacity;
+    this.counters = counters;
+    this.thread = new Thread(this::run, "verglas-metadata-warmer");
+    thread.setDaemon(true);
+    thread.setPriority(Thread.MIN_PRIORITY);
+  }
+
+  void start() {
+    thread.start();
+  }
+
+  /** Asks for a walk of the table's metadata at {@code metadataLocation}. */
+  void submit(String table, String metadataLocation) {
+    if (overBudget.contains(table)) {
+      counters.walksSkippedOverBudget.increment();
+      return;
+    }
+    lock.lock();
+    try {
+      if (waiting.containsKey(table)) {
+        waiting.put(table, metadataLocation);
+        counters.walksCoalesced.increment();
+      } else if (waiting.size() >= capacity) {
+        counters.walksDropped.increment();
+        LOG.warn("Cannot queue a metadata walk of {}: {} tables are waiting already", table, capacity);
+      } else {
+        waiting.put(table, metadataLocation);
+        changed.signalAll();
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Tables whose metadata exceeded the budget, sorted. */
+  List<String> tablesOverBudget() {
+    return overBudget.stream().sorted().toList();
+  }
+
+  /** Tables waiting for a walk or being walked. */
+  int pending() {
+    lock.lock();
+    try {
+      return waiting.size() + (walking == null ? 0 : 1);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void run() {
+    try {
+      while (true) {
+        Map.Entry<String, String> next = take();
+        if (next == null) {
+          return;
+        }
+        walk(next.getKey(), next.getValue());
+        done();
+      }
+    } catch (InterruptedException | MetadataWalk.WalkInterrupted e) {
+      // closing
+    }
+  }
+
+  private Map.Entry<String, String> take() throws InterruptedException {
+    lock.lock();
+    try {
+      while (waiting.isEmpty() && !closed) {
+        changed.await();
+      }
+      if (closed) {
+        return null;
+      }
+      Iterator<Map.Entry<String, String>> oldest = waiting.entrySet().iterator();
+      Map.Entry<String, String> first = oldest.next();
+      Map.Entry<String, String> next = Map.entry(first.getKey(), first.getValue());
+      oldest.remove();
+      walking = next.getKey();
+      return next;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void done() {
+    lock.lock();
+    try {
+      walking = null;
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void walk(String table, String metadataLocation) throws InterruptedException {
+    if (overBudget.contains(table)) {
+      counters.walksSkippedOverBudget.increment();
+      return;
+    }
+    try {
+      walker.walk(table, metadataLocation);
+      counters.walksCompleted.increment();
+    } catch (TableBudget.OverBudgetException e) {
+      overBudget.add(table);
+      LOG.warn("{}; it is no longer warmed (raise the table budget to warm it)", e.getMessage());
+    } catch (MetadataWalk.WalkInterrupted e) {
+      throw e;
+    } catch (RuntimeException e) {
+      counters.walksFailed.increment();
+      LOG.warn("Cannot warm the metadata of {} at {}: {}", table, metadataLocation, e.toString());
+    }
+  }
+
+  @Override
+  public void close() {
+    lock.lock();
+    try {
+      closed = true;
+      changed.signalAll();
+    } finally {
+      lock.unlock();
+    }
+    thread.interrupt();
+    try {
+      thread.join(10_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,65 @@
+package io.verglas.cache.awareness;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.URI;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class AwarenessConfigTest {
+  private static final URI FEED = URI.create("http://127.0.0.1:9092/events");
+
+  @Test
+  void defaults() {
+    AwarenessConfig config = AwarenessConfig.builder().feedUri(FEED).build();
+    assertThat(config.feedToken()).isNull();
+    assertThat(config.stateDirectory()).isNull();
+    assertThat(config.warmBytesPerSecond()).isEqualTo(AwarenessConfig.DEFAULT_WARM_BYTES_PER_SECOND);
+    assertThat(config.warmConcurrency()).isEqualTo(AwarenessConfig.DEFAULT_WARM_CONCURRENCY);
+    assertThat(config.tableBudgetBytes()).isEqualTo(AwarenessConfig.DEFAULT_TABLE_BUDGET_BYTES);
+    assertThat(config.immutableKeys()).isEqualTo(AwarenessConfig.DEFAULT_IMMUTABLE_KEYS);
+    assertThat(config.feedFiltered()).isFalse();
+    assertThat(AwarenessConfig.builder().feedUri(URI.create(FEED + "?namespace=db")).build()
+        .feedFiltered()).isTrue();
+  }
+
+  @Test
+  void aFeedUriIsRequiredAndMustBeHttp() {
+    assertThatThrownBy(() -> AwarenessConfig.builder().build())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("Cannot build awareness settings without a feed URI");
+    assertThatThrownBy(() -> AwarenessConfig.builder().feedUri(URI.create("file:///tmp/feed")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("Invalid feed URI: file:///tmp/feed");
+  }
+
+  @Test
+  void badValuesAreRefusedByName() {
+    assertThatThrownBy(() -> AwarenessConfig.builder().warmBytesPerSecond(0))
+        .hasMessage("Invalid warm bytes per second: 0 (must be > 0)");
+    assertThatThrownBy(() -> AwarenessConfig.builder().warmConcurrency(-1))
+        .hasMessage("Invalid warm concurrency: -1 (must be > 0)");
+    assertThatThrownBy(() -> AwarenessConfig.builder().tableBudgetBytes(0))
+        .hasMessage("Invalid table budget: 0 (must be > 0)");
+    assertThatThrownBy(() -> AwarenessConfig.builder().immutableKeys(-5))
+        .hasMessage("Invalid immutable key limit: -5 (must be >= 0)");
+    assertThatThrownBy(() -> AwarenessConfig.builder()
+        .reconnectBackoff(Duration.ofSeconds(2), Duration.ofSeconds(1)))
+        .hasMessage("Invalid reconnect backoff: maximum PT1S < minimum PT2S");
+    assertThatThrownBy(() -> AwarenessConfig.builder().feedIdleTimeout(Duration.ZERO))
+        .hasMessage("Invalid feed idle timeout: PT0S (must be > 0)");
+    assertThatThrownBy(() -> AwarenessConfig.builder().feedToken("has space"))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void eachSettingOnceAndTheTokenNeverShown() {
+    AwarenessConfig.Builder builder = AwarenessConfig.builder().feedUri(FEED).feedToken("s3cr3t");
+    assertThatThrownBy(() -> builder.feedToken("other"))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("feedToken was already set");
+    assertThatThrownBy(() -> builder.feedUri(FEED)).isInstanceOf(IllegalStateException.class);
+    assertThat(builder.build().toString()).doesNotContain("s3cr3t").contains("feedToken=(set)");
+  }
+}
