@@ -1,21 +1,47 @@
 package io.verglas.catalog;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.catalog.Catalog;
 
-/** Builds an Iceberg catalog from the same properties any Iceberg client would use. */
+/**
+ * Builds an Iceberg catalog from the same properties any Iceberg client would use.
+ *
+ * <p>Two sets of properties exist on purpose. The advertised ones (what {@code endpoints.json}
+ * and the README hand to Spark, Trino, PyIceberg or a Java client) name nothing beyond the
+ * catalog, the warehouse and the S3 endpoint, so Iceberg's own runtime jars and
+ * {@code iceberg-aws-bundle} work with them unchanged. Our own processes add their own
+ * settings on top ({@link #forOurProcesses}): they ship the AWS SDK's URL-connection HTTP
+ * client and not the Apache one that S3FileIO picks by default.
+ */
 public final class Catalogs {
+  /** Iceberg's S3FileIO property that picks the AWS SDK's HTTP client. */
+  public static final String HTTP_CLIENT_TYPE = "http-client.type";
+  private static final String OUR_HTTP_CLIENT = "urlconnection";
+
   private Catalogs() {}
 
+  /** A catalog for one of our processes: {@code properties} plus {@link #forOurProcesses}. */
   public static Catalog load(String name, Map<String, String> properties) {
-    return CatalogUtil.buildIcebergCatalog(name, properties, new Configuration(false));
+    return CatalogUtil.buildIcebergCatalog(name, forOurProcesses(properties),
+        new Configuration(false));
+  }
+
+  /**
+   * {@code properties} with the settings our processes need: the HTTP client our classpath
+   * holds, unless the properties choose one.
+   */
+  public static Map<String, String> forOurProcesses(Map<String, String> properties) {
+    Map<String, String> props = new LinkedHashMap<>(properties);
+    props.putIfAbsent(HTTP_CLIENT_TYPE, OUR_HTTP_CLIENT);
+    return props;
   }
 
   /** Properties of a JDBC catalog on a SQLite file, with the given FileIO properties. */
   public static Map<String, String> sqlite(String dbPath, String warehouse, Map<String, String> io) {
-    java.util.Map<String, String> props = new java.util.LinkedHashMap<>();
+    Map<String, String> props = new LinkedHashMap<>();
     props.put("type", "jdbc");
     props.put("uri", "jdbc:sqlite:" + dbPath);
     props.put("warehouse", warehouse);

@@ -59,7 +59,11 @@ public record ObjectStoreEndpoint(
         .build();
   }
 
-  /** Properties that make Iceberg's S3FileIO reach this endpoint. */
+  /**
+   * Properties that make Iceberg's S3FileIO reach this endpoint: standard ones only, which any
+   * Iceberg client accepts unchanged (our processes add their own through
+   * {@code Catalogs.forOurProcesses}).
+   */
   public Map<String, String> s3FileIoProperties() {
     Map<String, String> props = new LinkedHashMap<>();
     props.put("io-impl", "org.apache.iceberg.aws.s3.S3FileIO");
@@ -68,7 +72,6 @@ public record ObjectStoreEndpoint(
     props.put("s3.access-key-id", accessKey);
     props.put("s3.secret-access-key", secretKey);
     props.put("client.region", region);
-    props.put("http-client.type", "urlconnection");
     return props;
   }
 

@@ -1,5 +1,6 @@
 package io.verglas.bench.maintenance;
 
+import io.verglas.catalog.Catalogs;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -29,7 +30,7 @@ final class IcebergRewritePeer {
   /** Seconds the rewrite took. */
   static double run(Map<String, String> catalogProperties, TableIdentifier copy, Table table,
       long targetFileSize) throws Exception {
-    Map<String, String> props = new HashMap<>(catalogProperties);
+    Map<String, String> props = new HashMap<>(Catalogs.forOurProcesses(catalogProperties));
     props.remove("type");
     TableLoader loader = TableLoader.fromCatalog(CatalogLoader.custom("bench", props,
         new org.apache.hadoop.conf.Configuration(false), "org.apache.iceberg.jdbc.JdbcCatalog"),

@@ -1,5 +1,6 @@
 package io.verglas.bench.materialize;
 
+import io.verglas.catalog.Catalogs;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +36,7 @@ final class IcebergUpsertPeer {
     props.put(TableProperties.FORMAT_VERSION, "2");
     Table table = catalog.createTable(id, UpsertRows.SCHEMA, PartitionSpec.unpartitioned(), props);
 
-    Map<String, String> loaderProps = new HashMap<>(catalogProperties);
+    Map<String, String> loaderProps = new HashMap<>(Catalogs.forOurProcesses(catalogProperties));
     loaderProps.remove("type");
     CatalogLoader catalogLoader = CatalogLoader.custom("bench", loaderProps,
         new org.apache.hadoop.conf.Configuration(false), "org.apache.iceberg.jdbc.JdbcCatalog");

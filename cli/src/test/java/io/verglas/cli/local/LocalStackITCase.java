@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.verglas.catalog.Catalogs;
 import io.verglas.protocol.PutAck;
 import io.verglas.sdk.RowBatchBuilder;
 import io.verglas.sdk.TableWriter;
@@ -32,8 +33,6 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
@@ -118,6 +117,7 @@ class LocalStackITCase {
     Catalog catalog = catalogFromEndpoints();
     awaitCommitted(catalog, acks);
     assertThat(readTable(catalog)).isEqualTo(model);
+    assertStandardClientReadsTheSameRows(model);
     assertTableFilesReadableWithPlainS3Client(catalog);
     assertMaintenanceStatusServed();
 
@@ -238,7 +238,26 @@ class LocalStackITCase {
 
   private Catalog catalogFromEndpoints() {
     EndpointsFile e = EndpointsFile.read(dir.resolve("endpoints.json"));
-    return CatalogUtil.buildIcebergCatalog(e.catalogName(), e.catalogProperties(), new Configuration());
+    return Catalogs.load(e.catalogName(), e.catalogProperties());
+  }
+
+  /**
+   * A standard Iceberg client (Iceberg's jars and AWS bundle only, in a JVM of its own) built
+   * from exactly the advertised catalog properties reads the table, deletion vectors applied.
+   */
+  private void assertStandardClientReadsTheSameRows(Map<Long, Map<String, Object>> model)
+      throws Exception {
+    Map<Long, Map<String, String>> expected = new TreeMap<>();
+    model.forEach((id, row) -> {
+      Map<String, String> strings = new LinkedHashMap<>();
+      SCHEMA.columns().forEach(c -> strings.put(c.name(), String.valueOf(row.get(c.name()))));
+      expected.put(id, strings);
+    });
+    Map<Long, Map<String, String>> read = new TreeMap<>();
+    for (Map<String, String> row : StandardClient.readRows(dir.resolve("endpoints.json"), EVENTS)) {
+      assertThat(read.put(Long.parseLong(row.get("id")), row)).as("duplicate key").isNull();
+    }
+    assertThat(read).isEqualTo(expected);
   }
 
   /** The admin API's maintenance status: file counts for a table, 404 for an unknown one. */
