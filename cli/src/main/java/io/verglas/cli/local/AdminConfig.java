@@ -15,7 +15,7 @@ import java.util.function.BiConsumer;
  */
 public final class AdminConfig {
   public static final Duration REQUEST_TIMEOUT_DEFAULT = Duration.ofSeconds(10);
-  public static final int MAX_CONNECTIONS_DEFAULT = 128;
+  public static final int MAX_CONNECTIONS_DEFAULT = 256;
   public static final int MAX_REQUESTS_DEFAULT = 8;
   public static final int MAX_FOLLOWERS_DEFAULT = 32;
   public static final Duration HEARTBEAT_DEFAULT = Duration.ofSeconds(15);

@@ -119,7 +119,7 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     head.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/x-ndjson")
         .set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED)
         .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-    channel.write(head);
+    channel.writeAndFlush(head); // at once: a follower waits for the head before any event
     try (ChunkedResponseStream out = new ChunkedResponseStream(channel, WRITE_TIMEOUT)) {
       streamer.stream(query, out);
     } catch (IOException e) {

@@ -191,15 +191,27 @@ class AdminServerITCase {
     assertThat(feed.read(1, EventFilter.all(), 10)).hasSize(3);
   }
 
+  @Test
+  void aFollowerGetsTheResponseHeadBeforeAnyEventOrHeartbeat() throws Exception {
+    start(AdminConfig.builder().heartbeat(Duration.ofSeconds(60)).build());
+    HttpResponse<InputStream> follow = client.send(HttpRequest.newBuilder(
+            URI.create(admin + "/events?follow=true")).timeout(Duration.ofSeconds(5))
+            .header("Authorization", "Bearer " + READ).build(),
+        HttpResponse.BodyHandlers.ofInputStream());
+    assertThat(follow.statusCode()).isEqualTo(200);
+    follow.body().close();
+  }
+
   /**
-   * 100 connections that send nothing and 20 that send half a request head neither keep
-   * /health from answering at once nor stay open past the request timeout.
+   * 100 connections that send nothing and 50 that send half a request head (more than the 36
+   * threads of the JDK server this replaced, where each held one) neither keep /health, a
+   * publish or a read from answering at once nor stay open past the request timeout.
    */
   @Test
   void idleAndHalfSentRequestsNeitherStarveHealthNorOutliveTheTimeout() throws Exception {
     Duration timeout = Duration.ofSeconds(2);
     start(AdminConfig.builder().requestTimeout(timeout).build());
-    for (int i = 0; i < 120; i++) {
+    for (int i = 0; i < 150; i++) {
       Socket socket = new Socket();
       socket.connect(new InetSocketAddress("127.0.0.1", admin.getPort()), 5_000);
       if (i >= 100) {
