@@ -1,22 +1,21 @@
 package io.verglas.events.feed;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
-import io.verglas.events.FeedEvent;
 import io.verglas.events.FeedEventParser;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 
 /**
- * HTTP face of the change feed.
+ * The change feed's HTTP face on the JDK's {@code com.sun.net.httpserver} (in-process servers;
+ * the local stack serves the feed from its Netty admin server with the same
+ * {@link FeedQuery}, {@link FeedAccess} and {@link FeedStreamer}).
  *
  * <ul>
  *   <li>{@code GET /events?from=N[&table=ns.t][&namespace=ns][&follow=true]}: CloudEvents as
@@ -25,128 +24,137 @@ import java.util.concurrent.TimeUnit;
  *       committed, with an empty heartbeat line while idle so dead subscribers are noticed.
  *       Resume after a disconnect with {@code from = last feedsequence + 1}.</li>
  *   <li>{@code POST /events}: publish one structured CloudEvent (a snapshot commit or a
- *       table maintenance event); answers it numbered.</li>
+ *       table maintenance event) of at most the feed's max event size; answers it numbered.</li>
  * </ul>
- * Followers hold a thread each, so their number is bounded; beyond it the answer is 503.
+ * Credentials are checked before anything is read ({@link FeedAccess}: 401 without a token,
+ * 403 with a wrong one), a body over the max event size is refused with 413 from its
+ * Content-Length or while it is read, and bad input gets a 400; every refusal has a JSON
+ * {@code {"error": ...}} body. Followers hold a thread each, so their number is bounded; beyond
+ * it the answer is 503.
  */
 public final class ChangeFeedHttpHandler implements HttpHandler {
-  private static final int PAGE = 1_000;
+  private static final ObjectMapper JSON = new ObjectMapper();
   private final ChangeFeed feed;
+  private final FeedAccess access;
   private final Semaphore followers;
-  private final Duration heartbeat;
-  private volatile boolean closed;
+  private final FeedStreamer streamer;
 
+  /** A handler without credentials: anyone may publish and read. Only for in-process tests. */
   public ChangeFeedHttpHandler(ChangeFeed feed, int maxFollowers, Duration heartbeat) {
+    this(feed, FeedAccess.open(), maxFollowers, heartbeat);
+  }
+
+  public ChangeFeedHttpHandler(ChangeFeed feed, FeedAccess access, int maxFollowers,
+      Duration heartbeat) {
     this.feed = feed;
+    this.access = access;
     this.followers = new Semaphore(maxFollowers);
-    this.heartbeat = heartbeat;
+    this.streamer = new FeedStreamer(feed, heartbeat);
   }
 
   /** Ends open follow streams (at server shutdown). */
   public void close() {
-    closed = true;
+    streamer.close();
   }
 
   @Override
   public void handle(HttpExchange exchange) throws IOException {
+    // every answer, errors included, is written before the exchange closes
     try (exchange) {
       switch (exchange.getRequestMethod()) {
-        case "GET" -> get(exchange);
-        case "POST" -> post(exchange);
-        default -> answer(exchange, 405, "{\"error\":\"Method not allowed: use GET or POST\"}");
+        case "GET" -> guarded(exchange, FeedAccess.Need.READ, "read events");
+        case "POST" -> guarded(exchange, FeedAccess.Need.PUBLISH, "publish events");
+        default -> error(exchange, 405, "Cannot " + exchange.getRequestMethod()
+            + " /events: use GET or POST");
+      }
+    }
+  }
+
+  private void guarded(HttpExchange exchange, FeedAccess.Need need, String action)
+      throws IOException {
+    FeedAccess.Decision decision =
+        access.check(need, exchange.getRequestHeaders().getFirst("Authorization"));
+    if (decision != FeedAccess.Decision.ALLOWED) {
+      if (decision == FeedAccess.Decision.MISSING) {
+        exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
+      }
+      error(exchange, decision.status(), "Cannot " + action + ": " + decision.reason());
+      return;
+    }
+    try {
+      if (need == FeedAccess.Need.READ) {
+        get(exchange);
+      } else {
+        post(exchange);
       }
     } catch (IllegalArgumentException e) {
-      answer(exchange, 400, "{\"error\":" + quote(e.getMessage()) + "}");
+      error(exchange, 400, e.getMessage());
     }
   }
 
   private void post(HttpExchange exchange) throws IOException {
-    String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-    FeedEvent numbered = feed.append(FeedEventParser.fromJson(body));
-    answer(exchange, 200, FeedEventParser.toJson(numbered));
+    byte[] body = body(exchange);
+    if (body == null) {
+      error(exchange, 413, "Cannot publish events: the body is over the max event size of "
+          + feed.bounds().maxEventBytes() + " bytes");
+      return;
+    }
+    String numbered = FeedEventParser.toJson(
+        feed.appendJson(new String(body, StandardCharsets.UTF_8)));
+    answer(exchange, 200, "application/json", numbered);
+  }
+
+  /** The request body, or null when it is over the max event size (by its length or as read). */
+  private byte[] body(HttpExchange exchange) throws IOException {
+    int max = feed.bounds().maxEventBytes();
+    String length = exchange.getRequestHeaders().getFirst("Content-Length");
+    if (length != null && contentLength(length) > max) {
+      return null;
+    }
+    try (InputStream in = exchange.getRequestBody()) {
+      byte[] body = in.readNBytes(max + 1);
+      return body.length > max ? null : body;
+    }
+  }
+
+  private static long contentLength(String value) {
+    try {
+      return Long.parseLong(value.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("Cannot publish events: invalid Content-Length: " + value);
+    }
   }
 
   private void get(HttpExchange exchange) throws IOException {
-    Map<String, String> query = query(exchange.getRequestURI().getRawQuery());
-    long from = parseSequence(query.getOrDefault("from", "1"));
-    EventFilter filter = new EventFilter(query.get("table"), query.get("namespace"));
-    boolean follow = Boolean.parseBoolean(query.getOrDefault("follow", "false"));
-    if (follow && !followers.tryAcquire()) {
-      answer(exchange, 503, "{\"error\":\"Too many followers\"}");
+    FeedQuery query = FeedQuery.parse(exchange.getRequestURI().getRawQuery());
+    if (query.follow() && !followers.tryAcquire()) {
+      error(exchange, 503, "Cannot follow events: too many followers; retry later");
       return;
     }
     exchange.getResponseHeaders().set("Content-Type", "application/x-ndjson");
     exchange.sendResponseHeaders(200, 0);
     try (OutputStream out = exchange.getResponseBody()) {
-      stream(out, from, filter, follow);
+      streamer.stream(query, out);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
-      if (follow) {
+      if (query.follow()) {
         followers.release();
       }
     }
   }
 
-  private void stream(OutputStream out, long from, EventFilter filter, boolean follow)
-      throws IOException, InterruptedException {
-    long next = from;
-    while (!closed) {
-      List<FeedEvent> events = feed.read(next, filter, PAGE);
-      for (FeedEvent event : events) {
-        out.write((FeedEventParser.toJson(event) + "\n").getBytes(StandardCharsets.UTF_8));
-        next = event.feedSequence() + 1;
-      }
-      out.flush();
-      if (events.size() == PAGE) {
-        continue;
-      }
-      next = Math.max(next, feed.lastSequence() + 1);
-      if (!follow) {
-        return;
-      }
-      if (!feed.await(next, heartbeat.toMillis(), TimeUnit.MILLISECONDS)) {
-        out.write('\n');
-        out.flush();
-      }
-    }
+  private static void error(HttpExchange exchange, int status, String message)
+      throws IOException {
+    ObjectNode body = JSON.createObjectNode().put("error", message);
+    answer(exchange, status, "application/json", JSON.writeValueAsString(body));
   }
 
-  private static long parseSequence(String value) {
-    try {
-      long sequence = Long.parseLong(value);
-      if (sequence < 1) {
-        throw new IllegalArgumentException("Invalid from: " + value + " (sequences start at 1)");
-      }
-      return sequence;
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("Invalid from: " + value);
-    }
-  }
-
-  private static Map<String, String> query(String raw) {
-    Map<String, String> params = new HashMap<>();
-    if (raw == null) {
-      return params;
-    }
-    for (String pair : raw.split("&")) {
-      int eq = pair.indexOf('=');
-      String key = eq < 0 ? pair : pair.substring(0, eq);
-      String value = eq < 0 ? "" : pair.substring(eq + 1);
-      params.put(URLDecoder.decode(key, StandardCharsets.UTF_8),
-          URLDecoder.decode(value, StandardCharsets.UTF_8));
-    }
-    return params;
-  }
-
-  private static void answer(HttpExchange exchange, int status, String json) throws IOException {
-    byte[] body = json.getBytes(StandardCharsets.UTF_8);
-    exchange.getResponseHeaders().set("Content-Type", "application/json");
+  private static void answer(HttpExchange exchange, int status, String type, String text)
+      throws IOException {
+    byte[] body = text.getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", type);
     exchange.sendResponseHeaders(status, body.length);
     exchange.getResponseBody().write(body);
-  }
-
-  private static String quote(String text) {
-    return "\"" + String.valueOf(text).replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
   }
 }

@@ -1,75 +1,89 @@
 package io.verglas.cli.local;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import io.verglas.events.feed.ChangeFeed;
-import io.verglas.events.feed.ChangeFeedHttpHandler;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import io.verglas.events.feed.FeedAccess;
+import io.verglas.events.feed.FeedStreamer;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.function.Function;
-import java.util.function.Supplier;
+import java.util.concurrent.TimeUnit;
 
 /**
- * The local stack's admin endpoint: {@code /health}, {@code /stats} (cache node statistics as
- * JSON), {@code /events} (the change feed) and {@code /maintenance?table=ns.t} (a table's
- * maintenance status as JSON).
+ * The local stack's admin endpoint: {@code /health} (open: liveness), {@code /stats} (cache
+ * node statistics as JSON), {@code /events} (the change feed: GET to read or follow, POST to
+ * publish) and {@code /maintenance?table=ns.t} (a table's maintenance status as JSON).
+ *
+ * <p>Design. Netty, one event loop thread for every connection: a connection costs no thread
+ * until it has sent a whole request, and one that does not within
+ * {@link AdminConfig#requestTimeout()} is closed ({@link RequestDeadline}), so idle or
+ * slow-loris sockets cannot starve {@code /health} or the feed; their number is bounded too
+ * ({@link AdminConfig#maxConnections()}). Requests are checked from their head
+ * ({@link RequestGate}: route, credential, size) before a byte of body is buffered, then
+ * answered on {@link AdminWorkers}, where follow streams have a bounded set of their own.
+ *
+ * <p>Credentials ({@link FeedAccess}). Publishing needs the publish token; reads
+ * ({@code /stats}, {@code GET /events}, {@code /maintenance}) need the read token or the
+ * publish token unless {@link AdminConfig#publicReads()}; {@code /health} needs none.
+ *
+ * <p>Memory. A request is at most the feed's max event size (413 beyond, from its
+ * Content-Length or as it arrives), a stream holds one page of events at a time.
  */
 final class AdminServer implements AutoCloseable {
-  private static final int MAX_FOLLOWERS = 32;
-  private final HttpServer server;
-  private final ExecutorService executor;
-  private final ChangeFeedHttpHandler feedHandler;
+  private final EventLoopGroup group;
+  private final AdminWorkers workers;
+  private final FeedStreamer streamer;
+  private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+  private final Channel channel;
 
-  AdminServer(String host, int port, ChangeFeed feed, Supplier<String> healthJson,
-      Supplier<String> statsJson, Function<String, String> maintenanceJson) {
+  /** Binds {@code host:port} (0: a free port) and serves until {@link #close()}. */
+  AdminServer(String host, int port, AdminConfig config, FeedAccess access, ChangeFeed feed,
+      AdminPages pages) {
+    this.streamer = new FeedStreamer(feed, config.heartbeat());
+    this.workers = new AdminWorkers(config.maxRequests(), config.maxFollowers());
+    this.group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
     try {
-      server = HttpServer.create(new InetSocketAddress(host, port), 64);
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot bind the admin endpoint to " + host + ":" + port, e);
+      channel = new ServerBootstrap()
+          .group(group)
+          .channel(NioServerSocketChannel.class)
+          .option(ChannelOption.SO_BACKLOG, 128)
+          .childOption(ChannelOption.TCP_NODELAY, true)
+          .childHandler(new AdminServerInitializer(config, access, pages, feed, streamer,
+              workers, connections))
+          .bind(host, port)
+          .syncUninterruptibly()
+          .channel();
+    } catch (RuntimeException e) {
+      stopThreads();
+      throw new IllegalStateException("Cannot bind the admin endpoint to " + host + ":" + port
+          + ": " + e.getMessage(), e);
     }
-    // followers hold a thread each; the pool is sized for them plus ordinary requests
-    executor = Executors.newFixedThreadPool(MAX_FOLLOWERS + 4, daemonThreads());
-    feedHandler = new ChangeFeedHttpHandler(feed, MAX_FOLLOWERS, Duration.ofSeconds(15));
-    server.createContext("/events", feedHandler);
-    server.createContext("/health", exchange -> json(exchange, healthJson.get()));
-    server.createContext("/stats", exchange -> json(exchange, statsJson.get()));
-    server.createContext("/maintenance", new MaintenanceStatusHandler(maintenanceJson));
-    server.setExecutor(executor);
-    server.start();
   }
 
   URI uri() {
-    InetSocketAddress address = server.getAddress();
+    InetSocketAddress address = (InetSocketAddress) channel.localAddress();
     return URI.create("http://" + address.getHostString() + ":" + address.getPort());
   }
 
-  static void json(HttpExchange exchange, String body) throws IOException {
-    try (exchange) {
-      byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-      exchange.getResponseHeaders().set("Content-Type", "application/json");
-      exchange.sendResponseHeaders(200, bytes.length);
-      exchange.getResponseBody().write(bytes);
-    }
-  }
-
-  private static java.util.concurrent.ThreadFactory daemonThreads() {
-    return runnable -> {
-      Thread thread = new Thread(runnable, "verglas-admin");
-      thread.setDaemon(true);
-      return thread;
-    };
-  }
-
+  /** Stops accepting, ends follow streams, closes every connection. */
   @Override
   public void close() {
-    feedHandler.close();
-    server.stop(0);
-    executor.shutdownNow();
+    streamer.close();
+    channel.close().syncUninterruptibly();
+    connections.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
+    stopThreads();
+  }
+
+  private void stopThreads() {
+    workers.close();
+    group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
   }
 }

@@ -16,13 +16,15 @@ import java.util.Map;
  * {@code endpoints.json}: how scripts and other tools find a running stack. Its shape is a
  * contract (keys may be added, never renamed):
  * {@code s3{endpoint,region,accessKey,secretKey,bucket}, flight{uri,token},
- * catalog{name,restUri,properties}, admin{uri}, events{uri}}.
+ * catalog{name,restUri,properties}, admin{uri,token}, events{uri}}. {@code admin.token} is the
+ * admin endpoint's read token (for {@code /stats}, {@code GET /events}, {@code /maintenance});
+ * it is null when read from a file of an earlier version.
  */
 public record EndpointsFile(
     URI s3Endpoint, String region, String accessKey, String secretKey, String bucket,
     URI flightUri, String flightToken,
     String catalogName, URI catalogRestUri, Map<String, String> catalogProperties,
-    URI adminUri, URI eventsUri) {
+    URI adminUri, URI eventsUri, String adminToken) {
 
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
@@ -46,7 +48,9 @@ public record EndpointsFile(
     catalog.put("restUri", catalogRestUri.toString());
     ObjectNode props = catalog.putObject("properties");
     new java.util.TreeMap<>(catalogProperties).forEach(props::put);
-    root.putObject("admin").put("uri", adminUri.toString());
+    ObjectNode admin = root.putObject("admin");
+    admin.put("uri", adminUri.toString());
+    admin.put("token", adminToken);
     root.putObject("events").put("uri", eventsUri.toString());
     try {
       Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
@@ -74,6 +78,7 @@ public record EndpointsFile(
         root.path("flight").path("token").asText(), root.path("catalog").path("name").asText(),
         URI.create(root.path("catalog").path("restUri").asText()), props,
         URI.create(root.path("admin").path("uri").asText()),
-        URI.create(root.path("events").path("uri").asText()));
+        URI.create(root.path("events").path("uri").asText()),
+        root.path("admin").path("token").asText(null));
   }
 }

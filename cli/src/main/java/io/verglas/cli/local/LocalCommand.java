@@ -38,11 +38,17 @@ public final class LocalCommand implements Callable<Integer> {
   @Option(names = "--checkpoint-interval-ms", description = "Materializer checkpoint interval (default: 2000)")
   Long checkpointMillis;
 
+  @Option(names = "--admin-public", description = "Serve the admin port's reads (/stats, GET "
+      + "/events, /maintenance) without a token (default: the admin.token of endpoints.json)")
+  boolean adminPublic;
+
   @Override
   public Integer call() throws Exception {
-    LocalConfig config = config();
+    Properties props = configFile();
+    LocalConfig config = config(props);
     System.out.println("Starting Verglas in " + config.dataDir() + " ...");
-    LocalStack stack = LocalStack.start(config);
+    AdminConfig admin = adminConfig(props);
+    LocalStack stack = LocalStack.start(config, admin);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       System.out.println("Stopping Verglas ...");
@@ -54,7 +60,9 @@ public final class LocalCommand implements Callable<Integer> {
     System.out.println("  S3 endpoint   " + e.s3Endpoint() + "  (bucket " + e.bucket() + ", region " + e.region() + ")");
     System.out.println("  Flight        " + e.flightUri());
     System.out.println("  Catalog       " + e.catalogProperties().get("uri") + " (JDBC; REST proxy " + e.catalogRestUri() + " not built yet)");
-    System.out.println("  Admin         " + e.adminUri() + "/health  " + e.adminUri() + "/stats");
+    System.out.println("  Admin         " + e.adminUri() + "/health  " + e.adminUri() + "/stats"
+        + (admin.publicReads() ? "  (reads public)"
+            : "  (reads need Authorization: Bearer <admin.token of endpoints.json>)"));
     System.out.println("  Change feed   " + e.eventsUri() + "?follow=true");
     System.out.println("  Credentials and all properties: " + config.endpointsFile());
     System.out.println("Press Ctrl-C to stop.");
@@ -62,15 +70,24 @@ public final class LocalCommand implements Callable<Integer> {
     return 0;
   }
 
-  private LocalConfig config() throws IOException {
-    LocalConfig.Builder builder = LocalConfig.builder();
+  private Properties configFile() throws IOException {
+    Properties props = new Properties();
     if (configFile != null) {
-      Properties props = new Properties();
       try (Reader reader = Files.newBufferedReader(configFile)) {
         props.load(reader);
       }
-      builder.apply(props);
     }
+    return props;
+  }
+
+  private AdminConfig adminConfig(Properties props) {
+    AdminConfig.Builder builder = AdminConfig.builder().apply(props);
+    if (adminPublic) { builder.publicReads(true); }
+    return builder.build();
+  }
+
+  private LocalConfig config(Properties props) {
+    LocalConfig.Builder builder = LocalConfig.builder().apply(props);
     if (dataDir != null) { builder.dataDir(dataDir); }
     if (host != null) { builder.host(host); }
     if (s3Port != null) { builder.s3Port(s3Port); }

@@ -1,42 +1,88 @@
 package io.verglas.cli.local;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.HexFormat;
+import java.util.function.Function;
 
 /**
- * The local stack's secrets: S3 access key and secret, and the Flight bearer token. Generated at
- * the first start and kept in the data directory (owner-only), so a restarted stack keeps
- * serving the clients that were configured against it.
+ * The local stack's secrets: S3 access key and secret, the Flight bearer token, and the admin
+ * endpoint's two bearer tokens: {@code adminToken} reads ({@code /stats}, {@code GET /events},
+ * {@code /maintenance}) and {@code eventsToken} publishes to the change feed ({@code POST
+ * /events}; it reads too, as the jobs that publish also follow the feed). Generated at the
+ * first start and kept in the data directory (owner-only), so a restarted stack keeps serving
+ * the clients that were configured against it. A file from an earlier version gets the
+ * secrets it lacks added; those it has are kept, as are keys this version does not know.
  */
-public record LocalCredentials(String accessKey, String secretKey, String flightToken) {
+public record LocalCredentials(String accessKey, String secretKey, String flightToken,
+    String adminToken, String eventsToken) {
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
   public static LocalCredentials loadOrCreate(Path file) {
     try {
-      if (Files.exists(file)) {
-        return MAPPER.readValue(file.toFile(), LocalCredentials.class);
-      }
+      ObjectNode stored = Files.exists(file) ? read(file) : MAPPER.createObjectNode();
       SecureRandom random = new SecureRandom();
-      LocalCredentials created = new LocalCredentials("VG" + hex(random, 9).toUpperCase(),
-          hex(random, 20), hex(random, 24));
-      Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-      Files.writeString(tmp, MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(created));
-      try {
-        Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-------"));
-      } catch (UnsupportedOperationException ignored) {
-        // not a POSIX file system: permissions are the platform's default
+      boolean added = fill(stored, "accessKey", r -> "VG" + hex(r, 9).toUpperCase(), random)
+          | fill(stored, "secretKey", r -> hex(r, 20), random)
+          | fill(stored, "flightToken", r -> hex(r, 24), random)
+          | fill(stored, "adminToken", r -> hex(r, 24), random)
+          | fill(stored, "eventsToken", r -> hex(r, 24), random);
+      if (added) {
+        write(file, stored);
       }
-      Files.move(tmp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-      return created;
+      return new LocalCredentials(stored.get("accessKey").asText(),
+          stored.get("secretKey").asText(), stored.get("flightToken").asText(),
+          stored.get("adminToken").asText(), stored.get("eventsToken").asText());
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot load or create credentials in " + file, e);
     }
+  }
+
+  private static ObjectNode read(Path file) throws IOException {
+    JsonNode root = MAPPER.readTree(file.toFile());
+    if (!(root instanceof ObjectNode object)) {
+      throw new IOException("Cannot read credentials " + file + ": not a JSON object");
+    }
+    return object;
+  }
+
+  /** Sets {@code key} to a new secret unless it holds one; whether it did. */
+  private static boolean fill(ObjectNode stored, String key, Function<SecureRandom, String> secret,
+      SecureRandom random) {
+    JsonNode value = stored.get(key);
+    if (value != null && value.isTextual() && !value.asText().isBlank()) {
+      return false;
+    }
+    stored.put(key, secret.apply(random));
+    return true;
+  }
+
+  /** Writes owner-only from the start (a temporary file renamed over the old one). */
+  private static void write(Path file, ObjectNode stored) throws IOException {
+    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+    Files.deleteIfExists(tmp);
+    try {
+      Files.createFile(tmp, PosixFilePermissions.asFileAttribute(
+          PosixFilePermissions.fromString("rw-------")));
+    } catch (UnsupportedOperationException e) {
+      Files.createFile(tmp); // not a POSIX file system: permissions are the platform's default
+    }
+    Files.writeString(tmp, MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(stored));
+    Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+  }
+
+  /** Names the access key only: the secrets stay out of logs and exception messages. */
+  @Override
+  public String toString() {
+    return "LocalCredentials[accessKey=" + accessKey + ", secrets redacted]";
   }
 
   private static String hex(SecureRandom random, int bytes) {

@@ -4,6 +4,7 @@ import io.verglas.cache.CacheNode;
 import io.verglas.cache.origin.LocalDirectoryOrigin;
 import io.verglas.catalog.Catalogs;
 import io.verglas.events.feed.ChangeFeed;
+import io.verglas.events.feed.FeedAccess;
 import io.verglas.ingest.IngestServer;
 import io.verglas.maintenance.job.MaintenanceConfig;
 import io.verglas.maintenance.job.MaintenanceJob;
@@ -48,17 +49,24 @@ public final class LocalStack implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LocalStack.class);
 
   private final LocalConfig config;
+  private final AdminConfig adminConfig;
   private final Deque<AutoCloseable> started = new ArrayDeque<>();
   private EndpointsFile endpoints;
   private JobClient materializer;
   private JobClient maintenance;
 
-  private LocalStack(LocalConfig config) {
+  private LocalStack(LocalConfig config, AdminConfig adminConfig) {
     this.config = config;
+    this.adminConfig = adminConfig;
   }
 
   public static LocalStack start(LocalConfig config) {
-    LocalStack stack = new LocalStack(config);
+    return start(config, AdminConfig.defaults());
+  }
+
+  /** Starts the stack with the admin endpoint's and change feed's settings. */
+  public static LocalStack start(LocalConfig config, AdminConfig adminConfig) {
+    LocalStack stack = new LocalStack(config, adminConfig);
     try {
       stack.startAll();
       return stack;
@@ -92,16 +100,23 @@ public final class LocalStack implements AutoCloseable {
       started.push(closeable);
     }
 
-    ChangeFeed feed = new ChangeFeed(config.eventsFile(), 100_000);
+    ChangeFeed feed = new ChangeFeed(config.eventsFile(), adminConfig.feedBounds());
     started.push(feed);
-    AdminServer admin = new AdminServer(config.host(), config.adminPort(), feed,
-        this::healthJson, () -> cache.stats().toJson(), table -> maintenanceJson(catalog, table));
+    // the jobs publish with the events token, which reads too; operators read with the admin one
+    FeedAccess access = FeedAccess.tokens(credentials.eventsToken(), credentials.adminToken(),
+        adminConfig.publicReads());
+    AdminServer admin = new AdminServer(config.host(), config.adminPort(), adminConfig, access,
+        feed, new AdminPages(this::healthJson, () -> cache.stats().toJson(),
+            table -> maintenanceJson(catalog, table)));
     started.push(admin);
     URI eventsUri = URI.create(admin.uri() + "/events");
 
     IngestServer ingest = startIngest(catalog, s3, credentials);
     started.push(ingest);
 
+    // TODO(coordinator): give credentials.eventsToken() to both jobs' feed clients (the
+    // materializer's publisher, the maintenance job's reader and publisher): the feed now
+    // refuses a POST without it (401) and, unless adminConfig.publicReads(), a GET too.
     materializer = startMaterializer(s3, catalogProperties, eventsUri);
     started.push(this::stopMaterializer);
     maintenance = startMaintenance(catalogProperties, eventsUri, feed.lastSequence() + 1);
@@ -110,7 +125,7 @@ public final class LocalStack implements AutoCloseable {
     endpoints = new EndpointsFile(cache.endpoint(), config.region(), credentials.accessKey(),
         credentials.secretKey(), config.bucket(), ingest.location(), credentials.flightToken(),
         CATALOG_NAME, URI.create(cache.endpoint() + "/catalog"), catalogProperties,
-        admin.uri(), eventsUri);
+        admin.uri(), eventsUri, credentials.adminToken());
     endpoints.write(config.endpointsFile());
   }
 

@@ -262,11 +262,13 @@ class LocalStackITCase {
 
   /** The admin API's maintenance status: file counts for a table, 404 for an unknown one. */
   private void assertMaintenanceStatusServed() throws Exception {
-    String admin = new ObjectMapper().readTree(dir.resolve("endpoints.json").toFile())
-        .at("/admin/uri").asText();
+    JsonNode endpoints = new ObjectMapper().readTree(dir.resolve("endpoints.json").toFile());
+    String admin = endpoints.at("/admin/uri").asText();
+    String bearer = "Bearer " + endpoints.at("/admin/token").asText();
     java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
     java.net.http.HttpResponse<String> status = http.send(java.net.http.HttpRequest.newBuilder(
-        java.net.URI.create(admin + "/maintenance?table=demo.events")).build(),
+        java.net.URI.create(admin + "/maintenance?table=demo.events"))
+        .header("Authorization", bearer).build(),
         java.net.http.HttpResponse.BodyHandlers.ofString());
     assertThat(status.statusCode()).isEqualTo(200);
     JsonNode json = new ObjectMapper().readTree(status.body());
@@ -276,9 +278,14 @@ class LocalStackITCase {
     assertThat(json.has("pending")).isTrue();
     assertThat(json.has("last-maintenance")).isTrue();
     java.net.http.HttpResponse<String> missing = http.send(java.net.http.HttpRequest.newBuilder(
-        java.net.URI.create(admin + "/maintenance?table=demo.nope")).build(),
+        java.net.URI.create(admin + "/maintenance?table=demo.nope"))
+        .header("Authorization", bearer).build(),
         java.net.http.HttpResponse.BodyHandlers.ofString());
     assertThat(missing.statusCode()).isEqualTo(404);
+    java.net.http.HttpResponse<String> anonymous = http.send(java.net.http.HttpRequest.newBuilder(
+        java.net.URI.create(admin + "/maintenance?table=demo.events")).build(),
+        java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertThat(anonymous.statusCode()).as("reads need admin.token").isEqualTo(401);
   }
 
   private void assertEndpointsFileHasTheContractShape() throws Exception {
@@ -286,7 +293,8 @@ class LocalStackITCase {
     for (String path : List.of("/s3/endpoint", "/s3/region", "/s3/accessKey", "/s3/secretKey",
         "/s3/bucket", "/flight/uri", "/flight/token", "/catalog/name", "/catalog/restUri",
         "/catalog/properties/type", "/catalog/properties/uri", "/catalog/properties/warehouse",
-        "/catalog/properties/io-impl", "/catalog/properties/s3.endpoint", "/admin/uri", "/events/uri")) {
+        "/catalog/properties/io-impl", "/catalog/properties/s3.endpoint", "/admin/uri", "/admin/token",
+        "/events/uri")) {
       assertThat(json.at(path).asText()).as(path).isNotBlank();
     }
     assertThat(json.at("/catalog/properties/type").asText()).isEqualTo("jdbc");

@@ -1,0 +1,158 @@
+package io.verglas.cli.local;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import io.verglas.events.FeedEventParser;
+import io.verglas.events.feed.ChangeFeed;
+import io.verglas.events.feed.FeedQuery;
+import io.verglas.events.feed.FeedStreamer;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Answers the admin requests that {@link RequestGate} let through, whole (aggregated, within
+ * the max body). Answers are computed on {@link AdminWorkers}, never on the event loop, and
+ * written back from there; {@code GET /events} streams JSON lines in chunks
+ * ({@link ChunkedResponseStream}) and closes the connection at its end. One request at a time
+ * per connection: a client that sends the next before its answer (HTTP pipelining, which no
+ * common client does) is disconnected rather than answered out of order.
+ */
+final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
+  private static final Logger LOG = LoggerFactory.getLogger(AdminHandler.class);
+  /** How long a stream waits for a client to take a chunk before it disconnects it. */
+  private static final Duration WRITE_TIMEOUT = Duration.ofSeconds(30);
+
+  private final AdminPages pages;
+  private final MaintenanceStatusHandler maintenance;
+  private final ChangeFeed feed;
+  private final FeedStreamer streamer;
+  private final AdminWorkers workers;
+  private boolean busy;
+
+  AdminHandler(AdminPages pages, ChangeFeed feed, FeedStreamer streamer, AdminWorkers workers) {
+    this.pages = pages;
+    this.maintenance = new MaintenanceStatusHandler(pages.maintenance());
+    this.feed = feed;
+    this.streamer = streamer;
+    this.workers = workers;
+  }
+
+  @Override
+  protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+    if (busy) {
+      LOG.debug("Closing admin connection {}: a request arrived before the last was answered",
+          ctx.channel());
+      ctx.close();
+      return;
+    }
+    busy = true;
+    QueryStringDecoder uri = new QueryStringDecoder(request.uri());
+    AdminRoute route = AdminRoute.find(uri.path(), request.method()).orElseThrow(); // gated
+    boolean keepAlive = HttpUtil.isKeepAlive(request);
+    if (route == AdminRoute.READ_EVENTS) {
+      readEvents(ctx, uri, keepAlive);
+      return;
+    }
+    String body = route == AdminRoute.PUBLISH_EVENT
+        ? request.content().toString(StandardCharsets.UTF_8) : null;
+    if (!workers.submit(false, () -> respond(ctx, answer(route, uri, body), keepAlive))) {
+      respond(ctx, overloaded(), keepAlive);
+    }
+  }
+
+  private FullHttpResponse answer(AdminRoute route, QueryStringDecoder uri, String body) {
+    try {
+      return switch (route) {
+        case HEALTH -> AdminResponses.json(HttpResponseStatus.OK, pages.health().get());
+        case STATS -> AdminResponses.json(HttpResponseStatus.OK, pages.stats().get());
+        case MAINTENANCE -> maintenance.answer(uri);
+        case PUBLISH_EVENT -> publish(body);
+        case READ_EVENTS -> throw new IllegalStateException("streamed, not answered whole");
+      };
+    } catch (RuntimeException e) {
+      LOG.warn("Admin request {} {} failed", route.path(), uri.uri(), e);
+      return AdminResponses.error(HttpResponseStatus.INTERNAL_SERVER_ERROR,
+          "Cannot answer " + route.path() + ": " + e);
+    }
+  }
+
+  private FullHttpResponse publish(String body) {
+    try {
+      return AdminResponses.json(HttpResponseStatus.OK,
+          FeedEventParser.toJson(feed.appendJson(body)));
+    } catch (IllegalArgumentException e) {
+      return AdminResponses.error(HttpResponseStatus.BAD_REQUEST, e.getMessage());
+    }
+  }
+
+  private void readEvents(ChannelHandlerContext ctx, QueryStringDecoder uri, boolean keepAlive) {
+    FeedQuery query;
+    try {
+      query = FeedQuery.parse(uri.rawQuery());
+    } catch (IllegalArgumentException e) {
+      respond(ctx, AdminResponses.error(HttpResponseStatus.BAD_REQUEST, e.getMessage()),
+          keepAlive);
+      return;
+    }
+    if (!workers.submit(query.follow(), () -> stream(ctx.channel(), query))) {
+      respond(ctx, overloaded(), keepAlive);
+    }
+  }
+
+  /** Streams the events on a worker; the connection closes at the end of the stream. */
+  private void stream(Channel channel, FeedQuery query) {
+    HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+    head.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/x-ndjson")
+        .set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED)
+        .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+    channel.writeAndFlush(head); // at once: a follower waits for the head before any event
+    try (ChunkedResponseStream out = new ChunkedResponseStream(channel, WRITE_TIMEOUT)) {
+      streamer.stream(query, out);
+    } catch (IOException e) {
+      LOG.debug("Change feed stream to {} ended: {}", channel.remoteAddress(), e.toString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      channel.close();
+    }
+  }
+
+  private static FullHttpResponse overloaded() {
+    FullHttpResponse response = AdminResponses.error(HttpResponseStatus.SERVICE_UNAVAILABLE,
+        "Cannot answer now: too many requests or followers at once; retry later");
+    response.headers().set(HttpHeaderNames.RETRY_AFTER, "1");
+    return response;
+  }
+
+  /** Writes a whole answer (from any thread); the next request may come once it is out. */
+  private void respond(ChannelHandlerContext ctx, FullHttpResponse response, boolean keepAlive) {
+    HttpUtil.setKeepAlive(response, keepAlive);
+    ctx.writeAndFlush(response).addListener(written -> {
+      if (keepAlive && written.isSuccess()) {
+        busy = false; // the listener runs on the event loop, as channelRead0 does
+      } else {
+        ctx.close();
+      }
+    });
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    LOG.debug("Closing an admin connection after an error", cause);
+    ctx.close();
+  }
+}

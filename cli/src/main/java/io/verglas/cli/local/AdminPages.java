@@ -1,0 +1,12 @@
+package io.verglas.cli.local;
+
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * What the admin endpoint shows besides the feed, as JSON: {@code /health}, {@code /stats}
+ * (the cache node's statistics) and {@code /maintenance?table=ns.t} (a table's status; throws
+ * {@link org.apache.iceberg.exceptions.NoSuchTableException} for an unknown table).
+ */
+record AdminPages(Supplier<String> health, Supplier<String> stats,
+    Function<String, String> maintenance) {}

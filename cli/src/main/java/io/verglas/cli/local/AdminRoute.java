@@ -1,0 +1,54 @@
+package io.verglas.cli.local;
+
+import io.netty.handler.codec.http.HttpMethod;
+import io.verglas.events.feed.FeedAccess;
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/** The admin endpoint's routes and the credential each needs ({@link FeedAccess}). */
+enum AdminRoute {
+  HEALTH("/health", HttpMethod.GET, FeedAccess.Need.NONE),
+  STATS("/stats", HttpMethod.GET, FeedAccess.Need.READ),
+  MAINTENANCE("/maintenance", HttpMethod.GET, FeedAccess.Need.READ),
+  READ_EVENTS("/events", HttpMethod.GET, FeedAccess.Need.READ),
+  PUBLISH_EVENT("/events", HttpMethod.POST, FeedAccess.Need.PUBLISH);
+
+  private final String path;
+  private final HttpMethod method;
+  private final FeedAccess.Need need;
+
+  AdminRoute(String path, HttpMethod method, FeedAccess.Need need) {
+    this.path = path;
+    this.method = method;
+    this.need = need;
+  }
+
+  static Optional<AdminRoute> find(String path, HttpMethod method) {
+    return Arrays.stream(values()).filter(r -> r.path.equals(path) && r.method.equals(method))
+        .findFirst();
+  }
+
+  static boolean knownPath(String path) {
+    return Arrays.stream(values()).anyMatch(r -> r.path.equals(path));
+  }
+
+  /** The methods {@code path} answers, as an {@code Allow} header value. */
+  static String allowed(String path) {
+    return Arrays.stream(values()).filter(r -> r.path.equals(path))
+        .map(r -> r.method.name()).collect(Collectors.joining(", "));
+  }
+
+  static String paths() {
+    return Arrays.stream(values()).map(r -> r.path).distinct()
+        .collect(Collectors.joining(", "));
+  }
+
+  String path() {
+    return path;
+  }
+
+  FeedAccess.Need need() {
+    return need;
+  }
+}

@@ -1,0 +1,55 @@
+package io.verglas.cli.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class EndpointsFileTest {
+  private static final EndpointsFile ENDPOINTS = new EndpointsFile(
+      URI.create("http://127.0.0.1:9100"), "us-east-1", "VGKEY", "secret", "warehouse",
+      URI.create("grpc+tcp://127.0.0.1:8815"), "flight-token", "verglas",
+      URI.create("http://127.0.0.1:9100/catalog"), Map.of("type", "jdbc"),
+      URI.create("http://127.0.0.1:9101"), URI.create("http://127.0.0.1:9101/events"),
+      "admin-token");
+
+  @TempDir Path dir;
+
+  @Test
+  void theAdminTokenIsWrittenBesideEveryEarlierKey() throws Exception {
+    Path file = dir.resolve("endpoints.json");
+    ENDPOINTS.write(file);
+
+    JsonNode json = new ObjectMapper().readTree(file.toFile());
+    for (String path : List.of("/s3/endpoint", "/s3/region", "/s3/accessKey", "/s3/secretKey",
+        "/s3/bucket", "/flight/uri", "/flight/token", "/catalog/name", "/catalog/restUri",
+        "/catalog/properties/type", "/admin/uri", "/events/uri")) {
+      assertThat(json.at(path).asText()).as(path).isNotBlank();
+    }
+    assertThat(json.at("/admin/token").asText()).isEqualTo("admin-token");
+    assertThat(EndpointsFile.read(file)).isEqualTo(ENDPOINTS);
+  }
+
+  @Test
+  void aFileOfAnEarlierVersionReadsWithoutAnAdminToken() throws Exception {
+    Path file = dir.resolve("endpoints.json");
+    ENDPOINTS.write(file);
+    ObjectMapper mapper = new ObjectMapper();
+    ObjectNode json = (ObjectNode) mapper.readTree(file.toFile());
+    ((ObjectNode) json.get("admin")).remove("token");
+    Files.writeString(file, mapper.writeValueAsString(json));
+
+    EndpointsFile read = EndpointsFile.read(file);
+
+    assertThat(read.adminToken()).isNull();
+    assertThat(read.adminUri()).isEqualTo(ENDPOINTS.adminUri());
+  }
+}
