@@ -52,8 +52,9 @@ public final class HttpEventPublisher implements EventPublisher {
     this.authenticated = b.token != null;
     this.outbox = outbox;
     this.closeTimeout = b.closeTimeout;
-    this.sender = new OutboxSender(outbox.directory().getFileName().toString(), outbox, abandoned,
-        new HttpDelivery(b.feed, b.token, b.requestTimeout), b.backoff);
+    Path slot = outbox.directory();
+    this.sender = new OutboxSender(slot.getParent().getFileName() + "/" + slot.getFileName(),
+        outbox, abandoned, new HttpDelivery(b.feed, b.token, b.requestTimeout), b.backoff);
   }
 
   /**
