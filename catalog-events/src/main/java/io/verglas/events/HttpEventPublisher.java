@@ -27,9 +27,9 @@ import org.slf4j.LoggerFactory;
  * crash appears in the feed once: at-least-once delivery plus deduplication.
  *
  * <p>Credential. With a token, every request carries {@code Authorization: Bearer <token>}. A
- * refused credential (401, 403) is logged once and the events wait in the outbox until an
- * operator fixes it; it is never taken for success. The token is in no log and no
- * {@link #toString}.
+ * refused credential (401, 403) is logged once when the refusals start (then only every 100
+ * attempts while they last) and the events wait in the outbox until an operator fixes it; it
+ * is never taken for success. The token is in no log and no {@link #toString}.
  *
  * <p>Bounds. The outbox holds at most {@code outboxMaxBytes} on disk; past it the oldest
  * events are dropped with an ERROR (see {@link DurableOutbox}; their commits are in the catalog).
