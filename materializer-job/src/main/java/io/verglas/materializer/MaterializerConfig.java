@@ -3,6 +3,7 @@ package io.verglas.materializer;
 import io.verglas.catalog.Catalogs;
 import io.verglas.events.EventPublisher;
 import io.verglas.events.HttpEventPublisher;
+import io.verglas.events.publish.DurableOutbox;
 import io.verglas.job.JobArguments;
 import io.verglas.materializer.store.S3WalStore;
 import io.verglas.materializer.store.WalStore;
@@ -11,6 +12,7 @@ import io.verglas.store.ObjectStoreEndpoint;
 import io.verglas.wal.WalLayout;
 import java.io.Serializable;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -33,6 +35,20 @@ import org.apache.iceberg.catalog.Catalog;
  *   --s3.access-key=...  --s3.secret-key=...  --s3.bucket=...
  *   --wal.prefix=_wal
  *   --events.uri=http://.../events    change feed (POST); events are dropped when absent
+ *   --events.token=...                bearer token of the feed's publish credential (sent as
+ *                                     Authorization: Bearer; never logged)
+ *   --events.outbox-dir=DIR           durable outbox: each commit's event is forced to disk
+ *                                     here before a background thread sends it, and waits there
+ *                                     while the feed is slow or down. Default: a directory
+ *                                     materializer-&lt;catalog hash&gt; in
+ *                                     &lt;java.io.tmpdir&gt;/verglas-outbox on the task manager.
+ *                                     On a cluster set a directory on persistent local disk (or
+ *                                     one that follows the job): the events of an outbox left on
+ *                                     a lost disk, or on a host the committer does not run on
+ *                                     again, are not sent (their commits are in the catalog, for
+ *                                     the catalog poller)
+ *   --events.outbox-max-bytes=268435456  bound of the outbox on disk; when full, the oldest
+ *                                     undelivered events are dropped with an ERROR
  *   --checkpoint-interval=2s          (ms, or a number with ms/s/m)
  *   --checkpoint-dir=file:///...      sets RocksDB + incremental checkpoints in the job config;
  *                                     absent: the cluster's flink-conf decides
@@ -63,14 +79,19 @@ public final class MaterializerConfig implements Serializable {
   public static final int WRITER_INDEX_CACHE_ENTRIES_MAX = 1 << 26;
   /** Bound of the manifest content cache of each catalog client's file IO. */
   public static final long MANIFEST_CACHE_BYTES_DEFAULT = 32L << 20;
-  /** Tries per event before the publisher gives up (the catalog poller covers lost events). */
-  static final int EVENT_PUBLISH_ATTEMPTS = 3;
+  /** The role part of the default outbox directory's name. */
+  static final String OUTBOX_ROLE = "materializer";
 
   private final String catalogName;
   private final Map<String, String> catalogProperties;
   private final ObjectStoreEndpoint endpoint;
   private final String walPrefix;
   private final URI eventsUri;
+  /** Never printed: see {@link #toString}. */
+  private final String eventsToken;
+  /** Null for the default, which is resolved where the publisher runs (its temp directory). */
+  private final String eventsOutboxDir;
+  private final long eventsOutboxMaxBytes;
   private final SerializableSupplier<EventPublisher> eventPublisher;
   private final Duration checkpointInterval;
   private final String checkpointDir;
@@ -86,6 +107,10 @@ public final class MaterializerConfig implements Serializable {
     this.endpoint = b.endpoint;
     this.walPrefix = b.walPrefix == null ? WalLayout.DEFAULT_PREFIX : b.walPrefix;
     this.eventsUri = b.eventsUri;
+    this.eventsToken = b.eventsToken;
+    this.eventsOutboxDir = b.eventsOutboxDir;
+    this.eventsOutboxMaxBytes = b.eventsOutboxMaxBytes < 0
+        ? DurableOutbox.MAX_BYTES_DEFAULT : b.eventsOutboxMaxBytes;
     this.eventPublisher = b.eventPublisher;
     this.checkpointInterval =
         b.checkpointInterval == null ? CHECKPOINT_INTERVAL_DEFAULT : b.checkpointInterval;
@@ -127,6 +152,9 @@ public final class MaterializerConfig implements Serializable {
         case "s3.bucket": bucket = value; break;
         case "wal.prefix": builder.walPrefix(value); break;
         case "events.uri": builder.eventsUri(URI.create(value)); break;
+        case "events.token": builder.eventsToken(value); break;
+        case "events.outbox-dir": builder.eventsOutboxDir(Path.of(value)); break;
+        case "events.outbox-max-bytes": builder.eventsOutboxMaxBytes(parseLong(key, value)); break;
         case "checkpoint-interval": builder.checkpointInterval(JobArguments.duration(key, value)); break;
         case "checkpoint-dir": builder.checkpointDir(value); break;
         case "parallelism": builder.parallelism(parseInt(key, value)); break;
@@ -186,6 +214,26 @@ public final class MaterializerConfig implements Serializable {
     return eventsUri;
   }
 
+  /** Whether events are published with a bearer token (the token itself is not exposed). */
+  public boolean hasEventsToken() {
+    return eventsToken != null;
+  }
+
+  /**
+   * The directory of the event outbox: the configured one, or the default under this JVM's
+   * temp directory, named after the catalog so two deployments on one host never share it.
+   */
+  public Path eventsOutboxDir() {
+    return eventsOutboxDir != null ? Path.of(eventsOutboxDir)
+        : DurableOutbox.defaultDirectory(OUTBOX_ROLE, catalogName + "\n"
+            + catalogProperties.get(CatalogProperties.URI) + "\n"
+            + catalogProperties.get(CatalogProperties.WAREHOUSE_LOCATION));
+  }
+
+  public long eventsOutboxMaxBytes() {
+    return eventsOutboxMaxBytes;
+  }
+
   public Duration checkpointInterval() {
     return checkpointInterval;
   }
@@ -240,8 +288,9 @@ public final class MaterializerConfig implements Serializable {
   }
 
   /**
-   * A new event publisher: the supplied one, an HTTP publisher for {@link #eventsUri()}, or one
-   * that drops events when neither is configured.
+   * A new event publisher: the supplied one, an HTTP publisher for {@link #eventsUri()} through
+   * the outbox in {@link #eventsOutboxDir()}, or one that drops events when neither is
+   * configured. The caller closes it.
    */
   public EventPublisher newEventPublisher() {
     if (eventPublisher != null) {
@@ -250,7 +299,8 @@ public final class MaterializerConfig implements Serializable {
     if (eventsUri == null) {
       return EventPublisher.discarding();
     }
-    return new HttpEventPublisher(eventsUri, EVENT_PUBLISH_ATTEMPTS);
+    return HttpEventPublisher.builder(eventsUri).token(eventsToken)
+        .outboxDir(eventsOutboxDir()).outboxMaxBytes(eventsOutboxMaxBytes).build();
   }
 
   @Override
@@ -259,6 +309,9 @@ public final class MaterializerConfig implements Serializable {
         + catalogProperties.getOrDefault("type", catalogProperties.get("catalog-impl"))
         + ", s3=" + endpoint.endpoint() + "/" + endpoint.bucket() + ", wal=" + walPrefix
         + ", events=" + (eventPublisher != null ? "supplied" : eventsUri)
+        + ", eventsCredential=" + (eventsToken != null ? "bearer" : "none")
+        + ", eventsOutbox=" + (eventsOutboxDir != null ? eventsOutboxDir : "default")
+        + ", eventsOutboxMaxBytes=" + eventsOutboxMaxBytes
         + ", checkpointInterval=" + checkpointInterval + ", checkpointDir=" + checkpointDir
         + ", parallelism=" + parallelism + ", discoveryInterval=" + discoveryInterval
         + ", writerBufferBytes=" + writerBufferBytes
@@ -273,6 +326,9 @@ public final class MaterializerConfig implements Serializable {
     private ObjectStoreEndpoint endpoint;
     private String walPrefix;
     private URI eventsUri;
+    private String eventsToken;
+    private String eventsOutboxDir;
+    private long eventsOutboxMaxBytes = -1;
     private SerializableSupplier<EventPublisher> eventPublisher;
     private Duration checkpointInterval;
     private String checkpointDir;
@@ -330,6 +386,34 @@ public final class MaterializerConfig implements Serializable {
     public Builder eventsUri(URI uri) {
       checkUnset(eventsUri, "events URI");
       this.eventsUri = Objects.requireNonNull(uri, "uri");
+      return this;
+    }
+
+    /** The bearer token sent to the change feed (its publish credential). */
+    public Builder eventsToken(String token) {
+      if (eventsToken != null) {
+        throw new IllegalStateException("The events token was already set");
+      }
+      this.eventsToken = HttpEventPublisher.checkToken(token);
+      return this;
+    }
+
+    /** Where undelivered events wait; see the class comment for the default. */
+    public Builder eventsOutboxDir(Path dir) {
+      checkUnset(eventsOutboxDir, "events outbox directory");
+      if (dir == null || dir.toString().isBlank()) {
+        throw new IllegalArgumentException("Invalid events outbox directory: '" + dir + "'");
+      }
+      this.eventsOutboxDir = dir.toString();
+      return this;
+    }
+
+    public Builder eventsOutboxMaxBytes(long bytes) {
+      if (eventsOutboxMaxBytes >= 0) {
+        throw new IllegalStateException(
+            "Events outbox max bytes was already set to " + eventsOutboxMaxBytes);
+      }
+      this.eventsOutboxMaxBytes = DurableOutbox.checkMaxBytes(bytes);
       return this;
     }
 
@@ -416,6 +500,10 @@ public final class MaterializerConfig implements Serializable {
       }
       if (catalogProperties.isEmpty()) {
         throw new IllegalStateException("Cannot build materializer config: no catalog properties");
+      }
+      if (eventsUri == null && (eventsToken != null || eventsOutboxDir != null)) {
+        throw new IllegalStateException("Cannot build materializer config: an events token or"
+            + " outbox directory without an events URI");
       }
       return new MaterializerConfig(this);
     }

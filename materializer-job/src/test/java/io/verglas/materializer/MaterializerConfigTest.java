@@ -3,15 +3,18 @@ package io.verglas.materializer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.verglas.events.EventPublisher;
 import io.verglas.events.HttpEventPublisher;
 import io.verglas.materializer.write.IntervalStaging;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.util.InstantiationUtil;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class MaterializerConfigTest {
   static final String[] ARGS = {
@@ -91,7 +94,67 @@ class MaterializerConfigTest {
     MaterializerConfig config = MaterializerConfig.fromArgs("--catalog.type=jdbc",
         "--s3.endpoint=http://h", "--s3.access-key=a", "--s3.secret-key=s", "--s3.bucket=b",
         "--events.uri=http://127.0.0.1:1/events");
-    assertThat(config.newEventPublisher()).isInstanceOf(HttpEventPublisher.class);
+    try (EventPublisher publisher = config.newEventPublisher()) {
+      assertThat(publisher).isInstanceOf(HttpEventPublisher.class);
+    }
+  }
+
+  @Test
+  void eventsTokenAndOutboxAreParsedAndTheTokenIsNeverShown(@TempDir Path dir) throws Exception {
+    MaterializerConfig config = MaterializerConfig.fromArgs("--catalog.type=jdbc",
+        "--s3.endpoint=http://h", "--s3.access-key=a", "--s3.secret-key=s", "--s3.bucket=b",
+        "--events.uri=http://127.0.0.1:1/events", "--events.token=s3cret-token",
+        "--events.outbox-dir=" + dir, "--events.outbox-max-bytes=1048576");
+
+    assertThat(config.hasEventsToken()).isTrue();
+    assertThat(config.eventsOutboxDir()).isEqualTo(dir);
+    assertThat(config.eventsOutboxMaxBytes()).isEqualTo(1L << 20);
+    assertThat(config.toString()).doesNotContain("s3cret").contains("eventsCredential=bearer",
+        "eventsOutbox=" + dir);
+    MaterializerConfig copy = InstantiationUtil.clone(config);
+    assertThat(copy.hasEventsToken()).isTrue();
+    try (EventPublisher publisher = copy.newEventPublisher()) {
+      assertThat(publisher.toString()).doesNotContain("s3cret").contains("credential=bearer");
+      assertThat(((HttpEventPublisher) publisher).outboxDirectory()).startsWith(dir);
+    }
+  }
+
+  @Test
+  void theDefaultOutboxIsUnderTheTempDirectoryAndNamedAfterTheCatalog() {
+    Path first = withCatalogUri("jdbc:sqlite:/data/a.db").eventsOutboxDir();
+    Path second = withCatalogUri("jdbc:sqlite:/data/b.db").eventsOutboxDir();
+
+    assertThat(first)
+        .startsWithRaw(Path.of(System.getProperty("java.io.tmpdir"), "verglas-outbox"));
+    assertThat(first.getFileName().toString()).matches("materializer-[0-9a-f]{8}");
+    assertThat(withCatalogUri("jdbc:sqlite:/data/a.db").eventsOutboxDir()).isEqualTo(first);
+    assertThat(second).isNotEqualTo(first);
+    assertThat(withCatalogUri("jdbc:sqlite:/data/a.db").hasEventsToken()).isFalse();
+  }
+
+  private static MaterializerConfig withCatalogUri(String uri) {
+    return MaterializerConfig.fromArgs("--catalog.type=jdbc", "--catalog.uri=" + uri,
+        "--s3.endpoint=http://h", "--s3.access-key=a", "--s3.secret-key=s", "--s3.bucket=b",
+        "--events.uri=http://127.0.0.1:1/events");
+  }
+
+  @Test
+  void rejectsBadEventsSettingsWithoutShowingTheToken() {
+    assertThatThrownBy(() -> MaterializerConfig.fromArgs("--events.token=two words"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("Invalid feed token: it must be printable ASCII without spaces (value not"
+            + " shown)");
+    assertThatThrownBy(() -> MaterializerConfig.fromArgs("--events.outbox-max-bytes=10"))
+        .hasMessage("Invalid outbox max bytes: 10 (at least 65536)");
+    MaterializerConfig.Builder builder = MaterializerConfig.builder().eventsToken("s3cret");
+    assertThatThrownBy(() -> builder.eventsToken("other"))
+        .isInstanceOf(IllegalStateException.class).hasMessage("The events token was already set");
+    assertThatThrownBy(() -> MaterializerConfig.fromArgs("--catalog.type=jdbc",
+        "--s3.endpoint=http://h", "--s3.access-key=a", "--s3.secret-key=s", "--s3.bucket=b",
+        "--events.token=s3cret"))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("Cannot build materializer config: an events token or outbox directory"
+            + " without an events URI");
   }
 
   @Test

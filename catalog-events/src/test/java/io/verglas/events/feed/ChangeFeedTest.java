@@ -295,10 +295,13 @@ class ChangeFeedTest {
         CompletableFuture<List<FeedEvent>> received = CompletableFuture.supplyAsync(() ->
             readEvents(lines, 3));
 
-        new HttpEventPublisher(events, 3).publish(TestingEvents.commit("b.t", 5));
-        new HttpEventPublisher(events, 3).publish(TestingEvents.commit("a.t", 2));
-        new HttpEventPublisher(events, 3).publish(TestingEvents.expiry("a.t", "c-1"));
-        new HttpEventPublisher(events, 3).publish(TestingEvents.expiry("a.t", "c-1"));
+        try (HttpEventPublisher publisher =
+            HttpEventPublisher.builder(events).outboxDir(dir.resolve("outbox")).build()) {
+          publisher.publish(TestingEvents.commit("b.t", 5));
+          publisher.publish(TestingEvents.commit("a.t", 2));
+          publisher.publish(TestingEvents.expiry("a.t", "c-1"));
+          publisher.publish(TestingEvents.expiry("a.t", "c-1"));
+        }
 
         List<FeedEvent> got = received.get(10, TimeUnit.SECONDS);
         assertThat(got).extracting(FeedEvent::id).containsExactly("uuid-a.t:1", "uuid-a.t:2",

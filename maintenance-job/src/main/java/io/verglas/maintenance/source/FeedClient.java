@@ -23,7 +23,9 @@ import org.slf4j.LoggerFactory;
  * at most {@code maxEvents} lines of any type (commits and maintenance events), so memory is
  * bounded whatever the backlog. Events of a type this version does not know (a newer producer's)
  * are skipped, logged once per type: the page's {@link Page#nextSequence} still moves past them,
- * so they never stall the reader.
+ * so they never stall the reader. With a token, every request carries
+ * {@code Authorization: Bearer <token>}; a refused credential fails the read naming the feed and
+ * the status, never the token.
  */
 final class FeedClient {
   private static final Logger LOG = LoggerFactory.getLogger(FeedClient.class);
@@ -33,22 +35,38 @@ final class FeedClient {
 
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
   private final URI feed;
+  private final String token;
   private final int maxEvents;
   private final Set<String> loggedTypes = new HashSet<>();
   private long skipped;
 
   FeedClient(URI feed, int maxEvents) {
+    this(feed, null, maxEvents);
+  }
+
+  /** A client that sends {@code token} as a bearer credential; null sends none. */
+  FeedClient(URI feed, String token, int maxEvents) {
     this.feed = feed;
+    this.token = token;
     this.maxEvents = maxEvents;
   }
 
   /** Events from sequence {@code from} on, oldest first; empty when there are none yet. */
   Page read(long from) throws IOException, InterruptedException {
-    HttpRequest request = HttpRequest.newBuilder(URI.create(feed + "?from=" + from))
-        .timeout(TIMEOUT).GET().build();
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(feed + "?from=" + from))
+        .timeout(TIMEOUT).GET();
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
     HttpResponse<Stream<String>> response =
-        http.send(request, HttpResponse.BodyHandlers.ofLines());
+        http.send(request.build(), HttpResponse.BodyHandlers.ofLines());
     try (Stream<String> lines = response.body()) {
+      if (response.statusCode() == 401 || response.statusCode() == 403) {
+        throw new IOException("Cannot read the change feed " + feed + ": "
+            + (token != null ? "the change feed refused the credential"
+                : "the change feed wants a credential and none is configured (--feed.token)")
+            + " (HTTP " + response.statusCode() + ")");
+      }
       if (response.statusCode() != 200) {
         throw new IOException("Cannot read the change feed " + feed + ": HTTP "
             + response.statusCode());

@@ -1,8 +1,10 @@
 package io.verglas.maintenance.source;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.verglas.events.FeedEvent;
+import java.io.IOException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -26,6 +28,32 @@ class FeedClientTest {
     FeedClient.Page after = client.read(page.nextSequence());
     assertThat(after.events()).isEmpty();
     assertThat(after.nextSequence()).isEqualTo(5);
+  }
+
+  @Test
+  void sendsTheBearerTokenWhenOneIsConfigured() throws Exception {
+    feed.requireToken("s3cret");
+    feed.commit("ns.a", 1);
+
+    FeedClient.Page page = new FeedClient(feed.uri(), "s3cret", 100).read(1);
+
+    assertThat(page.events()).extracting(FeedEvent::feedSequence).containsExactly(1L);
+    assertThat(feed.authorizations()).containsExactly("Bearer s3cret");
+  }
+
+  @Test
+  void aRefusedCredentialFailsNamingTheFeedNotTheToken() {
+    feed.requireToken("rotated");
+
+    assertThatThrownBy(() -> new FeedClient(feed.uri(), "s3cret", 100).read(1))
+        .isInstanceOf(IOException.class)
+        .hasMessage("Cannot read the change feed " + feed.uri() + ": the change feed refused the"
+            + " credential (HTTP 401)");
+    assertThatThrownBy(() -> new FeedClient(feed.uri(), 100).read(1))
+        .isInstanceOf(IOException.class)
+        .hasMessage("Cannot read the change feed " + feed.uri() + ": the change feed wants a"
+            + " credential and none is configured (--feed.token) (HTTP 401)");
+    assertThat(feed.authorizations()).containsExactly("Bearer s3cret", "");
   }
 
   @Test

@@ -12,24 +12,35 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A real HTTP server on 127.0.0.1 that answers {@code GET /feed?from=N} with the feed lines from
- * sequence N on, as JSON lines, the way the change feed does. Register with
+ * sequence N on, as JSON lines, the way the change feed does. It keeps each request's
+ * Authorization header and can demand a bearer token (401 otherwise). Register with
  * {@code @RegisterExtension}.
  */
 final class FeedServer implements BeforeEachCallback, AfterEachCallback {
   static final String FUTURE_TYPE = "io.verglas.table.branch-created";
   private final ConcurrentSkipListMap<Long, String> lines = new ConcurrentSkipListMap<>();
+  private final List<String> authorizations = new CopyOnWriteArrayList<>();
+  private volatile String requiredToken;
   private HttpServer server;
 
   @Override
   public void beforeEach(ExtensionContext context) throws Exception {
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     server.createContext("/feed", exchange -> {
+      String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+      authorizations.add(authorization == null ? "" : authorization);
+      if (requiredToken != null && !("Bearer " + requiredToken).equals(authorization)) {
+        exchange.sendResponseHeaders(401, -1);
+        exchange.close();
+        return;
+      }
       long from = Long.parseLong(exchange.getRequestURI().getQuery().substring("from=".length()));
       StringBuilder body = new StringBuilder();
       for (String line : lines.tailMap(from).values()) {
@@ -51,6 +62,16 @@ final class FeedServer implements BeforeEachCallback, AfterEachCallback {
 
   URI uri() {
     return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/feed");
+  }
+
+  /** Requests without {@code Authorization: Bearer <token>} get 401 from now on. */
+  void requireToken(String token) {
+    requiredToken = token;
+  }
+
+  /** Each request's Authorization header, in order ("" when absent). */
+  List<String> authorizations() {
+    return List.copyOf(authorizations);
   }
 
   /** Adds a commit of {@code table} (an append that may need work) at {@code sequence}. */
