@@ -6,9 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -16,7 +14,8 @@ import java.util.Map;
  * {@code endpoints.json}: how scripts and other tools find a running stack. Its shape is a
  * contract (keys may be added, never renamed):
  * {@code s3{endpoint,region,accessKey,secretKey,bucket}, flight{uri,token},
- * catalog{name,restUri,properties}, admin{uri}, events{uri}}.
+ * catalog{name,restUri,properties}, admin{uri}, events{uri}}. Written owner-only
+ * ({@code rw-------}), since it holds the S3 secret and the Flight token.
  */
 public record EndpointsFile(
     URI s3Endpoint, String region, String accessKey, String secretKey, String bucket,
@@ -49,9 +48,8 @@ public record EndpointsFile(
     root.putObject("admin").put("uri", adminUri.toString());
     root.putObject("events").put("uri", eventsUri.toString());
     try {
-      Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-      Files.writeString(tmp, MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n");
-      Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      OwnerOnlyFile.write(file,
+          MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n");
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot write " + file, e);
     }
