@@ -6,9 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -18,7 +16,8 @@ import java.util.Map;
  * {@code s3{endpoint,region,accessKey,secretKey,bucket}, flight{uri,token},
  * catalog{name,restUri,properties}, admin{uri,token}, events{uri}}. {@code admin.token} is the
  * admin endpoint's read token (for {@code /stats}, {@code GET /events}, {@code /maintenance});
- * it is null when read from a file of an earlier version.
+ * it is null when read from a file of an earlier version. Written owner-only
+ * ({@code rw-------}), since it holds the S3 secret and the tokens.
  */
 public record EndpointsFile(
     URI s3Endpoint, String region, String accessKey, String secretKey, String bucket,
@@ -53,9 +52,8 @@ public record EndpointsFile(
     admin.put("token", adminToken);
     root.putObject("events").put("uri", eventsUri.toString());
     try {
-      Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-      Files.writeString(tmp, MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n");
-      Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      OwnerOnlyFile.write(file,
+          MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n");
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot write " + file, e);
     }

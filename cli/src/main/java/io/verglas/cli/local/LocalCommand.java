@@ -23,7 +23,8 @@ public final class LocalCommand implements Callable<Integer> {
   @Option(names = "--config", description = "Properties file with local.* keys; flags override it")
   Path configFile;
 
-  @Option(names = "--host", description = "Address to bind (default: 127.0.0.1)")
+  @Option(names = "--host", description = "Address of the S3, Flight and admin ports (default: "
+      + "127.0.0.1); Flink's own ports always stay on 127.0.0.1")
   String host;
 
   @Option(names = "--s3-port", description = "S3 endpoint port (default: 9100)")

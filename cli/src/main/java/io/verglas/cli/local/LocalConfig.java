@@ -60,6 +60,8 @@ public final class LocalConfig {
   public Path eventsFile() { return dataDir.resolve("events.jsonl"); }
   public Path endpointsFile() { return dataDir.resolve("endpoints.json"); }
   public Path credentialsFile() { return dataDir.resolve("credentials.json"); }
+  /** Files of the running stack only (Flink's, RocksDB's, staging): emptied at start and stop. */
+  public Path tmpDir() { return dataDir.resolve("tmp"); }
 
   /** Builder; each setter validates its value. */
   public static final class Builder {

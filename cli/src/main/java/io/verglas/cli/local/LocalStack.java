@@ -25,8 +25,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.slf4j.Logger;
@@ -41,19 +39,23 @@ import org.slf4j.LoggerFactory;
  * {@link #close()} stops in reverse, so the ingest server flushes its last segments while the
  * S3 endpoint is still up, and the materializer's next start re-reads whatever was not yet
  * committed. The materializer restores from its newest retained checkpoint, so its key index
- * survives restarts.
+ * survives restarts. Everything else the stack writes while it runs (Flink's directories, the
+ * key index's RocksDB instance, upload staging) lives under the data directory's {@code tmp/},
+ * which {@link DataDirectory} empties at start and deletes last at stop.
  */
 public final class LocalStack implements AutoCloseable {
   public static final String CATALOG_NAME = "verglas";
   public static final String STREAM_ID = "local-0";
   private static final Logger LOG = LoggerFactory.getLogger(LocalStack.class);
+  /** Flink's servers listen here whatever {@code --host} says (see {@link #flinkCluster}). */
+  private static final String FLINK_HOST = "127.0.0.1";
 
   private final LocalConfig config;
   private final AdminConfig adminConfig;
   private final Deque<AutoCloseable> started = new ArrayDeque<>();
   private EndpointsFile endpoints;
-  private JobClient materializer;
-  private JobClient maintenance;
+  private MiniClusterJob materializer;
+  private MiniClusterJob maintenance;
 
   private LocalStack(LocalConfig config, AdminConfig adminConfig) {
     this.config = config;
@@ -87,6 +89,7 @@ public final class LocalStack implements AutoCloseable {
         .credentials(credentials.accessKey(), credentials.secretKey())
         .origin(new LocalDirectoryOrigin(config.originDir()))
         .dramCapacityBytes(config.dramCacheBytes())
+        .spoolDirectory(tmp("s3-spool"))
         .build()
         .start();
     started.push(cache);
@@ -95,7 +98,7 @@ public final class LocalStack implements AutoCloseable {
 
     Map<String, String> catalogProperties =
         Catalogs.sqlite(config.catalogDb().toString(), s3.warehouse(), s3.s3FileIoProperties());
-    Catalog catalog = Catalogs.load(CATALOG_NAME, catalogProperties);
+    Catalog catalog = Catalogs.load(CATALOG_NAME, staged(catalogProperties, "catalog"));
     if (catalog instanceof AutoCloseable closeable) {
       started.push(closeable);
     }
@@ -118,9 +121,9 @@ public final class LocalStack implements AutoCloseable {
     // materializer's publisher, the maintenance job's reader and publisher): the feed now
     // refuses a POST without it (401) and, unless adminConfig.publicReads(), a GET too.
     materializer = startMaterializer(s3, catalogProperties, eventsUri);
-    started.push(this::stopMaterializer);
+    started.push(materializer);
     maintenance = startMaintenance(catalogProperties, eventsUri, feed.lastSequence() + 1);
-    started.push(this::stopMaintenance);
+    started.push(maintenance);
 
     endpoints = new EndpointsFile(cache.endpoint(), config.region(), credentials.accessKey(),
         credentials.secretKey(), config.bucket(), ingest.location(), credentials.flightToken(),
@@ -148,15 +151,16 @@ public final class LocalStack implements AutoCloseable {
     }
   }
 
-  private JobClient startMaterializer(ObjectStoreEndpoint s3, Map<String, String> catalogProperties,
-      URI eventsUri) {
-    Map<String, String> flink = new LinkedHashMap<>();
+  private MiniClusterJob startMaterializer(ObjectStoreEndpoint s3,
+      Map<String, String> catalogProperties, URI eventsUri) {
+    Map<String, String> flink = flinkCluster("materializer", config.parallelism());
     flink.put("state.backend.type", "rocksdb");
+    // The key index's working copy; what survives a restart is its checkpoint.
+    flink.put("state.backend.rocksdb.localdir", tmp("materializer").resolve("rocksdb").toString());
     flink.put("execution.checkpointing.dir", config.checkpointDir().toUri().toString());
     flink.put("execution.checkpointing.incremental", "true");
     flink.put("execution.checkpointing.externalized-checkpoint-retention", "RETAIN_ON_CANCELLATION");
     flink.put("execution.checkpointing.num-retained", "2");
-    flink.put("taskmanager.numberOfTaskSlots", Integer.toString(config.parallelism()));
     Optional<Path> restore = LatestCheckpoint.in(config.checkpointDir());
     restore.ifPresent(path -> {
       LOG.info("Materializer resumes from checkpoint {}", path);
@@ -164,50 +168,74 @@ public final class LocalStack implements AutoCloseable {
       // CLAIM: the new job owns the restored checkpoint and deletes it once subsumed
       flink.put("execution.state-recovery.claim-mode", "CLAIM");
     });
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(
-        config.parallelism(), Configuration.fromMap(flink));
     MaterializerConfig job = MaterializerConfig.builder()
-        .catalog(CATALOG_NAME, catalogProperties)
+        .catalog(CATALOG_NAME, staged(catalogProperties, "materializer"))
         .objectStore(s3)
         .walPrefix(WalLayout.DEFAULT_PREFIX)
         .eventsUri(eventsUri)
         .checkpointInterval(config.checkpointInterval())
         .parallelism(config.parallelism())
         .build();
-    MaterializerJob.build(env, job);
-    try {
-      return env.executeAsync(MaterializerJob.JOB_NAME);
-    } catch (Exception e) {
-      throw new IllegalStateException("Cannot start the materializer job: " + e.getMessage(), e);
-    }
+    return MiniClusterJob.start(MaterializerJob.JOB_NAME, Configuration.fromMap(flink),
+        config.parallelism(), env -> MaterializerJob.build(env, job));
   }
 
   /**
    * The maintenance loop on its own small MiniCluster, following the change feed from its end
    * (what it missed while the stack was down, the sweep finds); its state is not checkpointed.
    */
-  private JobClient startMaintenance(Map<String, String> catalogProperties, URI eventsUri,
+  private MiniClusterJob startMaintenance(Map<String, String> catalogProperties, URI eventsUri,
       long feedFrom) {
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(1,
-        Configuration.fromMap(Map.of("taskmanager.numberOfTaskSlots", "1")));
     MaintenanceConfig job = MaintenanceConfig.builder()
         .catalogName(CATALOG_NAME)
-        .catalogProperties(catalogProperties)
+        .catalogProperties(staged(catalogProperties, "maintenance"))
         .feedUri(eventsUri)
         .feedFrom(feedFrom)
         .parallelism(1)
         .build();
-    MaintenanceJob.build(env, job);
-    try {
-      return env.executeAsync(MaintenanceJob.JOB_NAME);
-    } catch (Exception e) {
-      throw new IllegalStateException("Cannot start the maintenance job: " + e.getMessage(), e);
-    }
+    return MiniClusterJob.start(MaintenanceJob.JOB_NAME,
+        Configuration.fromMap(flinkCluster("maintenance", 1)), 1,
+        env -> MaintenanceJob.build(env, job));
   }
 
-  private void stopMaintenance() throws Exception {
-    if (maintenance != null) {
-      maintenance.cancel().get();
+  /**
+   * What both MiniClusters share. Flink's servers (the REST endpoint, which serves nothing here
+   * ({@link EmptyRestEndpointFactory}), and the blob server; the RPC and data ports too, should
+   * a setting make them listen) have no authentication, and nothing outside this process uses
+   * them: they stay on loopback even when {@code --host} opens the stack's own ports to the
+   * network. A cluster's files (its working, I/O, blob and upload directories) go to
+   * {@code tmp/<name>}.
+   */
+  private Map<String, String> flinkCluster(String name, int slots) {
+    Path tmp = tmp(name);
+    Map<String, String> flink = new LinkedHashMap<>();
+    flink.put("taskmanager.numberOfTaskSlots", Integer.toString(slots));
+    flink.put("rest.bind-address", FLINK_HOST);
+    flink.put("rest.address", FLINK_HOST);
+    flink.put("rest.bind-port", "0");
+    flink.put("jobmanager.bind-host", FLINK_HOST);      // the blob server, and remote RPC
+    flink.put("jobmanager.rpc.address", FLINK_HOST);
+    flink.put("taskmanager.bind-host", FLINK_HOST);     // remote RPC and the shuffle's data port
+    flink.put("taskmanager.host", FLINK_HOST);
+    flink.put("io.tmp.dirs", tmp.resolve("flink").toString());
+    flink.put("web.tmpdir", tmp.resolve("web").toString());
+    return flink;
+  }
+
+  /** Catalog properties whose S3 uploads stage their files under {@code tmp/<name>}. */
+  private Map<String, String> staged(Map<String, String> catalogProperties, String name) {
+    Map<String, String> properties = new LinkedHashMap<>(catalogProperties);
+    properties.put("s3.staging-dir", tmp(name).resolve("s3-staging").toString());
+    return properties;
+  }
+
+  /** {@code tmp/<name>}, created: what it is handed to may expect an existing directory. */
+  private Path tmp(String name) {
+    Path dir = config.tmpDir().resolve(name);
+    try {
+      return Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot create the directory " + dir + ": " + e, e);
     }
   }
 
@@ -216,35 +244,31 @@ public final class LocalStack implements AutoCloseable {
     return MaintenanceStatusParser.toJson(table, MaintenanceStatus.of(catalog.loadTable(name)));
   }
 
-  private void stopMaterializer() throws Exception {
-    if (materializer != null) {
-      materializer.cancel().get();
-    }
-  }
-
   private String healthJson() {
     return "{\"status\":\"ok\",\"materializer\":\"" + jobStatus(materializer)
         + "\",\"maintenance\":\"" + jobStatus(maintenance) + "\"}";
   }
 
-  private static String jobStatus(JobClient job) {
+  private static String jobStatus(MiniClusterJob job) {
     if (job == null) {
       return "unknown";
     }
     try {
-      return job.getJobStatus().get().toString();
+      return job.client().getJobStatus().get().toString();
     } catch (Exception e) {
       return "unreachable: " + e.getMessage();
     }
   }
 
+  /** Takes the data directory (closed last, deleting tmp/) and creates what lives in it. */
   private void createDirectories() {
+    started.push(DataDirectory.open(config.dataDir(), config.tmpDir()));
     try {
-      Files.createDirectories(config.dataDir());
       Files.createDirectories(config.originDir().resolve(config.bucket()));
       Files.createDirectories(config.checkpointDir());
     } catch (IOException e) {
-      throw new UncheckedIOException("Cannot create the data directory " + config.dataDir(), e);
+      throw new UncheckedIOException("Cannot create the data directory " + config.dataDir()
+          + ": " + e, e);
     }
   }
 

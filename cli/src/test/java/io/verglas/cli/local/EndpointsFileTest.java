@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -15,9 +16,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 class EndpointsFileTest {
   private static final EndpointsFile ENDPOINTS = new EndpointsFile(
-      URI.create("http://127.0.0.1:9100"), "us-east-1", "VGKEY", "secret", "warehouse",
+      URI.create("http://127.0.0.1:9100"), "us-east-1", "VGKEY", "s3-secret", "warehouse",
       URI.create("grpc+tcp://127.0.0.1:8815"), "flight-token", "verglas",
-      URI.create("http://127.0.0.1:9100/catalog"), Map.of("type", "jdbc"),
+      URI.create("http://127.0.0.1:9100/catalog"), Map.of("type", "jdbc", "uri", "jdbc:sqlite:x"),
       URI.create("http://127.0.0.1:9101"), URI.create("http://127.0.0.1:9101/events"),
       "admin-token");
 
@@ -51,5 +52,39 @@ class EndpointsFileTest {
 
     assertThat(read.adminToken()).isNull();
     assertThat(read.adminUri()).isEqualTo(ENDPOINTS.adminUri());
+  }
+
+  @Test
+  void isWrittenOwnerOnly() throws Exception {
+    Path file = dir.resolve("endpoints.json");
+    ENDPOINTS.write(file);
+    assertThat(mode(file)).isEqualTo("rw-------");
+    assertThat(EndpointsFile.read(file)).isEqualTo(ENDPOINTS);
+  }
+
+  @Test
+  void replacesAReadableFileOfAnEarlierBuildWithAnOwnerOnlyOne() throws Exception {
+    Path file = dir.resolve("endpoints.json");
+    Files.writeString(file, "{}");
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
+    ENDPOINTS.write(file);
+    assertThat(mode(file)).isEqualTo("rw-------");
+    assertThat(EndpointsFile.read(file)).isEqualTo(ENDPOINTS);
+  }
+
+  /** A crash before the rename leaves the temporary behind; its mode must not carry over. */
+  @Test
+  void aLeftoverTemporaryFileDoesNotLendItsMode() throws Exception {
+    Path file = dir.resolve("endpoints.json");
+    Path leftover = dir.resolve("endpoints.json.tmp");
+    Files.writeString(leftover, "partial");
+    Files.setPosixFilePermissions(leftover, PosixFilePermissions.fromString("rw-rw-rw-"));
+    ENDPOINTS.write(file);
+    assertThat(mode(file)).isEqualTo("rw-------");
+    assertThat(leftover).doesNotExist();
+  }
+
+  private static String mode(Path file) throws Exception {
+    return PosixFilePermissions.toString(Files.getPosixFilePermissions(file));
   }
 }

@@ -1,0 +1,163 @@
+package io.verglas.cli.local;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.apache.flink.client.deployment.executors.LocalExecutor;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.DeploymentOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.PipelineExecutor;
+import org.apache.flink.core.execution.PipelineExecutorFactory;
+import org.apache.flink.core.execution.PipelineExecutorServiceLoader;
+import org.apache.flink.runtime.dispatcher.SessionDispatcherFactory;
+import org.apache.flink.runtime.dispatcher.runner.DefaultDispatcherRunnerFactory;
+import org.apache.flink.runtime.entrypoint.component.DefaultDispatcherResourceManagerComponentFactory;
+import org.apache.flink.runtime.entrypoint.component.DispatcherResourceManagerComponentFactory;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
+import org.apache.flink.runtime.resourcemanager.StandaloneResourceManagerFactory;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One streaming job on a Flink MiniCluster of its own, which {@link #close()} stops completely.
+ *
+ * <p>Design. A local environment ({@code createLocalEnvironment}) starts the MiniCluster when
+ * the job is submitted and, once the job ends, closes it in the background: nothing can wait
+ * for that, so a stack that deletes Flink's directories after cancelling its jobs would race
+ * the cluster's own shutdown (and a JVM that exits then leaves the cluster's files behind).
+ * This class submits through the same executor the local environment uses
+ * ({@link LocalExecutor}), handing it a factory that keeps the MiniCluster it creates, so that
+ * {@link #close()} can cancel the job and then wait until the cluster has stopped: its tasks
+ * (the RocksDB instances with them), its servers and its RPC system. The cluster is Flink's
+ * MiniCluster with a REST endpoint that serves nothing ({@link EmptyRestEndpointFactory}).
+ *
+ * <p>Failures. Each step of {@link #close()} waits at most {@link #STOP_TIMEOUT}; a step that
+ * fails or times out is logged and the next one still runs (a job that already failed cannot
+ * be cancelled, but its cluster still has to stop).
+ */
+final class MiniClusterJob implements AutoCloseable {
+  static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
+  private static final Logger LOG = LoggerFactory.getLogger(MiniClusterJob.class);
+
+  private final String name;
+  private final AtomicReference<MiniCluster> cluster = new AtomicReference<>();
+  private JobClient client;
+  private boolean closed;
+
+  private MiniClusterJob(String name) {
+    this.name = name;
+  }
+
+  /**
+   * Builds the job with {@code topology} on an environment of {@code configuration} and
+   * {@code parallelism}, and submits it to a new MiniCluster of that configuration.
+   */
+  static MiniClusterJob start(String name, Configuration configuration, int parallelism,
+      Consumer<StreamExecutionEnvironment> topology) {
+    MiniClusterJob job = new MiniClusterJob(name);
+    Configuration conf = new Configuration(configuration);
+    conf.set(DeploymentOptions.TARGET, LocalExecutor.NAME);
+    conf.set(DeploymentOptions.ATTACHED, true);
+    StreamExecutionEnvironment env = new StreamExecutionEnvironment(job.executors(), conf,
+        MiniClusterJob.class.getClassLoader());
+    env.setParallelism(parallelism);
+    topology.accept(env);
+    try {
+      job.client = env.executeAsync(name);
+      return job;
+    } catch (Exception e) {
+      job.close();
+      throw new IllegalStateException("Cannot start the " + name + " job: " + e.getMessage(), e);
+    }
+  }
+
+  JobClient client() {
+    return client;
+  }
+
+  /** Cancels the job and waits until its MiniCluster has stopped; safe to call twice. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (client != null) {
+      await("cancel the " + name + " job", () -> client.cancel().get(
+          STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS));
+    }
+    MiniCluster running = cluster.get();
+    if (running != null) {
+      await("stop the " + name + " MiniCluster", () -> running.closeAsync().get(
+          STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS));
+    }
+  }
+
+  private void await(String what, Step step) {
+    try {
+      step.run();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      LOG.warn("Interrupted while waiting to {}", what);
+    } catch (Exception e) {
+      LOG.warn("Cannot {}: {}", what, e.toString());
+    }
+  }
+
+  /** The executor of a local environment, with a factory that remembers its MiniCluster. */
+  private PipelineExecutorServiceLoader executors() {
+    PipelineExecutorFactory factory = new PipelineExecutorFactory() {
+      @Override
+      public String getName() {
+        return LocalExecutor.NAME;
+      }
+
+      @Override
+      public boolean isCompatibleWith(Configuration configuration) {
+        return true;
+      }
+
+      @Override
+      public PipelineExecutor getExecutor(Configuration configuration) {
+        return LocalExecutor.createWithFactory(configuration, MiniClusterJob.this::newCluster);
+      }
+    };
+    return new PipelineExecutorServiceLoader() {
+      @Override
+      public PipelineExecutorFactory getExecutorFactory(Configuration configuration) {
+        return factory;
+      }
+
+      @Override
+      public Stream<String> getExecutorNames() {
+        return Stream.of(factory.getName());
+      }
+    };
+  }
+
+  /** Flink's MiniCluster with a REST endpoint that serves nothing, kept for {@link #close()}. */
+  private MiniCluster newCluster(MiniClusterConfiguration configuration) {
+    MiniCluster created = new MiniCluster(configuration) {
+      @Override
+      protected DispatcherResourceManagerComponentFactory
+          createDispatcherResourceManagerComponentFactory() {
+        // Flink's session components (as MiniCluster's own), but for the REST endpoint
+        return new DefaultDispatcherResourceManagerComponentFactory(
+            DefaultDispatcherRunnerFactory.createSessionRunner(SessionDispatcherFactory.INSTANCE),
+            StandaloneResourceManagerFactory.getInstance(), EmptyRestEndpointFactory.INSTANCE);
+      }
+    };
+    cluster.set(created);
+    return created;
+  }
+
+  @FunctionalInterface
+  private interface Step {
+    void run() throws Exception;
+  }
+}
