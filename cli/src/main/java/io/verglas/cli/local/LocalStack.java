@@ -1,6 +1,7 @@
 package io.verglas.cli.local;
 
 import io.verglas.cache.CacheNode;
+import io.verglas.cache.awareness.AwarenessConfig;
 import io.verglas.cache.origin.LocalDirectoryOrigin;
 import io.verglas.catalog.Catalogs;
 import io.verglas.events.feed.ChangeFeed;
@@ -24,6 +25,7 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.flink.configuration.Configuration;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -82,6 +84,21 @@ public final class LocalStack implements AutoCloseable {
     createDirectories();
     LocalCredentials credentials = LocalCredentials.loadOrCreate(config.credentialsFile());
 
+    // The feed and the admin endpoint come first: the cache node follows the feed from its
+    // start. What the admin pages show of parts started later is read when a page is asked for.
+    ChangeFeed feed = new ChangeFeed(config.eventsFile(), adminConfig.feedBounds());
+    started.push(feed);
+    // the jobs publish with the events token, which reads too; operators read with the admin one
+    FeedAccess access = FeedAccess.tokens(credentials.eventsToken(), credentials.adminToken(),
+        adminConfig.publicReads());
+    AtomicReference<CacheNode> cacheNode = new AtomicReference<>();
+    AtomicReference<Catalog> catalogRef = new AtomicReference<>();
+    AdminServer admin = new AdminServer(config.host(), config.adminPort(), adminConfig, access,
+        feed, new AdminPages(this::healthJson, () -> statsJson(cacheNode.get()),
+            table -> maintenanceJson(catalogRef.get(), table)));
+    started.push(admin);
+    URI eventsUri = URI.create(admin.uri() + "/events");
+
     CacheNode cache = CacheNode.builder()
         .host(config.host())
         .port(config.s3Port())
@@ -90,9 +107,15 @@ public final class LocalStack implements AutoCloseable {
         .origin(new LocalDirectoryOrigin(config.originDir()))
         .dramCapacityBytes(config.dramCacheBytes())
         .spoolDirectory(tmp("s3-spool"))
+        .awareness(AwarenessConfig.builder()
+            .feedUri(eventsUri)
+            .feedToken(credentials.adminToken())
+            .stateDirectory(config.dataDir().resolve("cache-watcher"))
+            .build())
         .build()
         .start();
     started.push(cache);
+    cacheNode.set(cache);
     ObjectStoreEndpoint s3 = new ObjectStoreEndpoint(cache.endpoint(), config.region(),
         credentials.accessKey(), credentials.secretKey(), config.bucket());
 
@@ -102,27 +125,16 @@ public final class LocalStack implements AutoCloseable {
     if (catalog instanceof AutoCloseable closeable) {
       started.push(closeable);
     }
-
-    ChangeFeed feed = new ChangeFeed(config.eventsFile(), adminConfig.feedBounds());
-    started.push(feed);
-    // the jobs publish with the events token, which reads too; operators read with the admin one
-    FeedAccess access = FeedAccess.tokens(credentials.eventsToken(), credentials.adminToken(),
-        adminConfig.publicReads());
-    AdminServer admin = new AdminServer(config.host(), config.adminPort(), adminConfig, access,
-        feed, new AdminPages(this::healthJson, () -> cache.stats().toJson(),
-            table -> maintenanceJson(catalog, table)));
-    started.push(admin);
-    URI eventsUri = URI.create(admin.uri() + "/events");
+    catalogRef.set(catalog);
 
     IngestServer ingest = startIngest(catalog, s3, credentials);
     started.push(ingest);
 
-    // TODO(coordinator): give credentials.eventsToken() to both jobs' feed clients (the
-    // materializer's publisher, the maintenance job's reader and publisher): the feed now
-    // refuses a POST without it (401) and, unless adminConfig.publicReads(), a GET too.
-    materializer = startMaterializer(s3, catalogProperties, eventsUri);
+    FeedCredential feedCredential =
+        new FeedCredential(eventsUri, credentials.eventsToken(), config.dataDir().resolve("outbox"));
+    materializer = startMaterializer(s3, catalogProperties, feedCredential);
     started.push(materializer);
-    maintenance = startMaintenance(catalogProperties, eventsUri, feed.lastSequence() + 1);
+    maintenance = startMaintenance(catalogProperties, feedCredential, feed.lastSequence() + 1);
     started.push(maintenance);
 
     endpoints = new EndpointsFile(cache.endpoint(), config.region(), credentials.accessKey(),
@@ -130,6 +142,20 @@ public final class LocalStack implements AutoCloseable {
         CATALOG_NAME, URI.create(cache.endpoint() + "/catalog"), catalogProperties,
         admin.uri(), eventsUri, credentials.adminToken());
     endpoints.write(config.endpointsFile());
+  }
+
+  /**
+   * How the jobs reach the change feed: its URI, the events token (publishes and reads) and
+   * the directory of their durable outboxes, one subdirectory per job. The outbox is kept
+   * across restarts: what a job could not deliver before a stop it sends after the next start.
+   */
+  private record FeedCredential(URI uri, String token, Path outboxes) {}
+
+  private static String statsJson(CacheNode cache) {
+    if (cache == null) {
+      throw new IllegalStateException("Cannot show statistics: the cache node is starting");
+    }
+    return cache.stats().toJson();
   }
 
   private IngestServer startIngest(Catalog catalog, ObjectStoreEndpoint s3,
@@ -152,7 +178,7 @@ public final class LocalStack implements AutoCloseable {
   }
 
   private MiniClusterJob startMaterializer(ObjectStoreEndpoint s3,
-      Map<String, String> catalogProperties, URI eventsUri) {
+      Map<String, String> catalogProperties, FeedCredential feed) {
     Map<String, String> flink = flinkCluster("materializer", config.parallelism());
     flink.put("state.backend.type", "rocksdb");
     // The key index's working copy; what survives a restart is its checkpoint.
@@ -172,7 +198,9 @@ public final class LocalStack implements AutoCloseable {
         .catalog(CATALOG_NAME, staged(catalogProperties, "materializer"))
         .objectStore(s3)
         .walPrefix(WalLayout.DEFAULT_PREFIX)
-        .eventsUri(eventsUri)
+        .eventsUri(feed.uri())
+        .eventsToken(feed.token())
+        .eventsOutboxDir(feed.outboxes().resolve("materializer"))
         .checkpointInterval(config.checkpointInterval())
         .parallelism(config.parallelism())
         .build();
@@ -184,12 +212,14 @@ public final class LocalStack implements AutoCloseable {
    * The maintenance loop on its own small MiniCluster, following the change feed from its end
    * (what it missed while the stack was down, the sweep finds); its state is not checkpointed.
    */
-  private MiniClusterJob startMaintenance(Map<String, String> catalogProperties, URI eventsUri,
-      long feedFrom) {
+  private MiniClusterJob startMaintenance(Map<String, String> catalogProperties,
+      FeedCredential feed, long feedFrom) {
     MaintenanceConfig job = MaintenanceConfig.builder()
         .catalogName(CATALOG_NAME)
         .catalogProperties(staged(catalogProperties, "maintenance"))
-        .feedUri(eventsUri)
+        .feedUri(feed.uri())
+        .feedToken(feed.token())
+        .feedOutboxDir(feed.outboxes().resolve("maintenance"))
         .feedFrom(feedFrom)
         .parallelism(1)
         .build();
@@ -240,6 +270,9 @@ public final class LocalStack implements AutoCloseable {
   }
 
   private static String maintenanceJson(Catalog catalog, String table) {
+    if (catalog == null) {
+      throw new IllegalStateException("Cannot show maintenance status: the catalog is starting");
+    }
     TableIdentifier name = TableIdentifier.parse(table);
     return MaintenanceStatusParser.toJson(table, MaintenanceStatus.of(catalog.loadTable(name)));
   }

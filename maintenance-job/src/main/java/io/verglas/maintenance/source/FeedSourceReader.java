@@ -55,7 +55,7 @@ final class FeedSourceReader implements SourceReader<TableSignal, FeedSplit> {
       t.setDaemon(true);
       return t;
     });
-    feed = new FeedClient(config.feedUri(), PAGE);
+    feed = new FeedClient(config.feedUri(), config.feedToken(), PAGE);
     nextSweepAt = config.sweepInterval().isZero() ? Long.MAX_VALUE
         : System.currentTimeMillis() + config.sweepInterval().toMillis();
   }
