@@ -52,7 +52,13 @@ public final class VerglasTables implements Closeable {
 
   /** The identifier of a {@link #name} (never split at every dot: a table name may hold one). */
   public static TableIdentifier identifier(String name) {
-    return TableIdentifiers.identifier(name);
+    try {
+      return TableIdentifiers.identifier(name);
+    } catch (IllegalArgumentException e) {
+      // Restored state of an earlier build, which joined levels unquoted, and a level began with
+      // a backquote: read it as that build did, so the job restores.
+      return TableIdentifier.parse(name);
+    }
   }
 
   /** The current metadata of the managed table {@code uuid}, or empty with a logged reason. */
