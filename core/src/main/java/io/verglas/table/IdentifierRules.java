@@ -117,7 +117,8 @@ public final class IdentifierRules {
 
   private static Optional<Breach> breach(String level, boolean isName) {
     if (level == null || level.isBlank()) {
-      return Optional.of(new Breach(Rule.EMPTY, String.valueOf(level), "is empty"));
+      return Optional.of(new Breach(Rule.EMPTY, String.valueOf(level),
+          level == null || level.isEmpty() ? "is empty" : "is only white space"));
     }
     if (level.equals(".") || level.equals("..")) {
       return Optional.of(new Breach(Rule.DOT_SEGMENT, level, "is a dot segment"));

@@ -80,7 +80,7 @@ class TableIdentifierITCase {
         Arguments.of(List.of("ns"), "a/b", "slash", "name 'a/b' contains '/'"),
         Arguments.of(List.of("ns", "a/b"), "t", "slash", "namespace level 2 'a/b'"),
         Arguments.of(List.of("ns"), "", "empty", "name '' is empty"),
-        Arguments.of(List.of("ns"), "   ", "empty", "name '   ' is empty"),
+        Arguments.of(List.of("ns"), "   ", "empty", "name '   ' is only white space"),
         Arguments.of(List.of("fresh", ""), "t", "empty", "namespace level 2 '' is empty"),
         Arguments.of(List.of("ns"), "line\nbreak", "control-character",
             "name 'line\\u000Abreak' contains U+000A"),

@@ -25,7 +25,8 @@ class TableNamesTest {
   void aNameWithoutNamespaceOrMalformedIsRefused() {
     assertThatThrownBy(() -> TableNames.parse("events")).hasMessageContaining("no namespace")
         .hasMessageContaining("NAMESPACE.TABLE");
-    assertThatThrownBy(() -> TableNames.parse("`demo.events`")).hasMessageContaining("no namespace");
+    assertThatThrownBy(() -> TableNames.parse("`demo.events`"))
+        .hasMessageContaining("no namespace");
     assertThatThrownBy(() -> TableNames.parse("demo.`orders")).hasMessageContaining("not closed");
     assertThatThrownBy(() -> TableNames.parse("demo..t")).hasMessageContaining("is empty");
   }

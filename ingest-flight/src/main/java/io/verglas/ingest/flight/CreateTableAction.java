@@ -87,7 +87,7 @@ final class CreateTableAction {
   private void create(TableIdentifier id, Schema schema, PartitionSpec spec,
       Map<String, String> properties) {
     for (int attempt = 1; ; attempt++) {
-      List<Namespace> created = createNamespace(id.namespace());
+      List<Namespace> created = createNamespace(id);
       try {
         catalog.buildTable(id, schema).withPartitionSpec(spec).withProperties(properties)
             .create();
@@ -136,13 +136,13 @@ final class CreateTableAction {
     return properties;
   }
 
-  /** Creates the missing levels of {@code namespace}; returns those it created, in order. */
-  private List<Namespace> createNamespace(Namespace namespace) {
+  /** Creates the missing levels of the table's namespace; returns those it created, in order. */
+  private List<Namespace> createNamespace(TableIdentifier table) {
     List<Namespace> created = new ArrayList<>();
     if (!(catalog instanceof SupportsNamespaces namespaces)) {
       return created;
     }
-    String[] levels = namespace.levels();
+    String[] levels = table.namespace().levels();
     for (int depth = 1; depth <= levels.length; depth++) {
       Namespace level = Namespace.of(Arrays.copyOf(levels, depth));
       if (!namespaces.namespaceExists(level)) {
@@ -152,7 +152,7 @@ final class CreateTableAction {
         } catch (AlreadyExistsException e) {
           // Created concurrently by another request: just as good, and that request's to drop.
         } catch (RuntimeException e) {
-          dropNamespaces(created, null);
+          dropNamespaces(created, table);
           throw e;
         }
       }
@@ -174,7 +174,7 @@ final class CreateTableAction {
         return; // another request's table or namespace is in it, and so in its parents
       } catch (RuntimeException e) {
         LOG.warn("Cannot drop namespace {}, created for table {} whose creation failed: {}",
-            level, table == null ? "-" : TableIdentifiers.toString(table), e.toString());
+            level, TableIdentifiers.toString(table), e.toString());
         return;
       }
     }
