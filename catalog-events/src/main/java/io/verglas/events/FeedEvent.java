@@ -1,5 +1,6 @@
 package io.verglas.events;
 
+import io.verglas.table.TableIdentifiers;
 import java.time.Instant;
 import java.util.List;
 
@@ -30,8 +31,12 @@ public sealed interface FeedEvent permits CatalogEvent, TableMaintainedEvent {
 
   FeedEvent withFeedSequence(long sequence);
 
-  /** The CloudEvents subject: the table name with levels joined by dots. */
+  /**
+   * The CloudEvents subject: the table's {@link TableIdentifiers} form, its levels joined by dots
+   * with a level that holds a dot in backquotes ({@code demo.`orders.v2`}). Consumers that need
+   * the levels read {@link #table()}, which the event's data carries as a list.
+   */
   default String subject() {
-    return String.join(".", table());
+    return TableIdentifiers.toString(table());
   }
 }

@@ -1,5 +1,6 @@
 package io.verglas.events;
 
+import io.verglas.table.TableIdentifiers;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -8,8 +9,9 @@ import java.util.Map;
 public final class TestingEvents {
   private TestingEvents() {}
 
+  /** A commit to {@code table}, in the {@link TableIdentifiers} form. */
   public static CatalogEvent commit(String table, long snapshotId) {
-    List<String> name = List.of(table.split("\\."));
+    List<String> name = TableIdentifiers.parse(table);
     String uuid = "uuid-" + table;
     return new CatalogEvent(CatalogEvent.eventId(uuid, snapshotId), "verglas://test",
         Instant.parse("2026-11-29T10:00:00Z"), name, uuid, snapshotId,
@@ -19,7 +21,7 @@ public final class TestingEvents {
 
   /** An expiry of {@code table} that removed snapshots 1 and 2 and their files. */
   public static TableMaintainedEvent expiry(String table, String commitId) {
-    List<String> name = List.of(table.split("\\."));
+    List<String> name = TableIdentifiers.parse(table);
     String uuid = "uuid-" + table;
     return new TableMaintainedEvent(
         TableMaintainedEvent.eventId(uuid, TableMaintainedEvent.EXPIRE_SNAPSHOTS, commitId),

@@ -11,6 +11,10 @@ import org.apache.iceberg.catalog.TableIdentifier;
 /**
  * A request to create a Verglas table: the body of the Flight {@code create-table} action.
  * An empty primary key makes an append-only table.
+ *
+ * <p>The namespace and name are not checked here: {@link IdentifierRules#validate} is, by the
+ * server before it creates anything and by a client before it sends, so every breach is
+ * answered with the rule it breaks.
  */
 public record CreateTableRequest(
     List<String> namespace,
@@ -27,12 +31,6 @@ public record CreateTableRequest(
     primaryKey = List.copyOf(primaryKey);
     partitionSpec = partitionSpec == null ? PartitionSpec.unpartitioned() : partitionSpec;
     properties = Map.copyOf(properties);
-    if (namespace.isEmpty()) {
-      throw new IllegalArgumentException("Invalid table request: namespace is empty");
-    }
-    if (name.isBlank()) {
-      throw new IllegalArgumentException("Invalid table request: name is blank");
-    }
   }
 
   public TableIdentifier identifier() {

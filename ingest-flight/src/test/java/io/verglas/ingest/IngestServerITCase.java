@@ -214,7 +214,8 @@ class IngestServerITCase {
     try (IngestServer server = env.server("describe").build().start();
         VerglasClient client = client(server)) {
       client.createTable(TestTables.events("desc", "events"));
-      client.createTable(TestTables.clicks("desc.sub", "clicks"));
+      client.createTable(new io.verglas.table.CreateTableRequest(List.of("desc", "sub"), "clicks",
+          TestTables.CLICKS_SCHEMA, List.of(), null, Map.of()));
 
       Schema schema = client.tableSchema(TestTables.id("desc", "events"));
       assertThat(schema.getFields()).extracting(f -> f.getName())

@@ -22,8 +22,10 @@ import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
@@ -166,6 +168,39 @@ class MaterializerITCase {
     } finally {
       stop(job);
     }
+  }
+
+  /**
+   * A table whose name holds a dot ({@code orders.v2} in namespace {@code demo}) gets its rows,
+   * and the table whose levels the joined name would also read as ({@code v2} in namespace
+   * {@code demo.orders}) gets none of them. Rebuilding the identifier by splitting the joined
+   * name at dots found no table (or the wrong one) and skipped acknowledged rows.
+   */
+  @Test
+  void aTableWhoseNameHoldsADotGetsItsRows() throws Exception {
+    TableIdentifier dotted = TableIdentifier.of(Namespace.of("demo"), "orders.v2");
+    Table orders = TestingTables.create(world.catalog(), dotted, TestingTables.USERS,
+        PartitionSpec.unpartitioned());
+    Table nested = TestingTables.create(world.catalog(),
+        TableIdentifier.of(Namespace.of("demo", "orders"), "v2"), TestingTables.USERS,
+        PartitionSpec.unpartitioned());
+    TestingWal wal = world.wal("ingest-1");
+    wal.segment(orders, List.of("demo", "orders.v2"))
+        .batch(user(1, "a", "eu", 1), user(2, "b", "us", 1)).put();
+    JobClient job = start(world.config(world.checkpoints()).build());
+    try {
+      awaitUsers(orders, Map.of(1, "a/eu/1", 2, "b/us/1"));
+      wal.segment(orders, List.of("demo", "orders.v2")).batch(user(2, "b2", "us", 2)).put();
+      awaitUsers(orders, Map.of(1, "a/eu/1", 2, "b2/us/2"));
+      MaterializerFixture.await("all WAL segments deleted", TIMEOUT, world::walKeys, List::isEmpty);
+    } finally {
+      stop(job);
+    }
+    nested.refresh();
+    assertThat(nested.currentSnapshot()).as("the look-alike table got nothing").isNull();
+    orders.refresh();
+    assertThat(world.events()).filteredOn(e -> e.tableUuid().equals(orders.uuid().toString()))
+        .isNotEmpty().allSatisfy(e -> assertThat(e.table()).containsExactly("demo", "orders.v2"));
   }
 
   static Map<Integer, String> withEmail(Table users) {

@@ -1,11 +1,26 @@
 package io.verglas.events.feed;
 
 import io.verglas.events.FeedEvent;
+import io.verglas.table.TableIdentifiers;
+import java.util.List;
 import java.util.function.Predicate;
 
-/** Which events a subscriber wants: all, one table ({@code ns.table}), or one namespace prefix;
- * by subject, so it applies to every event type. */
-public record EventFilter(String table, String namespace) implements Predicate<FeedEvent> {
+/**
+ * Which events a subscriber wants: all, one table ({@code table=ns.t}), or the tables of a
+ * namespace and of the namespaces in it ({@code namespace=ns}); by the event's table levels, so
+ * it applies to every event type. Both are read in the {@link TableIdentifiers} form, so a table
+ * whose name holds a dot is {@code table=demo.`orders.v2`}; a malformed one is refused
+ * (IllegalArgumentException) when the filter is made.
+ */
+public final class EventFilter implements Predicate<FeedEvent> {
+  private final List<String> table;
+  private final List<String> namespace;
+
+  /** Either may be null (no condition). */
+  public EventFilter(String table, String namespace) {
+    this.table = table == null ? null : TableIdentifiers.parse(table);
+    this.namespace = namespace == null ? null : TableIdentifiers.parse(namespace);
+  }
 
   public static EventFilter all() {
     return new EventFilter(null, null);
@@ -13,10 +28,11 @@ public record EventFilter(String table, String namespace) implements Predicate<F
 
   @Override
   public boolean test(FeedEvent event) {
-    String subject = event.subject();
-    if (table != null && !table.equals(subject)) {
+    List<String> levels = event.table();
+    if (table != null && !table.equals(levels)) {
       return false;
     }
-    return namespace == null || subject.startsWith(namespace + ".");
+    return namespace == null || (levels.size() > namespace.size()
+        && levels.subList(0, namespace.size()).equals(namespace));
   }
 }

@@ -14,6 +14,7 @@ import io.verglas.maintenance.status.MaintenanceStatusParser;
 import io.verglas.materializer.MaterializerConfig;
 import io.verglas.materializer.MaterializerJob;
 import io.verglas.store.ObjectStoreEndpoint;
+import io.verglas.table.TableIdentifiers;
 import io.verglas.wal.WalLayout;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -269,12 +270,14 @@ public final class LocalStack implements AutoCloseable {
     }
   }
 
+  /** {@code table} in the TableIdentifiers form ({@code demo.`orders.v2`}): never split at dots. */
   private static String maintenanceJson(Catalog catalog, String table) {
     if (catalog == null) {
       throw new IllegalStateException("Cannot show maintenance status: the catalog is starting");
     }
-    TableIdentifier name = TableIdentifier.parse(table);
-    return MaintenanceStatusParser.toJson(table, MaintenanceStatus.of(catalog.loadTable(name)));
+    TableIdentifier name = TableIdentifiers.identifier(table);
+    return MaintenanceStatusParser.toJson(TableIdentifiers.toString(name),
+        MaintenanceStatus.of(catalog.loadTable(name)));
   }
 
   private String healthJson() {

@@ -3,6 +3,7 @@ package io.verglas.cli.table;
 import io.verglas.cli.stack.StackOptions;
 import io.verglas.sdk.VerglasClient;
 import io.verglas.table.CreateTableRequest;
+import io.verglas.table.TableIdentifiers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -25,7 +26,8 @@ import picocli.CommandLine.Parameters;
 public final class CreateTableCommand implements Callable<Integer> {
   @Mixin StackOptions stack;
 
-  @Parameters(index = "0", paramLabel = "NS.TABLE", description = "Table to create, e.g. demo.events")
+  @Parameters(index = "0", paramLabel = "NS.TABLE", description = "Table to create, e.g. "
+      + "demo.events ('demo.`orders.v2`' for a name holding a dot)")
   String table;
 
   @ArgGroup(multiplicity = "1")
@@ -53,7 +55,7 @@ public final class CreateTableCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    TableIdentifier id = TableNames.parse(table);
+    TableIdentifier id = TableNames.parseNew(table);
     Schema parsed = schema.columns != null ? ColumnsParser.parse(schema.columns)
         : SchemaParser.fromJson(Files.readString(schema.schemaFile));
     PartitionSpec spec = PartitionParser.parse(parsed, partition);
@@ -66,8 +68,8 @@ public final class CreateTableCommand implements Callable<Integer> {
     try (VerglasClient client = stack.client()) {
       client.createTable(request);
     }
-    System.out.println("Created " + id + (primaryKey.isEmpty() ? " (append-only)"
-        : " with primary key " + String.join(", ", primaryKey)));
+    System.out.println("Created " + TableIdentifiers.toString(id) + (primaryKey.isEmpty()
+        ? " (append-only)" : " with primary key " + String.join(", ", primaryKey)));
     return 0;
   }
 }

@@ -10,6 +10,7 @@ import io.verglas.maintenance.orphan.OrphanFileRemover;
 import io.verglas.maintenance.policy.MaintenancePolicy;
 import io.verglas.maintenance.policy.MaintenancePolicyParser;
 import io.verglas.maintenance.status.MaintenanceStatus;
+import io.verglas.table.TableIdentifiers;
 import java.io.Closeable;
 import java.time.Clock;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -74,7 +75,7 @@ public final class MaintenanceWorker
   }
 
   private MaintenanceReport maintain(WorkItem item, long start) {
-    TableIdentifier name = TableIdentifier.parse(item.table());
+    TableIdentifier name = TableIdentifiers.identifier(item.table());
     Table table = catalog.loadTable(name);
     MaintenancePolicy policy = MaintenancePolicyParser.fromProperties(table.properties());
     if (!policy.enabled()) {

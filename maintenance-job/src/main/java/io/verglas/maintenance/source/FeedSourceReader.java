@@ -2,6 +2,7 @@ package io.verglas.maintenance.source;
 
 import io.verglas.events.FeedEvent;
 import io.verglas.maintenance.job.MaintenanceConfig;
+import io.verglas.table.TableIdentifiers;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayDeque;
@@ -72,13 +73,14 @@ final class FeedSourceReader implements SourceReader<TableSignal, FeedSplit> {
     if (event != null) {
       nextSequence = event.feedSequence() + 1;
       if (SignalFilter.mayNeedWork(event)) {
-        output.collect(new TableSignal(event.subject(), false, event.feedSequence()));
+        output.collect(new TableSignal(TableIdentifiers.toString(event.table()), false,
+            event.feedSequence()));
       }
       return InputStatus.MORE_AVAILABLE;
     }
     TableIdentifier table = sweepTables.poll();
     if (table != null) {
-      output.collect(new TableSignal(table.toString(), true, 0));
+      output.collect(new TableSignal(TableIdentifiers.toString(table), true, 0));
       return InputStatus.MORE_AVAILABLE;
     }
     scheduleWakeUp();

@@ -6,7 +6,8 @@ import java.util.Objects;
 /**
  * A reason to look at one table: a commit seen on the change feed, or the slow full sweep.
  *
- * @param table the table name, levels joined by dots
+ * @param table the table name in the {@link io.verglas.table.TableIdentifiers} form: levels
+ *     joined by dots, a level holding a dot quoted ({@code demo.`orders.v2`})
  * @param sweep true for a sweep signal (catches events that were lost)
  * @param feedSequence the event's feed sequence, 0 for a sweep
  */

@@ -1,5 +1,6 @@
 package io.verglas.materializer.table;
 
+import io.verglas.table.TableIdentifiers;
 import io.verglas.table.VerglasTableProperties;
 import java.io.Closeable;
 import java.io.IOException;
@@ -39,13 +40,25 @@ public final class VerglasTables implements Closeable {
     this.catalog = catalog;
   }
 
-  /** The name form carried through the job: the identifier's levels joined by dots. */
+  /**
+   * The name form carried through the job (in rows, deltas and checkpointed committables): the
+   * {@link TableIdentifiers} string, which quotes a level holding a dot, so the identifier read
+   * back from it has the WAL header's levels. For names without dots or backquotes it is the
+   * levels joined by dots, as earlier builds carried them, so their state restores unchanged.
+   */
   public static String name(List<String> levels) {
-    return String.join(".", levels);
+    return TableIdentifiers.toString(levels);
   }
 
+  /** The identifier of a {@link #name} (never split at every dot: a table name may hold one). */
   public static TableIdentifier identifier(String name) {
-    return TableIdentifier.parse(name);
+    try {
+      return TableIdentifiers.identifier(name);
+    } catch (IllegalArgumentException e) {
+      // Restored state of an earlier build, which joined levels unquoted, and a level began with
+      // a backquote: read it as that build did, so the job restores.
+      return TableIdentifier.parse(name);
+    }
   }
 
   /** The current metadata of the managed table {@code uuid}, or empty with a logged reason. */

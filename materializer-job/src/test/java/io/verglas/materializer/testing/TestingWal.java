@@ -64,8 +64,16 @@ public final class TestingWal {
     return CLOCK.addAndGet(1 << 16);
   }
 
+  /** A segment of {@code table}, named by splitting its name at dots (no dots in its levels). */
   public Segment segment(Table table) {
-    return new Segment(table, nextSequence++);
+    List<String> name = new ArrayList<>(List.of(table.name().split("\\.")));
+    name.remove(0); // the catalog name
+    return segment(table, name);
+  }
+
+  /** A segment of {@code table}, whose header names it by {@code levels} (namespace, then name). */
+  public Segment segment(Table table, List<String> levels) {
+    return new Segment(table, levels, nextSequence++);
   }
 
   public String streamId() {
@@ -75,11 +83,13 @@ public final class TestingWal {
   /** A segment being assembled. */
   public final class Segment {
     private final Table table;
+    private final List<String> levels;
     private final long sequence;
     private final List<WalBatch> batches = new ArrayList<>();
 
-    private Segment(Table table, long sequence) {
+    private Segment(Table table, List<String> levels, long sequence) {
       this.table = table;
+      this.levels = List.copyOf(levels);
       this.sequence = sequence;
     }
 
@@ -99,9 +109,7 @@ public final class TestingWal {
       long records = batches.stream().mapToLong(WalBatch::rowCount).sum();
       long min = batches.stream().mapToLong(WalBatch::hlc).min().orElse(0);
       long max = batches.stream().mapToLong(WalBatch::hlc).max().orElse(0);
-      List<String> name = new ArrayList<>(List.of(table.name().split("\\.")));
-      name.remove(0); // the catalog name
-      WalSegmentHeader header = new WalSegmentHeader(table.uuid().toString(), name,
+      WalSegmentHeader header = new WalSegmentHeader(table.uuid().toString(), levels,
           table.schema().schemaId(), streamId, sequence, records, min, max,
           System.currentTimeMillis());
       return WalSegmentCodec.encode(header, batches);
