@@ -3,6 +3,7 @@ package io.verglas.ingest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.grpc.Status;
 import io.verglas.catalog.Catalogs;
 import io.verglas.ingest.validation.BatchLimits;
 import io.verglas.ingest.validation.RejectReason;
@@ -11,6 +12,7 @@ import io.verglas.sdk.TableWriter;
 import io.verglas.sdk.VerglasClient;
 import io.verglas.sdk.VerglasException;
 import io.verglas.wal.WalBatch;
+import java.io.ByteArrayOutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -141,6 +143,49 @@ class PutLimitsITCase {
       }
       assertThat(walRows("limits-size")).isEqualTo(15);
     }
+  }
+
+  /**
+   * A message of a few bytes whose body field announces megabytes: Flight would allocate what
+   * the field announces, and keep it when the bytes run out.
+   */
+  @Test
+  void aBodyAnnouncingMoreThanItsMessageCarriesIsRefusedUnallocated() throws Exception {
+    TableIdentifier table = TestTables.id("limits", "lie");
+    try (BufferAllocator serverAllocator = new RootAllocator();
+        IngestServer server = env.server("limits-lie").allocator(serverAllocator).build().start();
+        RawFlight raw = new RawFlight(server.port(), TestEnvironment.TOKEN);
+        VerglasClient client = client(server)) {
+      client.createTable(TestTables.events("limits", "lie"));
+      // Under the message cap (64 MiB + 1 MiB) and over it: only the message's size counts.
+      for (int announced : new int[] {32 << 20, 256 << 20, 32 << 20}) {
+        Status status = raw.putBytes(List.of(lyingBody(announced, 10)));
+        // A failed parse is reported by gRPC itself; the server logs the reason.
+        assertThat(status.getCode()).isEqualTo(Status.Code.UNKNOWN);
+        assertThat(status.getDescription()).isEqualTo("Application error processing RPC");
+      }
+      assertThat(serverAllocator.getPeakMemoryAllocation()).as("server Arrow memory")
+          .isLessThan(MAX_BATCH_BYTES);
+      assertThat(server.metrics().snapshot().rejects().get(RejectReason.MALFORMED)).isEqualTo(3);
+      try (TableWriter writer = client.openWriter(table)) {
+        assertThat(write(writer, client, 1, 3, 10, null).join().rows()).isEqualTo(3);
+      }
+    }
+  }
+
+  /** FlightData with only a body field (1000, length-delimited) announcing more than it has. */
+  private static byte[] lyingBody(int announced, int carried) {
+    ByteArrayOutputStream message = new ByteArrayOutputStream();
+    message.write(0xC2);
+    message.write(0x3E);
+    int length = announced;
+    while ((length & ~0x7F) != 0) {
+      message.write((length & 0x7F) | 0x80);
+      length >>>= 7;
+    }
+    message.write(length);
+    message.writeBytes(new byte[carried]);
+    return message.toByteArray();
   }
 
   /**

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.arrow.flight.FlightServer;
 import org.apache.arrow.flight.impl.FlightServiceGrpc;
+import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * Bounds what DoPut calls bring into the server: how many run at once, in total and per client
@@ -38,15 +39,16 @@ import org.apache.arrow.flight.impl.FlightServiceGrpc;
  *
  * <p>Memory. The message cap is gRPC's {@code maxInboundMessageSize}: gRPC checks a message's
  * length prefix before it reads the body, so a batch over the cap is refused without being
- * buffered ({@link OversizedMessages} logs and counts it). With one message per call, what the
- * puts hold of received batches is bounded by
+ * buffered ({@link OversizedMessages} logs and counts it); within a message, a body announcing
+ * more than the message has is refused by Flight's allocator ({@link MessageBodies}). With one
+ * message per call, what the puts hold of received batches is bounded by
  * {@code maxConcurrentPuts} messages of the cap (twice that for a moment, see
  * {@link PutLimits}).
  *
  * <p>Slots are released when gRPC reports the call over (completed or cancelled, exactly one of
  * the two, whoever ended it), so a client that vanishes frees its slot too.
  */
-public final class PutAdmission implements ServerInterceptor {
+public final class PutAdmission implements ServerInterceptor, AutoCloseable {
   /** Flight's key for a {@code Consumer<NettyServerBuilder>} applied to its gRPC builder. */
   private static final String GRPC_BUILDER_HOOK = "grpc.builderConsumer";
   private static final String DO_PUT = FlightServiceGrpc.getDoPutMethod().getFullMethodName();
@@ -54,22 +56,49 @@ public final class PutAdmission implements ServerInterceptor {
   private final PutLimits limits;
   private final BatchLimits batchLimits;
   private final IngestMetrics metrics;
+  private final MessageBodies bodies;
+  private final BufferAllocator flightAllocator;
   private final Map<SocketAddress, Integer> perConnection = new HashMap<>();
   private int inProgress;
 
-  public PutAdmission(PutLimits limits, BatchLimits batchLimits, IngestMetrics metrics) {
+  /** An admission whose {@link #allocator()} is a child of {@code allocator}. */
+  public PutAdmission(PutLimits limits, BatchLimits batchLimits, IngestMetrics metrics,
+      BufferAllocator allocator) {
     this.limits = limits;
     this.batchLimits = batchLimits;
     this.metrics = metrics;
+    this.bodies = new MessageBodies(allocator.getRoundingPolicy(), batchLimits.maxMessageBytes(),
+        metrics);
+    this.flightAllocator = allocator.newChildAllocator("verglas-flight", bodies, 0,
+        Long.MAX_VALUE);
     metrics.putsInProgress(this::inProgress);
   }
 
-  /** Sets the message cap and this admission on a Flight server. */
+  /**
+   * The allocator to give the Flight server: it refuses a buffer that a message announces
+   * beyond its real size (see {@link MessageBodies}).
+   */
+  public BufferAllocator allocator() {
+    return flightAllocator;
+  }
+
+  /** Sets the message cap and this admission on a Flight server built on {@link #allocator()}. */
   public FlightServer.Builder installOn(FlightServer.Builder builder) {
     Consumer<NettyServerBuilder> grpc = netty -> netty.intercept(this)
-        .addStreamTracerFactory(new OversizedMessages(batchLimits, metrics));
+        .addStreamTracerFactory(new OversizedMessages(batchLimits, metrics))
+        .addStreamTracerFactory(bodies);
     return builder.maxInboundMessageSize(batchLimits.maxMessageBytes())
         .transportHint(GRPC_BUILDER_HOOK, grpc);
+  }
+
+  /**
+   * Closes {@link #allocator()}, once the Flight server stopped.
+   *
+   * @throws IllegalStateException if Flight left buffers of ended calls unreleased
+   */
+  @Override
+  public void close() {
+    flightAllocator.close();
   }
 
   @Override
@@ -86,6 +115,7 @@ public final class PutAdmission implements ServerInterceptor {
       return new ServerCall.Listener<>() {};
     }
     PutFlow flow = new PutFlow(call);
+    MessageBodies.Tracer messages = MessageBodies.current();
     ServerCall.Listener<ReqT> listener;
     try {
       listener = Contexts.interceptCall(Context.current().withValue(PutFlow.KEY, flow),
@@ -101,6 +131,14 @@ public final class PutAdmission implements ServerInterceptor {
     }
     flow.start();
     return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(listener) {
+      @Override
+      public void onMessage(ReqT message) {
+        if (messages != null) {
+          messages.delivered();
+        }
+        super.onMessage(message);
+      }
+
       @Override
       public void onComplete() {
         try {
