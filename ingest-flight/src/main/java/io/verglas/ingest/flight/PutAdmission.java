@@ -124,6 +124,16 @@ public final class PutAdmission implements ServerInterceptor, AutoCloseable {
             public void request(int messages) {
               // Flight's read-ahead; the flow asks instead.
             }
+
+            @Override
+            public void close(Status status, Metadata trailers) {
+              // gRPC ended a call whose message it refused (over the cap) by writing the
+              // status itself; trailers written again on that half-closed stream make Netty
+              // end the whole connection (GOAWAY), failing the client's other calls.
+              if (!flow.ended()) {
+                super.close(status, trailers);
+              }
+            }
           }, headers, next);
     } catch (RuntimeException e) {
       release(connection);
@@ -150,6 +160,8 @@ public final class PutAdmission implements ServerInterceptor, AutoCloseable {
 
       @Override
       public void onCancel() {
+        // Before Flight hears of it: its handler then ends the call at once (see close above).
+        flow.end();
         try {
           super.onCancel();
         } finally {

@@ -65,8 +65,13 @@ final class PutFlow {
     taken++;
   }
 
+  /** gRPC reported the call over (completed, or cancelled by the client or the transport). */
   synchronized void end() {
     ended = true;
+  }
+
+  synchronized boolean ended() {
+    return ended;
   }
 
   private void askIfAllTaken() {
