@@ -2,6 +2,8 @@ package io.verglas.ingest;
 
 import io.verglas.clock.HybridLogicalClock;
 import io.verglas.ingest.flight.IngestFlightProducer;
+import io.verglas.ingest.flight.PutAdmission;
+import io.verglas.ingest.flight.PutLimits;
 import io.verglas.ingest.metrics.IngestMetrics;
 import io.verglas.ingest.validation.RejectReason;
 import io.verglas.ingest.flight.StaticBearerAuthenticator;
@@ -65,6 +67,7 @@ public final class IngestServer implements AutoCloseable {
   private GroupCommitter committer;
   private ScheduledExecutorService maintenance;
   private IngestFlightProducer producer;
+  private PutAdmission admission;
   private FlightServer flight;
   private boolean started;
   private boolean closed;
@@ -101,13 +104,12 @@ public final class IngestServer implements AutoCloseable {
       BatchValidator validator = new BatchValidator(config.batchLimits());
       producer = new IngestFlightProducer(allocator, config.catalog, tables,
           validator, committer, metrics);
-      flight = FlightServer.builder(allocator, Location.forGrpcInsecure(config.host, config.port),
-              producer)
+      admission = new PutAdmission(config.putLimits(), config.batchLimits(), metrics, allocator);
+      FlightServer.Builder flightBuilder = FlightServer.builder(admission.allocator(),
+              Location.forGrpcInsecure(config.host, config.port), producer)
           .headerAuthenticator(new StaticBearerAuthenticator(config.token,
-              () -> metrics.rejected(RejectReason.UNAUTHENTICATED)))
-          .maxInboundMessageSize(maxMessageSize(config.maxBatchBytes))
-          .build()
-          .start();
+              () -> metrics.rejected(RejectReason.UNAUTHENTICATED)));
+      flight = admission.installOn(flightBuilder).build().start();
       LOG.info("Ingest server for stream {} listening on {} ({})", config.streamId, location(),
           committer.status());
       return this;
@@ -205,6 +207,14 @@ public final class IngestServer implements AutoCloseable {
     if (s3 != null) {
       s3.close();
     }
+    if (admission != null) {
+      try {
+        admission.close();
+      } catch (IllegalStateException e) {
+        // Flight's own leak of a malformed message (see MessageBodies); nothing to save.
+        LOG.warn("Ingest server closed with Flight buffers outstanding: {}", e.getMessage());
+      }
+    }
     if (ownsAllocator) {
       try {
         allocator.close();
@@ -213,11 +223,6 @@ public final class IngestServer implements AutoCloseable {
         LOG.warn("Ingest server closed with Arrow buffers outstanding: {}", e.getMessage());
       }
     }
-  }
-
-  /** gRPC's own cap, above our batch limit so that oversize batches get our precise error. */
-  static int maxMessageSize(long maxBatchBytes) {
-    return (int) Math.min(Integer.MAX_VALUE, maxBatchBytes * 2 + (4L << 20));
   }
 
   /**
@@ -241,6 +246,8 @@ public final class IngestServer implements AutoCloseable {
     private int maxBatchRows = -1;
     private long maxBatchBytes = -1;
     private int maxCellBytes = -1;
+    private int maxConcurrentPuts = -1;
+    private int maxConcurrentPutsPerConnection = -1;
     private int lanes = -1;
     private Duration idempotencyWindow;
     private int idempotencyMaxKeys = -1;
@@ -415,13 +422,45 @@ public final class IngestServer implements AutoCloseable {
       return this;
     }
 
-    /** Most Arrow buffer bytes in one batch; default 64 MiB. */
+    /**
+     * Most Arrow buffer bytes in one batch; default 64 MiB. A gRPC message may announce at most
+     * 1 MiB more (IPC framing); a longer one is refused from its length prefix, unread.
+     */
     public Builder maxBatchBytes(long bytes) {
       requireUnset(this.maxBatchBytes == -1 ? null : this.maxBatchBytes, "maxBatchBytes");
       if (bytes <= 0) {
         throw new IllegalArgumentException("Invalid max batch bytes: " + bytes);
       }
       this.maxBatchBytes = bytes;
+      return this;
+    }
+
+    /**
+     * Most DoPut calls in progress at once; one more is refused with RESOURCE_EXHAUSTED;
+     * default 16. Received batches take at most this many times 2 x ({@code maxBatchBytes} +
+     * 1 MiB) of direct memory (see {@link PutLimits}): about 2 GiB with the defaults.
+     */
+    public Builder maxConcurrentPuts(int puts) {
+      requireUnset(this.maxConcurrentPuts == -1 ? null : this.maxConcurrentPuts,
+          "maxConcurrentPuts");
+      if (puts <= 0) {
+        throw new IllegalArgumentException("Invalid max concurrent puts: " + puts);
+      }
+      this.maxConcurrentPuts = puts;
+      return this;
+    }
+
+    /**
+     * Most DoPut calls in progress at once on one client connection (a client's gRPC channel);
+     * default 8, or {@link #maxConcurrentPuts} if that is lower.
+     */
+    public Builder maxConcurrentPutsPerConnection(int puts) {
+      requireUnset(this.maxConcurrentPutsPerConnection == -1 ? null
+          : this.maxConcurrentPutsPerConnection, "maxConcurrentPutsPerConnection");
+      if (puts <= 0) {
+        throw new IllegalArgumentException("Invalid max concurrent puts per connection: " + puts);
+      }
+      this.maxConcurrentPutsPerConnection = puts;
       return this;
     }
 
@@ -480,6 +519,9 @@ public final class IngestServer implements AutoCloseable {
           + resolved.flushBytes + " exceeds maxBufferedBytes " + resolved.maxBufferedBytes);
       require(resolved.maxBatchBytes <= resolved.maxBufferedBytes, "maxBatchBytes "
           + resolved.maxBatchBytes + " exceeds maxBufferedBytes " + resolved.maxBufferedBytes);
+      require(resolved.maxConcurrentPutsPerConnection <= resolved.maxConcurrentPuts,
+          "maxConcurrentPutsPerConnection " + resolved.maxConcurrentPutsPerConnection
+              + " exceeds maxConcurrentPuts " + resolved.maxConcurrentPuts);
       require(resolved.flushLinger.compareTo(resolved.flushInterval) <= 0, "flushLinger "
           + resolved.flushLinger + " exceeds flushInterval " + resolved.flushInterval);
       require(resolved.putInitialBackoff.compareTo(resolved.putMaxBackoff) <= 0,
@@ -496,6 +538,10 @@ public final class IngestServer implements AutoCloseable {
 
     BatchLimits batchLimits() {
       return new BatchLimits(maxBatchRows, maxBatchBytes, maxCellBytes);
+    }
+
+    PutLimits putLimits() {
+      return new PutLimits(maxConcurrentPuts, maxConcurrentPutsPerConnection);
     }
 
     private Builder copyWithDefaults() {
@@ -520,6 +566,11 @@ public final class IngestServer implements AutoCloseable {
       copy.maxBatchRows = maxBatchRows != -1 ? maxBatchRows : BatchLimits.MAX_ROWS_DEFAULT;
       copy.maxBatchBytes = maxBatchBytes != -1 ? maxBatchBytes : BatchLimits.MAX_BYTES_DEFAULT;
       copy.maxCellBytes = maxCellBytes != -1 ? maxCellBytes : BatchLimits.MAX_CELL_BYTES_DEFAULT;
+      copy.maxConcurrentPuts = maxConcurrentPuts != -1 ? maxConcurrentPuts
+          : PutLimits.MAX_CONCURRENT_PUTS_DEFAULT;
+      copy.maxConcurrentPutsPerConnection = maxConcurrentPutsPerConnection != -1
+          ? maxConcurrentPutsPerConnection
+          : Math.min(PutLimits.MAX_CONCURRENT_PUTS_PER_CONNECTION_DEFAULT, copy.maxConcurrentPuts);
       copy.lanes = lanes != -1 ? lanes : WalWriterConfig.LANES_DEFAULT;
       copy.idempotencyWindow = idempotencyWindow != null ? idempotencyWindow
           : WalWriterConfig.IDEMPOTENCY_WINDOW_DEFAULT;

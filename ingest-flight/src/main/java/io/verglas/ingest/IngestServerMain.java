@@ -25,7 +25,8 @@ import org.apache.iceberg.catalog.Catalog;
  *
  * Optional: {@code --host} (127.0.0.1), {@code --s3-region} (us-east-1), {@code --catalog-name}
  * (verglas), {@code --wal-prefix} (_wal), {@code --lanes}, {@code --flush-bytes},
- * {@code --flush-interval-ms}, {@code --flush-linger-ms}. Once serving it prints
+ * {@code --flush-interval-ms}, {@code --flush-linger-ms}, {@code --max-concurrent-puts},
+ * {@code --max-concurrent-puts-per-connection}. Once serving it prints
  * {@code VERGLAS_INGEST_READY port=<port>} on standard output; it stops cleanly on SIGTERM.
  */
 public final class IngestServerMain {
@@ -79,6 +80,13 @@ public final class IngestServerMain {
     }
     if (options.containsKey("flush-linger-ms")) {
       builder.flushLinger(Duration.ofMillis(Long.parseLong(options.get("flush-linger-ms"))));
+    }
+    if (options.containsKey("max-concurrent-puts")) {
+      builder.maxConcurrentPuts(Integer.parseInt(options.get("max-concurrent-puts")));
+    }
+    if (options.containsKey("max-concurrent-puts-per-connection")) {
+      builder.maxConcurrentPutsPerConnection(
+          Integer.parseInt(options.get("max-concurrent-puts-per-connection")));
     }
     IngestServer server = builder.build().start();
     CountDownLatch stopped = new CountDownLatch(1);

@@ -45,6 +45,13 @@ class IngestServerBuilderTest {
     assertThatThrownBy(() -> IngestServer.builder().flushBytes(0)).hasMessage("Invalid flush bytes: 0");
     assertThatThrownBy(() -> IngestServer.builder().flushInterval(Duration.ZERO))
         .hasMessage("Invalid flush interval: PT0S");
+    assertThatThrownBy(() -> IngestServer.builder().maxConcurrentPuts(0))
+        .hasMessage("Invalid max concurrent puts: 0");
+    assertThatThrownBy(() -> IngestServer.builder().maxConcurrentPutsPerConnection(-1))
+        .hasMessage("Invalid max concurrent puts per connection: -1");
+    assertThatThrownBy(() -> IngestServer.builder().maxConcurrentPuts(2).maxConcurrentPuts(3))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("maxConcurrentPuts was already set to 2");
     assertThatThrownBy(() -> IngestServer.builder().flushBytes(5).flushBytes(6))
         .isInstanceOf(IllegalStateException.class).hasMessage("flushBytes was already set to 5");
     assertThatThrownBy(() -> IngestServer.builder().token("secret").token("other"))
@@ -58,6 +65,12 @@ class IngestServerBuilderTest {
         .hasMessage("Cannot build ingest server: maxBatchBytes 2097152 exceeds maxBufferedBytes 1048576");
     assertThatThrownBy(() -> complete().maxBufferedBytes(1 << 20).build())
         .hasMessage("Cannot build ingest server: flushBytes 8388608 exceeds maxBufferedBytes 1048576");
+    assertThatThrownBy(() -> complete().maxConcurrentPuts(4).maxConcurrentPutsPerConnection(5)
+            .build())
+        .hasMessage("Cannot build ingest server: maxConcurrentPutsPerConnection 5 exceeds "
+            + "maxConcurrentPuts 4");
+    // The per-connection default (8) gives way to a lower total.
+    assertThat(complete().maxConcurrentPuts(4).build()).isNotNull();
     assertThatThrownBy(() -> complete().putInitialBackoff(Duration.ofSeconds(10)).build())
         .hasMessage("Cannot build ingest server: putInitialBackoff PT10S exceeds putMaxBackoff PT5S");
   }

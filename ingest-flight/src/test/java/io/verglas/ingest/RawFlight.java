@@ -1,14 +1,22 @@
 package io.verglas.ingest;
 
 import com.google.protobuf.ByteString;
+import io.grpc.CallOptions;
+import io.grpc.Channel;
+import io.grpc.ClientCall;
+import io.grpc.ClientInterceptors;
 import io.grpc.ManagedChannel;
+import io.grpc.MethodDescriptor;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.MetadataUtils;
 import io.grpc.stub.StreamObserver;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.Channels;
@@ -24,21 +32,66 @@ import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 
 /**
  * DoPut below the Flight client: sends hand-made {@code FlightData} messages over plain gRPC,
- * so tests can send what no Arrow library would (garbage headers, truncated bodies).
+ * so tests can send what no Arrow library would (garbage headers, truncated bodies, lengths
+ * that lie).
  */
 final class RawFlight implements AutoCloseable {
   /** One IPC message: its flatbuffer header and its body. */
   record IpcMessage(byte[] header, byte[] body) {}
 
+  /** DoPut with messages as bytes, for what protobuf would not write (lying lengths). */
+  private static final MethodDescriptor<byte[], byte[]> RAW_DO_PUT =
+      MethodDescriptor.<byte[], byte[]>newBuilder()
+          .setType(MethodDescriptor.MethodType.BIDI_STREAMING)
+          .setFullMethodName(FlightServiceGrpc.getDoPutMethod().getFullMethodName())
+          .setRequestMarshaller(new BytesMarshaller()).setResponseMarshaller(new BytesMarshaller())
+          .build();
+
   private final ManagedChannel channel;
+  private final Channel authenticated;
   private final FlightServiceGrpc.FlightServiceStub stub;
 
   RawFlight(int port, String token) {
     channel = NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
     Metadata headers = new Metadata();
     headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + token);
-    stub = FlightServiceGrpc.newStub(channel)
-        .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
+    authenticated = ClientInterceptors.intercept(channel,
+        MetadataUtils.newAttachHeadersInterceptor(headers));
+    stub = FlightServiceGrpc.newStub(authenticated);
+  }
+
+  /** Sends the messages, as they are, as one DoPut and returns how the server ended the call. */
+  Status putBytes(List<byte[]> messages) throws Exception {
+    CompletableFuture<Status> done = new CompletableFuture<>();
+    ClientCall<byte[], byte[]> call = authenticated.newCall(RAW_DO_PUT, CallOptions.DEFAULT);
+    call.start(new ClientCall.Listener<>() {
+      @Override
+      public void onClose(Status status, Metadata trailers) {
+        done.complete(status);
+      }
+    }, new Metadata());
+    call.request(Integer.MAX_VALUE);
+    for (byte[] message : messages) {
+      call.sendMessage(message);
+    }
+    call.halfClose();
+    return done.get(20, TimeUnit.SECONDS);
+  }
+
+  private static final class BytesMarshaller implements MethodDescriptor.Marshaller<byte[]> {
+    @Override
+    public InputStream stream(byte[] value) {
+      return new ByteArrayInputStream(value);
+    }
+
+    @Override
+    public byte[] parse(InputStream stream) {
+      try {
+        return stream.readAllBytes();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
   }
 
   /** The schema message and the record batch message of one batch, uncompressed. */

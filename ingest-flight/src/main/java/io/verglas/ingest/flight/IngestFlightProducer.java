@@ -86,7 +86,8 @@ public final class IngestFlightProducer implements FlightProducer {
   public Runnable acceptPut(CallContext context, FlightStream stream,
       StreamListener<PutResult> ackStream) {
     AckSender acks = new AckSender(ackStream, allocator);
-    PutHandler handler = new PutHandler(stream, acks, tables, validator, committer, metrics);
+    PutHandler handler = new PutHandler(stream, PutFlow.current(), acks, tables, validator,
+        committer, metrics);
     return () -> {
       activePuts.add(acks);
       try {

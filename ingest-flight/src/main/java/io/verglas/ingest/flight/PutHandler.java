@@ -35,19 +35,22 @@ import org.apache.iceberg.catalog.TableIdentifier;
  * bad batch ends the call with INVALID_ARGUMENT after the acks of the batches before it;
  * nothing of the bad batch is written. A batch whose idempotency key the stream has seen is
  * answered with the earlier acknowledgement without being encoded. Encoding (zstd) happens on
- * this thread, so the WAL lanes only concatenate bytes.
+ * this thread, so the WAL lanes only concatenate bytes. Reads go through the call's
+ * {@link PutFlow}, so the call receives a batch only once it has handed on the one before.
  */
 final class PutHandler implements Runnable {
   private final FlightStream stream;
+  private final PutFlow flow;
   private final AckSender acks;
   private final TableCache tables;
   private final BatchValidator validator;
   private final GroupCommitter committer;
   private final IngestMetrics metrics;
 
-  PutHandler(FlightStream stream, AckSender acks, TableCache tables, BatchValidator validator,
-      GroupCommitter committer, IngestMetrics metrics) {
+  PutHandler(FlightStream stream, PutFlow flow, AckSender acks, TableCache tables,
+      BatchValidator validator, GroupCommitter committer, IngestMetrics metrics) {
     this.stream = stream;
+    this.flow = flow;
     this.acks = acks;
     this.tables = tables;
     this.validator = validator;
@@ -68,7 +71,7 @@ final class PutHandler implements Runnable {
   }
 
   private void readAll() {
-    TableIdentifier id = TableDescriptors.identifier(stream.getDescriptor());
+    TableIdentifier id = TableDescriptors.identifier(flow.read(stream::getDescriptor));
     Schema schema = streamSchema(id);
     // A stream is checked against freshly loaded metadata (it may run for long; a stale cached
     // schema could let a dropped or renamed column through); later batches use the cache.
@@ -93,13 +96,18 @@ final class PutHandler implements Runnable {
         metrics.batchAccepted(batch.getRowCount(), bufferBytes(batch));
         acks.track(committer.append(target, ipc, batch.getRowCount(), key));
       }
+      // Handed on (encoded, or answered by an earlier ack): the call holds nothing while it
+      // waits for the next batch (see PutFlow).
+      batch.clear();
       index++;
     }
   }
 
   private Schema streamSchema(TableIdentifier id) {
     try {
-      return stream.getSchema();
+      Schema schema = flow.read(stream::getSchema);
+      flow.taken();
+      return schema;
     } catch (FlightRuntimeException e) {
       throw e;
     } catch (RuntimeException e) {
@@ -144,7 +152,11 @@ final class PutHandler implements Runnable {
 
   private boolean next(TableIdentifier id, int index) {
     try {
-      return stream.next();
+      boolean more = flow.read(stream::next);
+      if (more) {
+        flow.taken();
+      }
+      return more;
     } catch (FlightRuntimeException e) {
       throw e;
     } catch (RuntimeException e) {

@@ -9,7 +9,8 @@ import java.util.function.LongSupplier;
 /**
  * What one ingest server counts: batches, rows and bytes accepted and acknowledged, rejects by
  * reason, segments and WAL bytes written, PUT retries and failures, duplicates absorbed by
- * idempotency keys, and the latency of segment flushes and of batch acknowledgements.
+ * idempotency keys, the latency of segment flushes and of batch acknowledgements, and the
+ * DoPut calls in progress.
  *
  * <p>Thread-safe and cheap to update (adders); {@link #snapshot()} reads a consistent-enough
  * copy for exposition ({@link PrometheusText}) and the health action.
@@ -30,6 +31,7 @@ public final class IngestMetrics {
   private final LatencyHistogram flushLatency = new LatencyHistogram();
   private final LatencyHistogram ackLatency = new LatencyHistogram();
   private volatile LongSupplier bufferedBytes = () -> 0;
+  private volatile LongSupplier putsInProgress = () -> 0;
 
   public IngestMetrics() {
     for (RejectReason reason : RejectReason.values()) {
@@ -87,13 +89,18 @@ public final class IngestMetrics {
     this.bufferedBytes = supplier;
   }
 
+  public void putsInProgress(LongSupplier supplier) {
+    this.putsInProgress = supplier;
+  }
+
   public Snapshot snapshot() {
     Map<RejectReason, Long> rejected = new EnumMap<>(RejectReason.class);
     rejects.forEach((reason, count) -> rejected.put(reason, count.sum()));
     return new Snapshot(batchesAccepted.sum(), rowsAccepted.sum(), bytesAccepted.sum(),
         batchesAcknowledged.sum(), rowsAcknowledged.sum(), batchesFailed.sum(), duplicates.sum(),
         segments.sum(), walBytes.sum(), putRetries.sum(), putFailures.sum(), rejected,
-        flushLatency.snapshot(), ackLatency.snapshot(), bufferedBytes.getAsLong());
+        flushLatency.snapshot(), ackLatency.snapshot(), bufferedBytes.getAsLong(),
+        putsInProgress.getAsLong());
   }
 
   /** A copy of every figure. */
@@ -102,7 +109,7 @@ public final class IngestMetrics {
       long rowsAcknowledged, long batchesFailed, long duplicatesAbsorbed, long segmentsWritten,
       long walBytesWritten, long putRetries, long putFailures, Map<RejectReason, Long> rejects,
       LatencyHistogram.Snapshot flushLatency, LatencyHistogram.Snapshot ackLatency,
-      long bufferedBytes) {
+      long bufferedBytes, long putsInProgress) {
 
     public long rejectsTotal() {
       return rejects.values().stream().mapToLong(Long::longValue).sum();

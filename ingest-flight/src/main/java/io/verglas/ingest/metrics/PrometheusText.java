@@ -41,6 +41,8 @@ public final class PrometheusText {
     histogram(out, "ack_latency_seconds", "Batch accepted to acknowledged.", s.ackLatency());
     header(out, "buffered_bytes", "gauge", "Accepted batch bytes not yet durable.");
     out.append(PREFIX).append("buffered_bytes ").append(s.bufferedBytes()).append('\n');
+    header(out, "puts_in_progress", "gauge", "DoPut calls admitted and not yet ended.");
+    out.append(PREFIX).append("puts_in_progress ").append(s.putsInProgress()).append('\n');
     return out.toString();
   }
 

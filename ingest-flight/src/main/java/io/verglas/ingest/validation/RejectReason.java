@@ -32,6 +32,8 @@ public enum RejectReason {
   UNKNOWN_TABLE,
   /** The table exists but was not created through Verglas. */
   UNMANAGED_TABLE,
+  /** A DoPut refused because too many were in progress, in total or on its connection. */
+  TOO_MANY_PUTS,
   /** A call without a valid bearer token. */
   UNAUTHENTICATED,
   /** Anything else the client got wrong (bad action bodies, unknown actions). */
