@@ -41,8 +41,8 @@ import org.apache.iceberg.rest.responses.ErrorResponse;
  *
  * <p>Clients: Iceberg's {@code RESTCatalog} with {@code uri=<node endpoint>/catalog} and
  * {@code token=<token>}. The config response points their S3 at this node: {@code s3.endpoint}
- * and {@code s3.path-style-access} as overrides, {@code io-impl} (S3FileIO) and
- * {@code client.region} as defaults; S3 credentials stay the client's own.
+ * and {@code s3.path-style-access} as overrides, {@code io-impl} (S3FileIO),
+ * {@code client.region} and {@code s3.region} as defaults; S3 credentials stay the client's own.
  */
 public final class CatalogProxy implements CatalogEndpoint, AutoCloseable {
   static final String S3_FILE_IO = "org.apache.iceberg.aws.s3.S3FileIO";
@@ -162,6 +162,8 @@ public final class CatalogProxy implements CatalogEndpoint, AutoCloseable {
     Map<String, String> defaults = new LinkedHashMap<>();
     defaults.put("io-impl", S3_FILE_IO);
     defaults.put("client.region", region);
+    // PyIceberg before client.* properties read the region from here; Java clients ignore it.
+    defaults.put("s3.region", region);
     List<Endpoint> endpoints = Arrays.stream(RestRoute.values())
         .filter(route -> route != RestRoute.CONFIG)
         .map(RestRoute::endpoint)

@@ -203,6 +203,7 @@ class RestCatalogITCase {
     assertThat(config.at("/overrides/s3.path-style-access").asText()).isEqualTo("true");
     assertThat(config.at("/defaults/io-impl").asText()).isEqualTo("org.apache.iceberg.aws.s3.S3FileIO");
     assertThat(config.at("/defaults/client.region").asText()).isEqualTo("us-east-1");
+    assertThat(config.at("/defaults/s3.region").asText()).isEqualTo("us-east-1");
     assertThat(config.path("endpoints").toString()).contains("GET /v1/{prefix}/namespaces/{namespace}/tables/{table}");
   }
 
