@@ -7,6 +7,7 @@ import io.verglas.cache.s3.CatalogEndpoint;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -61,7 +62,7 @@ public final class CatalogProxy implements CatalogEndpoint, AutoCloseable {
    */
   public CatalogProxy(RestCatalogConfig config, Supplier<URI> s3Endpoint, String region, Clock clock) {
     this.config = config;
-    this.expectedAuthorization = ("Bearer " + config.token()).getBytes(StandardCharsets.UTF_8);
+    this.expectedAuthorization = sha256("Bearer " + config.token());
     this.s3Endpoint = s3Endpoint;
     this.region = region;
     Ticker ticker = () -> TimeUnit.MILLISECONDS.toNanos(clock.millis());
@@ -112,12 +113,21 @@ public final class CatalogProxy implements CatalogEndpoint, AutoCloseable {
       return reply(RestErrors.of(401, "NotAuthorizedException",
           "Cannot serve /catalog: the request has no Authorization: Bearer <token> header"));
     }
-    // Constant time: the comparison must not tell how much of a guessed token was right.
-    if (!MessageDigest.isEqual(authorization.getBytes(StandardCharsets.UTF_8), expectedAuthorization)) {
+    // Digests compared in constant time: the answer's timing tells neither how much of a guessed
+    // token was right nor how long the token is.
+    if (!MessageDigest.isEqual(sha256(authorization), expectedAuthorization)) {
       return reply(RestErrors.of(401, "NotAuthorizedException",
           "Cannot serve /catalog: the bearer token is not valid"));
     }
     return null;
+  }
+
+  private static byte[] sha256(String value) {
+    try {
+      return MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.UTF_8));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("Cannot check catalog tokens: no SHA-256 in this JVM", e);
+    }
   }
 
   @Override

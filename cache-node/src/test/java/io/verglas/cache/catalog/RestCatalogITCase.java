@@ -38,6 +38,7 @@ import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.io.PositionOutputStream;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -137,6 +138,9 @@ class RestCatalogITCase {
 
     assertThat(client.dropTable(renamed, true)).isTrue();
     assertThat(jdbc.tableExists(renamed)).isFalse();
+    String key = URI.create(file.location()).getPath().substring(1);
+    assertThatThrownBy(() -> t.s3.headObject(b -> b.bucket(TestingCacheNode.BUCKET).key(key)))
+        .isInstanceOf(NoSuchKeyException.class);
     assertThat(client.dropNamespace(NS)).isTrue();
     assertThat(client.namespaceExists(NS)).isFalse();
   }
@@ -174,6 +178,15 @@ class RestCatalogITCase {
         .POST(HttpRequest.BodyPublishers.ofString("{not json")));
     assertThat(badBody.statusCode()).isEqualTo(400);
     assertThat(badBody.body()).contains("\"code\":400").contains("Cannot parse the request body");
+
+    client.createNamespace(NS);
+    client.createTable(EVENTS, SCHEMA);
+    HttpResponse<String> conflict = send(HttpRequest.newBuilder(uri("/v1/namespaces/demo/tables/events"))
+        .header("Authorization", "Bearer " + TOKEN)
+        .POST(HttpRequest.BodyPublishers.ofString("{\"requirements\":[{\"type\":\"assert-table-uuid\","
+            + "\"uuid\":\"00000000-0000-0000-0000-000000000000\"}],\"updates\":[]}")));
+    assertThat(conflict.statusCode()).isEqualTo(409);
+    assertThat(conflict.body()).contains("CommitFailedException");
 
     HttpResponse<String> noRoute = get("/v2/whatever", TOKEN);
     assertThat(noRoute.statusCode()).isEqualTo(400);
