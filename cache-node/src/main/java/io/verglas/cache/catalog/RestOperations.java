@@ -24,8 +24,8 @@ import org.apache.iceberg.rest.requests.UpdateTableRequest;
  * Runs one matched REST operation against the backing catalog with Iceberg's own server-side
  * handlers ({@link CatalogHandlers}): they check requirements, apply metadata updates and commit
  * with the catalog's own retries, so /catalog adds no semantics of its own. Loads go through
- * the {@link LoadTableCache}; every operation that can change a table invalidates the tables it
- * names once it has run, whether it succeeded or not (a failed commit may still have landed).
+ * the {@link LoadTableCache}; every operation that can change a table's metadata (create,
+ * commit, drop, rename, register) invalidates the tables it names once it has run.
  * Runs on a catalog thread (the backing catalog may block).
  */
 final class RestOperations {
@@ -42,21 +42,7 @@ final class RestOperations {
   /** The response, or null for an answer without a body (204). */
   RESTResponse run(RestRoute.Match match, Map<String, String> params, byte[] body) {
     Map<String, String> vars = match.rawVariables();
-    if (!match.route().changesTables()) {
-      return serve(match.route(), vars, params, body);
-    }
-    List<TableIdentifier> touched = List.of();
-    try {
-      touched = tablesNamed(match.route(), vars, body);
-      return change(match.route(), vars, params, body);
-    } finally {
-      touched.forEach(loads::invalidate);
-    }
-  }
-
-  private RESTResponse serve(RestRoute route, Map<String, String> vars, Map<String, String> params,
-      byte[] body) {
-    return switch (route) {
+    return switch (match.route()) {
       case CONFIG -> config.get();
       case LIST_NAMESPACES -> listNamespaces(params);
       case CREATE_NAMESPACE -> CatalogHandlers.createNamespace(namespaces(),
@@ -80,60 +66,57 @@ final class RestOperations {
         yield null;
       }
       case LOAD_TABLE -> loadTable(table(vars), params.get("snapshots"));
+      case CREATE_TABLE -> createTable(namespace(vars), RestJson.read(body, CreateTableRequest.class));
+      case UPDATE_TABLE -> invalidating(List.of(table(vars)), () -> CatalogHandlers.updateTable(
+          catalog(), table(vars), RestJson.read(body, UpdateTableRequest.class)));
+      case DROP_TABLE -> invalidating(List.of(table(vars)), () -> dropTable(table(vars), params));
+      case RENAME_TABLE -> renameTable(RestJson.read(body, RenameTableRequest.class));
+      case REGISTER_TABLE -> registerTable(namespace(vars), RestJson.read(body, RegisterTableRequest.class));
       case REPORT_METRICS -> {
         // Accepted and dropped: the node keeps no scan metrics, but a client must not fail.
         RestJson.read(body, ReportMetricsRequest.class);
         yield null;
       }
-      default -> throw new IllegalStateException("Cannot serve " + route + " without invalidation");
     };
   }
 
-  private RESTResponse change(RestRoute route, Map<String, String> vars, Map<String, String> params,
-      byte[] body) {
-    switch (route) {
-      case CREATE_TABLE -> {
-        CreateTableRequest request = RestJson.read(body, CreateTableRequest.class);
-        return request.stageCreate()
-            ? CatalogHandlers.stageTableCreate(catalog(), namespace(vars), request)
-            : CatalogHandlers.createTable(catalog(), namespace(vars), request);
-      }
-      case UPDATE_TABLE -> {
-        return CatalogHandlers.updateTable(catalog(), table(vars), RestJson.read(body, UpdateTableRequest.class));
-      }
-      case DROP_TABLE -> {
-        if (Boolean.parseBoolean(params.get("purgeRequested"))) {
-          CatalogHandlers.purgeTable(catalog(), table(vars));
-        } else {
-          CatalogHandlers.dropTable(catalog(), table(vars));
-        }
-        return null;
-      }
-      case RENAME_TABLE -> {
-        CatalogHandlers.renameTable(catalog(), RestJson.read(body, RenameTableRequest.class));
-        return null;
-      }
-      case REGISTER_TABLE -> {
-        return CatalogHandlers.registerTable(catalog(), namespace(vars),
-            RestJson.read(body, RegisterTableRequest.class));
-      }
-      default -> throw new IllegalStateException("Cannot run " + route + " as a change");
+  /**
+   * Runs a change, then forgets the cached loads of the tables it names, whether it succeeded
+   * or not (a failed commit may still have landed).
+   */
+  private RESTResponse invalidating(List<TableIdentifier> tables, Supplier<RESTResponse> change) {
+    try {
+      return change.get();
+    } finally {
+      tables.forEach(loads::invalidate);
     }
   }
 
-  /** The tables whose cached loads a change may make stale. */
-  private static List<TableIdentifier> tablesNamed(RestRoute route, Map<String, String> vars, byte[] body) {
-    return switch (route) {
-      case CREATE_TABLE -> List.of(TableIdentifier.of(namespace(vars),
-          RestJson.read(body, CreateTableRequest.class).name()));
-      case REGISTER_TABLE -> List.of(TableIdentifier.of(namespace(vars),
-          RestJson.read(body, RegisterTableRequest.class).name()));
-      case RENAME_TABLE -> {
-        RenameTableRequest rename = RestJson.read(body, RenameTableRequest.class);
-        yield List.of(rename.source(), rename.destination());
-      }
-      default -> List.of(table(vars));
-    };
+  private RESTResponse createTable(Namespace namespace, CreateTableRequest request) {
+    return invalidating(List.of(TableIdentifier.of(namespace, request.name())), () -> request.stageCreate()
+        ? CatalogHandlers.stageTableCreate(catalog(), namespace, request)
+        : CatalogHandlers.createTable(catalog(), namespace, request));
+  }
+
+  private RESTResponse dropTable(TableIdentifier table, Map<String, String> params) {
+    if (Boolean.parseBoolean(params.get("purgeRequested"))) {
+      CatalogHandlers.purgeTable(catalog(), table);
+    } else {
+      CatalogHandlers.dropTable(catalog(), table);
+    }
+    return null;
+  }
+
+  private RESTResponse renameTable(RenameTableRequest request) {
+    return invalidating(List.of(request.source(), request.destination()), () -> {
+      CatalogHandlers.renameTable(catalog(), request);
+      return null;
+    });
+  }
+
+  private RESTResponse registerTable(Namespace namespace, RegisterTableRequest request) {
+    return invalidating(List.of(TableIdentifier.of(namespace, request.name())),
+        () -> CatalogHandlers.registerTable(catalog(), namespace, request));
   }
 
   private RESTResponse listNamespaces(Map<String, String> params) {

@@ -13,43 +13,36 @@ import org.apache.iceberg.rest.Endpoint;
  * not advertised, so clients do not try them.
  */
 enum RestRoute {
-  LIST_NAMESPACES(Endpoint.V1_LIST_NAMESPACES, false),
-  CREATE_NAMESPACE(Endpoint.V1_CREATE_NAMESPACE, false),
-  NAMESPACE_EXISTS(Endpoint.V1_NAMESPACE_EXISTS, false),
-  LOAD_NAMESPACE(Endpoint.V1_LOAD_NAMESPACE, false),
-  DROP_NAMESPACE(Endpoint.V1_DELETE_NAMESPACE, false),
-  UPDATE_NAMESPACE(Endpoint.V1_UPDATE_NAMESPACE, false),
-  LIST_TABLES(Endpoint.V1_LIST_TABLES, false),
-  CREATE_TABLE(Endpoint.V1_CREATE_TABLE, true),
-  TABLE_EXISTS(Endpoint.V1_TABLE_EXISTS, false),
-  LOAD_TABLE(Endpoint.V1_LOAD_TABLE, false),
-  UPDATE_TABLE(Endpoint.V1_UPDATE_TABLE, true),
-  DROP_TABLE(Endpoint.V1_DELETE_TABLE, true),
-  RENAME_TABLE(Endpoint.V1_RENAME_TABLE, true),
-  REGISTER_TABLE(Endpoint.V1_REGISTER_TABLE, true),
-  REPORT_METRICS(Endpoint.V1_REPORT_METRICS, false),
-  CONFIG(Endpoint.create("GET", "/v1/config"), false);
+  LIST_NAMESPACES(Endpoint.V1_LIST_NAMESPACES),
+  CREATE_NAMESPACE(Endpoint.V1_CREATE_NAMESPACE),
+  NAMESPACE_EXISTS(Endpoint.V1_NAMESPACE_EXISTS),
+  LOAD_NAMESPACE(Endpoint.V1_LOAD_NAMESPACE),
+  DROP_NAMESPACE(Endpoint.V1_DELETE_NAMESPACE),
+  UPDATE_NAMESPACE(Endpoint.V1_UPDATE_NAMESPACE),
+  LIST_TABLES(Endpoint.V1_LIST_TABLES),
+  CREATE_TABLE(Endpoint.V1_CREATE_TABLE),
+  TABLE_EXISTS(Endpoint.V1_TABLE_EXISTS),
+  LOAD_TABLE(Endpoint.V1_LOAD_TABLE),
+  UPDATE_TABLE(Endpoint.V1_UPDATE_TABLE),
+  DROP_TABLE(Endpoint.V1_DELETE_TABLE),
+  RENAME_TABLE(Endpoint.V1_RENAME_TABLE),
+  REGISTER_TABLE(Endpoint.V1_REGISTER_TABLE),
+  REPORT_METRICS(Endpoint.V1_REPORT_METRICS),
+  CONFIG(Endpoint.create("GET", "/v1/config"));
 
   /** A matched request: the route and its path variables, still percent-encoded. */
   record Match(RestRoute route, Map<String, String> rawVariables) {}
 
   private final Endpoint endpoint;
-  private final boolean changesTables;
   private final List<String> template;
 
-  RestRoute(Endpoint endpoint, boolean changesTables) {
+  RestRoute(Endpoint endpoint) {
     this.endpoint = endpoint;
-    this.changesTables = changesTables;
     this.template = segments(endpoint.path().replace("/{prefix}", ""));
   }
 
   Endpoint endpoint() {
     return endpoint;
-  }
-
-  /** Whether it can change a table's metadata (so cached loads of the tables it names go). */
-  boolean changesTables() {
-    return changesTables;
   }
 
   /** The route of {@code method} on {@code rawPath} (relative to /catalog), or null. */
