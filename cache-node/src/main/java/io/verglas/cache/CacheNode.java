@@ -8,6 +8,8 @@ import io.verglas.cache.awareness.NodeCaches;
 import io.verglas.cache.awareness.NodeReads;
 import io.verglas.cache.block.BlockCache;
 import io.verglas.cache.block.MetadataStore;
+import io.verglas.cache.catalog.CatalogProxy;
+import io.verglas.cache.catalog.RestCatalogConfig;
 import io.verglas.cache.origin.ObjectMeta;
 import io.verglas.cache.origin.Origin;
 import io.verglas.cache.protection.OriginProtection;
@@ -42,9 +44,11 @@ import java.util.concurrent.CompletableFuture;
  *             .feedUri(URI.create("http://127.0.0.1:9092/events"))
  *             .stateDirectory(Path.of("/var/lib/verglas/watcher"))
  *             .build())
+ *         .catalog(RestCatalogConfig.builder(jdbcCatalog, catalogToken).build())  // optional
  *         .build()
  *         .start()) {
  *   URI endpoint = node.endpoint();   // http://127.0.0.1:<port>, path-style
+ *   URI rest = node.catalogUri();     // <endpoint>/catalog, Iceberg REST
  * }
  * }</pre>
  *
@@ -60,6 +64,11 @@ import java.util.concurrent.CompletableFuture;
  * manifests, Parquet footers) into its metadata store under its own byte-rate, concurrency and
  * per-table budgets, so the first query after a commit plans from cache; objects that metadata
  * names are then immutable whatever their path ({@code io.verglas.cache.awareness}).
+ *
+ * <p>With {@link Builder#catalog} the endpoint also serves an Iceberg REST catalog under
+ * {@code /catalog} over the given catalog, for clients sending its bearer token; its config
+ * response points their S3 at this node ({@code io.verglas.cache.catalog}). The path is
+ * reserved: a bucket named {@code catalog} cannot be served path-style.
  */
 public final class CacheNode implements AutoCloseable {
   public static final int MIB = 1024 * 1024;
@@ -82,15 +91,18 @@ public final class CacheNode implements AutoCloseable {
   private final AdminServer adminServer;
   private final String adminHost;
   private final Awareness awareness;
+  private final CatalogProxy catalog;
   private final java.time.Instant created;
   private int port = -1;
   private int adminPort = -1;
   private boolean closed;
 
   private CacheNode(S3ServerConfig config, Origin origin, String adminHost, Integer adminPort,
-      String adminToken, Awareness awareness) {
+      String adminToken, Awareness awareness, RestCatalogConfig catalogConfig) {
     this.config = config;
-    this.server = new S3Server(config, origin);
+    this.catalog = catalogConfig == null ? null
+        : new CatalogProxy(catalogConfig, this::endpoint, config.region(), config.clock());
+    this.server = new S3Server(config, origin, catalog);
     this.awareness = awareness;
     this.adminHost = adminHost;
     this.adminServer = adminPort == null ? null
@@ -192,6 +204,26 @@ public final class CacheNode implements AutoCloseable {
     }
   }
 
+  /**
+   * The Iceberg REST catalog's URI ({@code <endpoint>/catalog}, what clients set as {@code uri});
+   * the node must be started with {@link Builder#catalog}.
+   */
+  public URI catalogUri() {
+    catalogProxy();
+    return URI.create(endpoint() + CatalogProxy.PATH);
+  }
+
+  /**
+   * The REST catalog, for {@link CatalogProxy#invalidate} on commits made elsewhere; the node
+   * must be built with {@link Builder#catalog}.
+   */
+  public CatalogProxy catalogProxy() {
+    if (catalog == null) {
+      throw new IllegalStateException("Cannot serve /catalog: no catalog was configured");
+    }
+    return catalog;
+  }
+
   /** The bound port; the node must be started. */
   public synchronized int port() {
     if (port < 0) {
@@ -287,6 +319,9 @@ public final class CacheNode implements AutoCloseable {
       adminServer.close();
     }
     server.close();
+    if (catalog != null) {
+      catalog.close();
+    }
   }
 
   @Override
@@ -328,6 +363,7 @@ public final class CacheNode implements AutoCloseable {
     private String adminToken;
     private OriginProtection originProtection;
     private AwarenessConfig awareness;
+    private RestCatalogConfig catalog;
 
     private Builder() {}
 
@@ -549,6 +585,16 @@ public final class CacheNode implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Serve an Iceberg REST catalog under {@code /catalog} over {@code value}'s catalog (clients:
+     * {@code uri=<endpoint>/catalog}, {@code token=<token>}). Without it /catalog answers 501.
+     */
+    public Builder catalog(RestCatalogConfig value) {
+      once(catalog, "catalog");
+      catalog = Objects.requireNonNull(value, "catalog");
+      return this;
+    }
+
     /** Also accept virtual-host style requests for hosts {@code <bucket>.<domain>}. */
     public Builder virtualHostDomain(String domain) {
       once(virtualHostDomain, "virtualHostDomain");
@@ -667,7 +713,7 @@ public final class CacheNode implements AutoCloseable {
         throw new IllegalStateException("Cannot build a cache node whose admin port equals its S3 port: " + port);
       }
       return new CacheNode(config, origin, adminHost != null ? adminHost : config.host(), adminPort,
-          adminToken, aware);
+          adminToken, aware, catalog);
     }
 
     private static void once(Object current, String name) {

@@ -328,14 +328,14 @@ class S3ObjectOperationsTest {
   }
 
   @Test
-  void catalogPathAnswers501WithJsonWithoutAuth() throws Exception {
+  void catalogPathAnswers501WithJsonWhenNoCatalogIsConfigured() throws Exception {
     HttpResponse<String> response = HttpClient.newHttpClient().send(
         HttpRequest.newBuilder(URI.create(t.node.endpoint() + "/catalog/v1/config")).GET().build(),
         HttpResponse.BodyHandlers.ofString());
     assertThat(response.statusCode()).isEqualTo(501);
     assertThat(response.headers().firstValue("content-type")).hasValue("application/json");
-    assertThat(response.body()).isEqualTo("{\"error\":{\"code\":501,\"message\":\"The /catalog REST"
-        + " proxy is not built yet; use the JDBC catalog properties from endpoints.json\"}}");
+    assertThat(response.body()).isEqualTo("{\"error\":{\"message\":\"Cannot serve /catalog: this cache node"
+        + " has no catalog configured\",\"type\":\"NotImplementedException\",\"code\":501}}");
   }
 
   static byte[] randomBytes(int size, long seed) {

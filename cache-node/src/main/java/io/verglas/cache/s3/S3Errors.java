@@ -76,10 +76,10 @@ final class S3Errors {
     return response.body(xml.toBytes(), S3Response.XML_TYPE);
   }
 
-  /** The placeholder for the Iceberg REST proxy, which is not built yet. */
-  static S3Response catalogNotBuilt() {
-    String json = "{\"error\":{\"code\":501,\"message\":\"The /catalog REST proxy is not built yet;"
-        + " use the JDBC catalog properties from endpoints.json\"}}";
+  /** The answer under /catalog when the node serves no catalog (an Iceberg REST error). */
+  static S3Response catalogNotConfigured() {
+    String json = "{\"error\":{\"message\":\"Cannot serve /catalog: this cache node has no catalog"
+        + " configured\",\"type\":\"NotImplementedException\",\"code\":501}}";
     return S3Response.of(HttpResponseStatus.NOT_IMPLEMENTED)
         .body(json.getBytes(StandardCharsets.UTF_8), "application/json");
   }

@@ -49,6 +49,9 @@ final class S3RequestHandler extends ChannelInboundHandlerAdapter {
   static final long MAX_XML_BODY = 8L * 1024 * 1024;
   private static final int MAX_PIPELINED = 64;
   private static final long MAX_DISCARD = 64L * 1024 * 1024;
+  /** Catalog requests carry a bearer token, not a signature: their bodies are plain. */
+  private static final Authentication CATALOG_AUTH =
+      new Authentication(null, PayloadMode.UNSIGNED, null, null);
 
   private enum State { IDLE, RECEIVING, DISCARDING, PROCESSING }
 
@@ -56,6 +59,7 @@ final class S3RequestHandler extends ChannelInboundHandlerAdapter {
   private final SigV4Verifier verifier;
   private final S3Dispatcher dispatcher;
   private final Supplier<String> requestIds;
+  private final CatalogEndpoint catalog;
   private final Clock clock;
   private final ArrayDeque<Object> pipelined = new ArrayDeque<>();
 
@@ -72,13 +76,15 @@ final class S3RequestHandler extends ChannelInboundHandlerAdapter {
   private long discardBudget;
   private boolean closeWhenDiscarded;
   private boolean awaitingContinue;
+  private boolean catalogRequest;
 
   S3RequestHandler(S3ServerConfig config, SigV4Verifier verifier, S3Dispatcher dispatcher,
-      Supplier<String> requestIds) {
+      Supplier<String> requestIds, CatalogEndpoint catalog) {
     this.config = config;
     this.verifier = verifier;
     this.dispatcher = dispatcher;
     this.requestIds = requestIds;
+    this.catalog = catalog;
     this.clock = config.clock();
   }
 
@@ -130,22 +136,26 @@ final class S3RequestHandler extends ChannelInboundHandlerAdapter {
     requestLength = HttpUtil.getContentLength(httpRequest, 0L);
     awaitingContinue = HttpUtil.is100ContinueExpected(httpRequest);
     closeWhenDiscarded = false;
+    catalogRequest = false;
     String resource = "/";
     try {
       request = S3Request.parse(httpRequest, requestId, config.virtualHostDomain());
       resource = request.resource();
       if (request.catalog) {
-        answerEarly(ctx, S3Errors.catalogNotBuilt(), hasBody);
-        return;
+        catalogRequest = true;
+        if (!startCatalogRequest(ctx, hasBody)) {
+          return;
+        }
+      } else {
+        auth = verifier.verify(request);
+        operation = S3Router.route(request);
+        body = switch (operation.body) {
+          case OBJECT -> BodyReceiver.forObject(request, auth, config.maxObjectSize(),
+              config.spoolThresholdBytes(), config.spoolDirectory());
+          case XML -> BodyReceiver.forXml(request, auth, MAX_XML_BODY);
+          case NONE -> null;
+        };
       }
-      auth = verifier.verify(request);
-      operation = S3Router.route(request);
-      body = switch (operation.body) {
-        case OBJECT -> BodyReceiver.forObject(request, auth, config.maxObjectSize(),
-            config.spoolThresholdBytes(), config.spoolDirectory());
-        case XML -> BodyReceiver.forXml(request, auth, MAX_XML_BODY);
-        case NONE -> null;
-      };
       if (awaitingContinue) {
         awaitingContinue = false;
         ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE));
@@ -153,6 +163,37 @@ final class S3RequestHandler extends ChannelInboundHandlerAdapter {
     } catch (RuntimeException e) {
       answerEarly(ctx, e, resource, hasBody);
     }
+  }
+
+  /**
+   * A request under /catalog goes to the catalog endpoint instead of SigV4 and the S3 router: its
+   * head is checked there (the bearer token), and its body is kept in memory within the
+   * endpoint's limit. Returns false when it was answered already.
+   */
+  private boolean startCatalogRequest(ChannelHandlerContext ctx, boolean hasBody) {
+    if (catalog == null) {
+      answerEarly(ctx, S3Errors.catalogNotConfigured(), hasBody);
+      return false;
+    }
+    CatalogEndpoint.Reply refused = catalog.check(request.method.name(), request.headers);
+    if (refused != null) {
+      answerEarly(ctx, catalogResponse(refused), hasBody);
+      return false;
+    }
+    auth = CATALOG_AUTH;
+    body = BodyReceiver.forXml(request, auth, catalog.maxBodyBytes());
+    return true;
+  }
+
+  private CompletableFuture<S3Response> dispatchCatalog(SpooledBody spooled) {
+    CatalogEndpoint.Call call = new CatalogEndpoint.Call(request.method.name(), request.rawPath,
+        request.params, request.headers, spooled == null ? new byte[0] : spooled.bytes());
+    return catalog.handle(call).thenApply(S3RequestHandler::catalogResponse);
+  }
+
+  private static S3Response catalogResponse(CatalogEndpoint.Reply reply) {
+    S3Response response = S3Response.of(HttpResponseStatus.valueOf(reply.status()));
+    return reply.json() == null ? response : response.body(reply.json(), "application/json");
   }
 
   private void onContent(ChannelHandlerContext ctx, HttpContent content) {
@@ -199,6 +240,7 @@ final class S3RequestHandler extends ChannelInboundHandlerAdapter {
       head = HttpMethod.HEAD.equals(httpRequest.method());
       request = null;
       awaitingContinue = false;
+      catalogRequest = false;
       answerEarly(ctx, unparsableRequest(cause), "/", false);
       return;
     }
@@ -226,9 +268,13 @@ final class S3RequestHandler extends ChannelInboundHandlerAdapter {
     CompletableFuture<S3Response> result;
     try {
       SpooledBody spooled = receiver != null ? receiver.finish() : null;
-      Exchange exchange = new Exchange(request, auth, spooled,
-          receiver != null ? receiver.checksums() : null);
-      result = dispatcher.dispatch(operation, exchange);
+      if (catalogRequest) {
+        result = dispatchCatalog(spooled);
+      } else {
+        Exchange exchange = new Exchange(request, auth, spooled,
+            receiver != null ? receiver.checksums() : null);
+        result = dispatcher.dispatch(operation, exchange);
+      }
     } catch (RuntimeException e) {
       result = CompletableFuture.failedFuture(e);
     }
@@ -289,6 +335,9 @@ final class S3RequestHandler extends ChannelInboundHandlerAdapter {
 
   private S3Response errorResponse(Throwable error, String resource) {
     S3Exception e = S3Errors.toS3(error, requestId);
+    if (catalogRequest && catalog != null) {
+      return catalogResponse(catalog.error(e.code().status().code(), e.getMessage()));
+    }
     if (e.code() == S3ErrorCode.INTERNAL_ERROR) {
       LOG.debug("Request {} on {} failed", requestId, resource, e);
     }

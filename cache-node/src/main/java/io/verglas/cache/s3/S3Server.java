@@ -47,6 +47,11 @@ public final class S3Server implements AutoCloseable {
   private boolean closed;
 
   public S3Server(S3ServerConfig config, Origin origin) {
+    this(config, origin, null);
+  }
+
+  /** A server that also serves {@code /catalog} with {@code catalog} (null: it answers 501). */
+  public S3Server(S3ServerConfig config, Origin origin, CatalogEndpoint catalog) {
     this.config = config;
     this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "verglas-origin-timer");
@@ -71,7 +76,7 @@ public final class S3Server implements AutoCloseable {
         new Multiparts(this.origin, metas));
     SigV4Verifier verifier = new SigV4Verifier(
         config.credentials(), config.allowAnonymous(), config.clock(), config.maxClockSkew());
-    this.initializer = new S3ServerInitializer(config, verifier, dispatcher, requestIds());
+    this.initializer = new S3ServerInitializer(config, verifier, dispatcher, requestIds(), catalog);
   }
 
   /** Binds and returns the bound port. */

@@ -1,0 +1,198 @@
+package io.verglas.cache.catalog;
+
+import com.github.benmanes.caffeine.cache.Ticker;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.verglas.cache.s3.CatalogEndpoint;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.rest.Endpoint;
+import org.apache.iceberg.rest.RESTResponse;
+import org.apache.iceberg.rest.responses.ConfigResponse;
+import org.apache.iceberg.rest.responses.ErrorResponse;
+
+/**
+ * The cache node's Iceberg REST catalog ({@code /catalog}): a shallow proxy over a configured
+ * {@code org.apache.iceberg.catalog.Catalog} (the local stack's JDBC catalog on SQLite).
+ *
+ * <p>Design: requests arrive from the S3 endpoint's event loops ({@link CatalogEndpoint}); the
+ * bearer token is checked there on the request head, and everything else runs on a bounded
+ * pool of catalog threads, since a backing catalog may block (JDBC does). A full queue answers
+ * 503 rather than queue without bound; bodies are bounded by the S3 layer before they are read.
+ * Operations are Iceberg's own server-side handlers ({@link RestOperations}), so the proxy
+ * holds no authoritative state: writes go through to the backing catalog before they are
+ * answered, and the only state kept is a short-lived cache of loaded tables
+ * ({@link LoadTableCache}), invalidated by every change made through it and by
+ * {@link #invalidate} for changes made elsewhere (the change feed's commit events).
+ *
+ * <p>Clients: Iceberg's {@code RESTCatalog} with {@code uri=<node endpoint>/catalog} and
+ * {@code token=<token>}. The config response points their S3 at this node: {@code s3.endpoint}
+ * and {@code s3.path-style-access} as overrides, {@code io-impl} (S3FileIO),
+ * {@code client.region} and {@code s3.region} as defaults; S3 credentials stay the client's own.
+ */
+public final class CatalogProxy implements CatalogEndpoint, AutoCloseable {
+  static final String S3_FILE_IO = "org.apache.iceberg.aws.s3.S3FileIO";
+
+  private final RestCatalogConfig config;
+  private final byte[] expectedAuthorization;
+  private final Supplier<URI> s3Endpoint;
+  private final String region;
+  private final LoadTableCache loads;
+  private final RestOperations operations;
+  private final ThreadPoolExecutor executor;
+
+  /**
+   * A proxy over {@code config}'s catalog whose config response points clients at
+   * {@code s3Endpoint} (asked at each config request: the port is known once the node is bound).
+   */
+  public CatalogProxy(RestCatalogConfig config, Supplier<URI> s3Endpoint, String region, Clock clock) {
+    this.config = config;
+    this.expectedAuthorization = sha256("Bearer " + config.token());
+    this.s3Endpoint = s3Endpoint;
+    this.region = region;
+    Ticker ticker = () -> TimeUnit.MILLISECONDS.toNanos(clock.millis());
+    this.loads = new LoadTableCache(config.loadCacheTtl(), config.loadCacheMaxEntries(), ticker);
+    this.operations = new RestOperations(config.catalog(), loads, this::configResponse);
+    this.executor = executor(config.threads(), config.queueCapacity());
+  }
+
+  private static ThreadPoolExecutor executor(int threads, int queueCapacity) {
+    AtomicInteger count = new AtomicInteger();
+    ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
+        new ArrayBlockingQueue<>(queueCapacity), r -> {
+          Thread t = new Thread(r, "verglas-catalog-" + count.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        });
+    pool.allowCoreThreadTimeOut(true);
+    return pool;
+  }
+
+  /**
+   * Forgets what is cached for {@code table}, so the next load asks the backing catalog: for
+   * commits made by other writers (the change feed's commit events), which /catalog cannot see.
+   */
+  public void invalidate(TableIdentifier table) {
+    loads.invalidate(table);
+  }
+
+  /** loadTable requests answered from the cache. */
+  public long loadCacheHits() {
+    return loads.hits();
+  }
+
+  /** loadTable requests that asked the backing catalog. */
+  public long loadCacheMisses() {
+    return loads.misses();
+  }
+
+  @Override
+  public long maxBodyBytes() {
+    return config.maxRequestBytes();
+  }
+
+  @Override
+  public Reply check(String method, HttpHeaders headers) {
+    String authorization = headers.get(HttpHeaderNames.AUTHORIZATION);
+    if (authorization == null) {
+      return reply(RestErrors.of(401, "NotAuthorizedException",
+          "Cannot serve /catalog: the request has no Authorization: Bearer <token> header"));
+    }
+    // Digests compared in constant time: the answer's timing tells neither how much of a guessed
+    // token was right nor how long the token is.
+    if (!MessageDigest.isEqual(sha256(authorization), expectedAuthorization)) {
+      return reply(RestErrors.of(401, "NotAuthorizedException",
+          "Cannot serve /catalog: the bearer token is not valid"));
+    }
+    return null;
+  }
+
+  private static byte[] sha256(String value) {
+    try {
+      return MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.UTF_8));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("Cannot check catalog tokens: no SHA-256 in this JVM", e);
+    }
+  }
+
+  @Override
+  public CompletableFuture<Reply> handle(Call call) {
+    String path = call.rawPath().substring(PATH.length());
+    RestRoute.Match match = RestRoute.match(call.method(), path);
+    if (match == null) {
+      return CompletableFuture.completedFuture(error(400,
+          "Cannot serve /catalog: no route for " + call.method() + " " + path));
+    }
+    try {
+      return CompletableFuture.supplyAsync(() -> run(match, call), executor);
+    } catch (RejectedExecutionException e) {
+      return CompletableFuture.completedFuture(reply(RestErrors.of(
+          new RejectedExecutionException("Cannot serve /catalog: " + config.queueCapacity()
+              + " requests are waiting already; retry later"))));
+    }
+  }
+
+  private Reply run(RestRoute.Match match, Call call) {
+    try {
+      RESTResponse response = operations.run(match, call.params(), call.body());
+      return response == null ? new Reply(204, null) : new Reply(200, RestJson.write(response));
+    } catch (RuntimeException e) {
+      return reply(RestErrors.of(e));
+    }
+  }
+
+  @Override
+  public Reply error(int status, String message) {
+    return reply(RestErrors.of(status, RestErrors.typeFor(status), message));
+  }
+
+  private static Reply reply(ErrorResponse error) {
+    return new Reply(error.code(), RestJson.write(error));
+  }
+
+  private RESTResponse configResponse() {
+    Map<String, String> overrides = new LinkedHashMap<>();
+    overrides.put("s3.endpoint", s3Endpoint.get().toString());
+    overrides.put("s3.path-style-access", "true");
+    Map<String, String> defaults = new LinkedHashMap<>();
+    defaults.put("io-impl", S3_FILE_IO);
+    defaults.put("client.region", region);
+    // PyIceberg before client.* properties read the region from here; Java clients ignore it.
+    defaults.put("s3.region", region);
+    List<Endpoint> endpoints = Arrays.stream(RestRoute.values())
+        .filter(route -> route != RestRoute.CONFIG)
+        .map(RestRoute::endpoint)
+        .toList();
+    return ConfigResponse.builder()
+        .withOverrides(overrides)
+        .withDefaults(defaults)
+        .withEndpoints(endpoints)
+        .build();
+  }
+
+  /** Stops the catalog threads; requests still queued are dropped. Idempotent. */
+  @Override
+  public void close() {
+    executor.shutdownNow();
+  }
+
+  @Override
+  public String toString() {
+    return "CatalogProxy[" + config + "]";
+  }
+}

@@ -1,0 +1,44 @@
+package io.verglas.cache.s3;
+
+import io.netty.handler.codec.http.HttpHeaders;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * What serves requests under {@code /catalog} (the Iceberg REST catalog,
+ * {@code io.verglas.cache.catalog}). They are not S3 requests: no SigV4, a bearer token
+ * instead, JSON errors. So the S3 request handler hands them over on arrival, before SigV4
+ * authentication, receives their body within {@link #maxBodyBytes()}, and writes back the
+ * {@link Reply}. A bucket named {@code catalog} therefore cannot be served path-style.
+ */
+public interface CatalogEndpoint {
+  /** The path prefix this endpoint owns. */
+  String PATH = "/catalog";
+
+  /** Largest request body accepted; a larger one is refused before it is read. */
+  long maxBodyBytes();
+
+  /**
+   * Checks a request head on the event loop (no blocking): the answer to send at once, such as
+   * 401 without the token, or null to receive the body and {@link #handle} the request.
+   */
+  Reply check(String method, HttpHeaders headers);
+
+  /** Runs a request; the future completes off the event loop and never fails. */
+  CompletableFuture<Reply> handle(Call call);
+
+  /** The answer for an error the S3 layer found (a malformed body, a body too large). */
+  Reply error(int status, String message);
+
+  /**
+   * One request.
+   *
+   * @param rawPath the path as sent (still percent-encoded), starting with {@link #PATH}
+   * @param params the decoded query parameters
+   */
+  record Call(String method, String rawPath, Map<String, String> params, HttpHeaders headers,
+      byte[] body) {}
+
+  /** An answer: the status and a JSON body, or null for none. */
+  record Reply(int status, byte[] json) {}
+}
