@@ -24,8 +24,10 @@ import org.apache.iceberg.types.Types;
  * properties an {@code endpoints.json} advertises, and prints its rows as JSON lines (every
  * value as its string form) on standard output.
  *
- * <p>Usage: {@code StandardClientProbe <endpoints.json> <namespace level>... <table name>}.
- * It runs on Iceberg's own jars (see this module's pom): a property that needs a class a
+ * <p>Usage: {@code StandardClientProbe <endpoints.json> jdbc|rest <namespace level>... <table>}.
+ * {@code jdbc} builds the catalog from {@code catalog.properties}; {@code rest} is a REST catalog
+ * at {@code catalog.restUri} with its {@code catalog.token}, given only the S3 keys (the server's
+ * config names the S3 endpoint, path style, region and FileIO). It runs on Iceberg's own jars (see this module's pom): a property that needs a class a
  * standard setup lacks fails here as it would for the user, with the exception on standard
  * error and exit status 1.
  */
@@ -35,16 +37,17 @@ public final class StandardClientProbe {
   private StandardClientProbe() {}
 
   public static void main(String[] args) throws Exception {
-    if (args.length < 2) {
-      System.err.println("usage: StandardClientProbe <endpoints.json> <namespace level>... <table>");
+    if (args.length < 3 || !(args[1].equals("jdbc") || args[1].equals("rest"))) {
+      System.err.println(
+          "usage: StandardClientProbe <endpoints.json> jdbc|rest <namespace level>... <table>");
       System.exit(2);
     }
-    JsonNode catalogNode = MAPPER.readTree(new File(args[0])).path("catalog");
-    Map<String, String> properties = new LinkedHashMap<>();
-    catalogNode.path("properties").fields()
-        .forEachRemaining(field -> properties.put(field.getKey(), field.getValue().asText()));
+    JsonNode endpoints = MAPPER.readTree(new File(args[0]));
+    JsonNode catalogNode = endpoints.path("catalog");
+    Map<String, String> properties =
+        args[1].equals("rest") ? restProperties(endpoints) : advertised(catalogNode);
     TableIdentifier name = TableIdentifier.of(
-        Namespace.of(Arrays.copyOfRange(args, 1, args.length - 1)), args[args.length - 1]);
+        Namespace.of(Arrays.copyOfRange(args, 2, args.length - 1)), args[args.length - 1]);
     Catalog catalog =
         CatalogUtil.buildIcebergCatalog(catalogNode.path("name").asText(), properties, null);
     try {
@@ -55,6 +58,24 @@ public final class StandardClientProbe {
         closeable.close();
       }
     }
+  }
+
+  private static Map<String, String> advertised(JsonNode catalogNode) {
+    Map<String, String> properties = new LinkedHashMap<>();
+    catalogNode.path("properties").fields()
+        .forEachRemaining(field -> properties.put(field.getKey(), field.getValue().asText()));
+    return properties;
+  }
+
+  /** What the README tells a REST client to set; everything else comes from the server. */
+  private static Map<String, String> restProperties(JsonNode endpoints) {
+    Map<String, String> properties = new LinkedHashMap<>();
+    properties.put("type", "rest");
+    properties.put("uri", endpoints.path("catalog").path("restUri").asText());
+    properties.put("token", endpoints.path("catalog").path("token").asText());
+    properties.put("s3.access-key-id", endpoints.path("s3").path("accessKey").asText());
+    properties.put("s3.secret-access-key", endpoints.path("s3").path("secretKey").asText());
+    return properties;
   }
 
   private static void printRows(Table table, PrintStream out) throws Exception {

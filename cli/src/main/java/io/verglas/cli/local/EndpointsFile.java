@@ -14,16 +14,17 @@ import java.util.Map;
  * {@code endpoints.json}: how scripts and other tools find a running stack. Its shape is a
  * contract (keys may be added, never renamed):
  * {@code s3{endpoint,region,accessKey,secretKey,bucket}, flight{uri,token},
- * catalog{name,restUri,properties}, admin{uri,token}, events{uri}}. {@code admin.token} is the
- * admin endpoint's read token (for {@code /stats}, {@code GET /events}, {@code /maintenance});
- * it is null when read from a file of an earlier version. Written owner-only
+ * catalog{name,restUri,token,properties}, admin{uri,token}, events{uri}}. {@code admin.token} is
+ * the admin endpoint's read token (for {@code /stats}, {@code GET /events}, {@code /maintenance}),
+ * {@code catalog.token} the bearer token of the REST catalog at {@code catalog.restUri}; each is
+ * null when read from a file of an earlier version. Written owner-only
  * ({@code rw-------}), since it holds the S3 secret and the tokens.
  */
 public record EndpointsFile(
     URI s3Endpoint, String region, String accessKey, String secretKey, String bucket,
     URI flightUri, String flightToken,
     String catalogName, URI catalogRestUri, Map<String, String> catalogProperties,
-    URI adminUri, URI eventsUri, String adminToken) {
+    URI adminUri, URI eventsUri, String adminToken, String catalogToken) {
 
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
@@ -45,6 +46,7 @@ public record EndpointsFile(
     ObjectNode catalog = root.putObject("catalog");
     catalog.put("name", catalogName);
     catalog.put("restUri", catalogRestUri.toString());
+    catalog.put("token", catalogToken);
     ObjectNode props = catalog.putObject("properties");
     new java.util.TreeMap<>(catalogProperties).forEach(props::put);
     ObjectNode admin = root.putObject("admin");
@@ -77,6 +79,7 @@ public record EndpointsFile(
         URI.create(root.path("catalog").path("restUri").asText()), props,
         URI.create(root.path("admin").path("uri").asText()),
         URI.create(root.path("events").path("uri").asText()),
-        root.path("admin").path("token").asText(null));
+        root.path("admin").path("token").asText(null),
+        root.path("catalog").path("token").asText(null));
   }
 }

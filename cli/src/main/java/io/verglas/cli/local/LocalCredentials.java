@@ -17,13 +17,14 @@ import java.util.function.Function;
  * The local stack's secrets: S3 access key and secret, the Flight bearer token, and the admin
  * endpoint's two bearer tokens: {@code adminToken} reads ({@code /stats}, {@code GET /events},
  * {@code /maintenance}) and {@code eventsToken} publishes to the change feed ({@code POST
- * /events}; it reads too, as the jobs that publish also follow the feed). Generated at the
+ * /events}; it reads too, as the jobs that publish also follow the feed), and the bearer
+ * {@code catalogToken} of the cache node's Iceberg REST catalog ({@code /catalog}). Generated at the
  * first start and kept in the data directory (owner-only), so a restarted stack keeps serving
  * the clients that were configured against it. A file from an earlier version gets the
  * secrets it lacks added; those it has are kept, as are keys this version does not know.
  */
 public record LocalCredentials(String accessKey, String secretKey, String flightToken,
-    String adminToken, String eventsToken) {
+    String adminToken, String eventsToken, String catalogToken) {
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
   public static LocalCredentials loadOrCreate(Path file) {
@@ -34,13 +35,15 @@ public record LocalCredentials(String accessKey, String secretKey, String flight
           | fill(stored, "secretKey", r -> hex(r, 20), random)
           | fill(stored, "flightToken", r -> hex(r, 24), random)
           | fill(stored, "adminToken", r -> hex(r, 24), random)
-          | fill(stored, "eventsToken", r -> hex(r, 24), random);
+          | fill(stored, "eventsToken", r -> hex(r, 24), random)
+          | fill(stored, "catalogToken", r -> hex(r, 24), random);
       if (added) {
         write(file, stored);
       }
       return new LocalCredentials(stored.get("accessKey").asText(),
           stored.get("secretKey").asText(), stored.get("flightToken").asText(),
-          stored.get("adminToken").asText(), stored.get("eventsToken").asText());
+          stored.get("adminToken").asText(), stored.get("eventsToken").asText(),
+          stored.get("catalogToken").asText());
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot load or create credentials in " + file, e);
     }

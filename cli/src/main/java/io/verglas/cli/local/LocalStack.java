@@ -2,8 +2,12 @@ package io.verglas.cli.local;
 
 import io.verglas.cache.CacheNode;
 import io.verglas.cache.awareness.AwarenessConfig;
+import io.verglas.cache.catalog.CatalogProxy;
+import io.verglas.cache.catalog.RestCatalogConfig;
 import io.verglas.cache.origin.LocalDirectoryOrigin;
 import io.verglas.catalog.Catalogs;
+import io.verglas.events.CatalogEvent;
+import io.verglas.events.FeedEvent;
 import io.verglas.events.feed.ChangeFeed;
 import io.verglas.events.feed.FeedAccess;
 import io.verglas.ingest.IngestServer;
@@ -94,6 +98,7 @@ public final class LocalStack implements AutoCloseable {
         adminConfig.publicReads());
     AtomicReference<CacheNode> cacheNode = new AtomicReference<>();
     AtomicReference<Catalog> catalogRef = new AtomicReference<>();
+    AtomicReference<CatalogProxy> restCatalog = new AtomicReference<>();
     AdminServer admin = new AdminServer(config.host(), config.adminPort(), adminConfig, access,
         feed, new AdminPages(this::healthJson, () -> statsJson(cacheNode.get()),
             table -> maintenanceJson(catalogRef.get(), table)));
@@ -112,11 +117,15 @@ public final class LocalStack implements AutoCloseable {
             .feedUri(eventsUri)
             .feedToken(credentials.adminToken())
             .stateDirectory(config.dataDir().resolve("cache-watcher"))
+            .listener(event -> invalidate(restCatalog.get(), event))
             .build())
+        // /catalog answers 503 until the catalog exists: its FileIO goes through this node
+        .catalog(RestCatalogConfig.builder(catalogRef::get, credentials.catalogToken()).build())
         .build()
         .start();
     started.push(cache);
     cacheNode.set(cache);
+    restCatalog.set(cache.catalogProxy());
     ObjectStoreEndpoint s3 = new ObjectStoreEndpoint(cache.endpoint(), config.region(),
         credentials.accessKey(), credentials.secretKey(), config.bucket());
 
@@ -140,8 +149,8 @@ public final class LocalStack implements AutoCloseable {
 
     endpoints = new EndpointsFile(cache.endpoint(), config.region(), credentials.accessKey(),
         credentials.secretKey(), config.bucket(), ingest.location(), credentials.flightToken(),
-        CATALOG_NAME, URI.create(cache.endpoint() + "/catalog"), catalogProperties,
-        admin.uri(), eventsUri, credentials.adminToken());
+        CATALOG_NAME, cache.catalogUri(), catalogProperties,
+        admin.uri(), eventsUri, credentials.adminToken(), credentials.catalogToken());
     endpoints.write(config.endpointsFile());
   }
 
@@ -151,6 +160,13 @@ public final class LocalStack implements AutoCloseable {
    * across restarts: what a job could not deliver before a stop it sends after the next start.
    */
   private record FeedCredential(URI uri, String token, Path outboxes) {}
+
+  /** A commit seen on the feed makes /catalog load the table afresh (another writer's commit). */
+  private static void invalidate(CatalogProxy proxy, FeedEvent event) {
+    if (proxy != null && event instanceof CatalogEvent commit) {
+      proxy.invalidate(TableIdentifiers.identifier(commit.table()));
+    }
+  }
 
   private static String statsJson(CacheNode cache) {
     if (cache == null) {

@@ -20,7 +20,7 @@ class EndpointsFileTest {
       URI.create("grpc+tcp://127.0.0.1:8815"), "flight-token", "verglas",
       URI.create("http://127.0.0.1:9100/catalog"), Map.of("type", "jdbc", "uri", "jdbc:sqlite:x"),
       URI.create("http://127.0.0.1:9101"), URI.create("http://127.0.0.1:9101/events"),
-      "admin-token");
+      "admin-token", "catalog-token");
 
   @TempDir Path dir;
 
@@ -36,21 +36,24 @@ class EndpointsFileTest {
       assertThat(json.at(path).asText()).as(path).isNotBlank();
     }
     assertThat(json.at("/admin/token").asText()).isEqualTo("admin-token");
+    assertThat(json.at("/catalog/token").asText()).isEqualTo("catalog-token");
     assertThat(EndpointsFile.read(file)).isEqualTo(ENDPOINTS);
   }
 
   @Test
-  void aFileOfAnEarlierVersionReadsWithoutAnAdminToken() throws Exception {
+  void aFileOfAnEarlierVersionReadsWithoutTheNewTokens() throws Exception {
     Path file = dir.resolve("endpoints.json");
     ENDPOINTS.write(file);
     ObjectMapper mapper = new ObjectMapper();
     ObjectNode json = (ObjectNode) mapper.readTree(file.toFile());
     ((ObjectNode) json.get("admin")).remove("token");
+    ((ObjectNode) json.get("catalog")).remove("token");
     Files.writeString(file, mapper.writeValueAsString(json));
 
     EndpointsFile read = EndpointsFile.read(file);
 
     assertThat(read.adminToken()).isNull();
+    assertThat(read.catalogToken()).isNull();
     assertThat(read.adminUri()).isEqualTo(ENDPOINTS.adminUri());
   }
 

@@ -242,8 +242,9 @@ class LocalStackITCase {
   }
 
   /**
-   * A standard Iceberg client (Iceberg's jars and AWS bundle only, in a JVM of its own) built
-   * from exactly the advertised catalog properties reads the table, deletion vectors applied.
+   * A standard Iceberg client (Iceberg's jars and AWS bundle only, in a JVM of its own) reads
+   * the table, deletion vectors applied: built from exactly the advertised catalog properties,
+   * and as a client of the cache node's REST catalog given only its token and the S3 keys.
    */
   private void assertStandardClientReadsTheSameRows(Map<Long, Map<String, Object>> model)
       throws Exception {
@@ -253,11 +254,14 @@ class LocalStackITCase {
       SCHEMA.columns().forEach(c -> strings.put(c.name(), String.valueOf(row.get(c.name()))));
       expected.put(id, strings);
     });
-    Map<Long, Map<String, String>> read = new TreeMap<>();
-    for (Map<String, String> row : StandardClient.readRows(dir.resolve("endpoints.json"), EVENTS)) {
-      assertThat(read.put(Long.parseLong(row.get("id")), row)).as("duplicate key").isNull();
+    for (StandardClient.Catalog catalog : StandardClient.Catalog.values()) {
+      Map<Long, Map<String, String>> read = new TreeMap<>();
+      for (Map<String, String> row
+          : StandardClient.readRows(dir.resolve("endpoints.json"), catalog, EVENTS)) {
+        assertThat(read.put(Long.parseLong(row.get("id")), row)).as("duplicate key").isNull();
+      }
+      assertThat(read).as("read through the %s catalog", catalog).isEqualTo(expected);
     }
-    assertThat(read).isEqualTo(expected);
   }
 
   /** The admin API's maintenance status: file counts for a table, 404 for an unknown one. */
@@ -294,6 +298,7 @@ class LocalStackITCase {
         "/s3/bucket", "/flight/uri", "/flight/token", "/catalog/name", "/catalog/restUri",
         "/catalog/properties/type", "/catalog/properties/uri", "/catalog/properties/warehouse",
         "/catalog/properties/io-impl", "/catalog/properties/s3.endpoint", "/admin/uri", "/admin/token",
+        "/catalog/token",
         "/events/uri")) {
       assertThat(json.at(path).asText()).as(path).isNotBlank();
     }

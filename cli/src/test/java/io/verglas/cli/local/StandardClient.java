@@ -17,7 +17,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
  * Reads a table as a user's standard Iceberg client does: the {@code standard-client} module's
  * probe in a child JVM whose classpath holds Iceberg's own jars, {@code iceberg-aws-bundle} and
  * the SQLite driver, nothing of ours, configured with exactly the catalog properties an
- * {@code endpoints.json} advertises.
+ * {@code endpoints.json} advertises, or as a client of the cache node's REST catalog.
  */
 final class StandardClient {
   private static final Path MODULE = Path.of("..", "standard-client", "target");
@@ -25,12 +25,16 @@ final class StandardClient {
 
   private StandardClient() {}
 
+  /** How the client finds the catalog: the advertised JDBC properties, or the REST catalog. */
+  enum Catalog { JDBC, REST }
+
   /** Every row of {@code table}, each as column name → the value's string form. */
-  static List<Map<String, String>> readRows(Path endpointsFile, TableIdentifier table)
-      throws IOException, InterruptedException {
+  static List<Map<String, String>> readRows(Path endpointsFile, Catalog catalog,
+      TableIdentifier table) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", classpath(), PROBE, endpointsFile.toString()));
+        "-cp", classpath(), PROBE, endpointsFile.toString(),
+        catalog.name().toLowerCase(java.util.Locale.ROOT)));
     command.addAll(List.of(table.namespace().levels()));
     command.add(table.name());
     Path out = Files.createTempFile("standard-client", ".jsonl");
