@@ -90,7 +90,8 @@ public final class CacheNode implements AutoCloseable {
   private CacheNode(S3ServerConfig config, Origin origin, String adminHost, Integer adminPort,
       String adminToken, Awareness awareness) {
     this.config = config;
-    this.server = new S3Server(config, origin);
+    this.server = awareness == null ? new S3Server(config, origin)
+        : new S3Server(config, origin, awareness.readObserver());
     this.awareness = awareness;
     this.adminHost = adminHost;
     this.adminServer = adminPort == null ? null
@@ -189,6 +190,11 @@ public final class CacheNode implements AutoCloseable {
     @Override
     public Map<String, Object> health() {
       return CacheNode.this.health();
+    }
+
+    @Override
+    public Map<String, Object> heat(String table, int limit) {
+      return awareness == null ? null : awareness.heat(table, limit);
     }
   }
 

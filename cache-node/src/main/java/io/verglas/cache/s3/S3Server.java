@@ -47,6 +47,11 @@ public final class S3Server implements AutoCloseable {
   private boolean closed;
 
   public S3Server(S3ServerConfig config, Origin origin) {
+    this(config, origin, ReadObserver.NONE);
+  }
+
+  /** A server telling {@code observer} of each object read it serves. */
+  public S3Server(S3ServerConfig config, Origin origin, ReadObserver observer) {
     this.config = config;
     this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "verglas-origin-timer");
@@ -62,7 +67,8 @@ public final class S3Server implements AutoCloseable {
         : new MetadataStore(config.metadataStoreCapacityBytes(), config.metadataStoreMaxEntryBytes());
     this.metas = new ObjectMetaCache(this.origin, config.metadataTtl(), config.clock(),
         config.immutableObjects());
-    this.reads = new ObjectReads(this.origin, metas, blocks, metadataStore, config.blockSize(), bytesFromCache);
+    this.reads = new ObjectReads(this.origin, metas, blocks, metadataStore, config.blockSize(), bytesFromCache,
+        java.util.Objects.requireNonNull(observer, "observer"));
     S3Dispatcher dispatcher = new S3Dispatcher(
         reads,
         new ObjectWrites(this.origin, metas),
