@@ -32,11 +32,18 @@ record FileLayout(String table, String partition, String location, long sizeByte
   /** The layout of a Parquet file from its parsed footer. */
   static FileLayout parquet(String table, String partition, String location, long sizeBytes,
       ParquetFooter footer) {
-    Map<String, HeatCoordinates> byColumn = new LinkedHashMap<>();
     List<ParquetFooter.ColumnChunk> chunks = new ArrayList<>();
     for (ParquetFooter.RowGroup group : footer.rowGroups()) {
       chunks.addAll(group.columns());
     }
+    return of(table, partition, location, sizeBytes, chunks);
+  }
+
+  /** The layout of a file with these column chunks (of any row groups, in any order). */
+  static FileLayout of(String table, String partition, String location, long sizeBytes,
+      List<ParquetFooter.ColumnChunk> unsorted) {
+    Map<String, HeatCoordinates> byColumn = new LinkedHashMap<>();
+    List<ParquetFooter.ColumnChunk> chunks = new ArrayList<>(unsorted);
     chunks.sort(Comparator.comparingLong(ParquetFooter.ColumnChunk::start));
     long[] starts = new long[chunks.size()];
     long[] ends = new long[chunks.size()];

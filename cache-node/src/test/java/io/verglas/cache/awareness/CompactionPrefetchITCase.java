@@ -85,6 +85,9 @@ class CompactionPrefetchITCase {
       publishAndAwait(feed, cache.node, table, mode, 2);
 
       CacheStats before = cache.node.stats();
+      if (mode != Mode.BLIND) {
+        assertThat(before.awareness().replaceCommits()).as("the compaction seen as a replace").isEqualTo(1);
+      }
       runWave(tables, cache.node.endpoint(), null);
       CacheStats after = cache.node.stats();
       CacheStats beforeOld = after;
