@@ -9,57 +9,117 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * What the index knows of one data file: its table and partition, and the byte ranges of its
- * column chunks (from its Parquet footer), sorted by offset, each with the coordinates a read of
- * it is counted under.
+ * What the index knows of one data file: its table and partition, the sequence number of the
+ * commit that added it (where its snapshot range starts; the index's generations say where it
+ * ends), and the byte ranges of its column chunks (from its Parquet footer), sorted by offset,
+ * each with the coordinates a read of it is counted under.
  *
  * <p>Design: immutable and built once, off the request path, so {@link #classify} is a binary
  * search and a short scan over arrays, allocating nothing (the coordinates are shared instances
  * built here). Chunks of one column in several row groups share one coordinates instance.
- *
- * @param location the file's location as metadata names it
- * @param sizeBytes the file's size from metadata
  */
-record FileLayout(String table, String partition, String location, long sizeBytes,
-    long[] starts, long[] ends, HeatCoordinates[] columns, HeatCoordinates wholeFile) {
+final class FileLayout {
+  private final String table;
+  private final String partition;
+  private final String location;
+  private final long sizeBytes;
+  private final long addedSequenceNumber;
+  private final long[] starts;
+  private final long[] ends;
+  private final HeatCoordinates[] columns;
+  private final HeatCoordinates wholeFile;
 
-  /** A file whose layout is unknown (not Parquet, or no footer): reads count against the whole file. */
-  static FileLayout opaque(String table, String partition, String location, long sizeBytes) {
-    return new FileLayout(table, partition, location, sizeBytes, new long[0], new long[0],
-        new HeatCoordinates[0], new HeatCoordinates(table, partition, HeatCoordinates.WHOLE_FILE));
-  }
-
-  /** The layout of a Parquet file from its parsed footer. */
-  static FileLayout parquet(String table, String partition, String location, long sizeBytes,
-      ParquetFooter footer) {
-    List<ParquetFooter.ColumnChunk> chunks = new ArrayList<>();
-    for (ParquetFooter.RowGroup group : footer.rowGroups()) {
-      chunks.addAll(group.columns());
-    }
-    return of(table, partition, location, sizeBytes, chunks);
-  }
-
-  /** The layout of a file with these column chunks (of any row groups, in any order). */
-  static FileLayout of(String table, String partition, String location, long sizeBytes,
-      List<ParquetFooter.ColumnChunk> unsorted) {
-    Map<String, HeatCoordinates> byColumn = new LinkedHashMap<>();
+  private FileLayout(String table, String partition, String location, long sizeBytes,
+      long addedSequenceNumber, List<ParquetFooter.ColumnChunk> unsorted) {
+    this.table = table;
+    this.partition = partition;
+    this.location = location;
+    this.sizeBytes = sizeBytes;
+    this.addedSequenceNumber = addedSequenceNumber;
     List<ParquetFooter.ColumnChunk> chunks = new ArrayList<>(unsorted);
     chunks.sort(Comparator.comparingLong(ParquetFooter.ColumnChunk::start));
-    long[] starts = new long[chunks.size()];
-    long[] ends = new long[chunks.size()];
-    HeatCoordinates[] columns = new HeatCoordinates[chunks.size()];
+    Map<String, HeatCoordinates> byColumn = new LinkedHashMap<>();
+    this.starts = new long[chunks.size()];
+    this.ends = new long[chunks.size()];
+    this.columns = new HeatCoordinates[chunks.size()];
     for (int i = 0; i < chunks.size(); i++) {
       ParquetFooter.ColumnChunk chunk = chunks.get(i);
       starts[i] = chunk.start();
       ends[i] = chunk.end();
       columns[i] = byColumn.computeIfAbsent(chunk.path(), c -> new HeatCoordinates(table, partition, c));
     }
-    return new FileLayout(table, partition, location, sizeBytes, starts, ends, columns,
-        new HeatCoordinates(table, partition, HeatCoordinates.WHOLE_FILE));
+    this.wholeFile = new HeatCoordinates(table, partition, HeatCoordinates.WHOLE_FILE);
+  }
+
+  /** A file whose layout is unknown (not Parquet, or no footer): reads count against the whole file. */
+  static FileLayout opaque(String table, String partition, String location, long sizeBytes) {
+    return opaque(table, partition, location, sizeBytes, 0);
+  }
+
+  /** The layout of a Parquet file from its parsed footer. */
+  static FileLayout parquet(String table, String partition, String location, long sizeBytes,
+      long addedSequenceNumber, ParquetFooter footer) {
+    List<ParquetFooter.ColumnChunk> chunks = new ArrayList<>();
+    for (ParquetFooter.RowGroup group : footer.rowGroups()) {
+      chunks.addAll(group.columns());
+    }
+    return new FileLayout(table, partition, location, sizeBytes, addedSequenceNumber, chunks);
+  }
+
+  /** The layout of a file with these column chunks (of any row groups, in any order). */
+  static FileLayout of(String table, String partition, String location, long sizeBytes,
+      List<ParquetFooter.ColumnChunk> chunks) {
+    return new FileLayout(table, partition, location, sizeBytes, 0, chunks);
+  }
+
+  /** As {@link #opaque(String, String, String, long)}, for a file added at that sequence number. */
+  static FileLayout opaque(String table, String partition, String location, long sizeBytes,
+      long addedSequenceNumber) {
+    return new FileLayout(table, partition, location, sizeBytes, addedSequenceNumber, List.of());
+  }
+
+  String table() {
+    return table;
+  }
+
+  String partition() {
+    return partition;
+  }
+
+  /** The file's location as metadata names it. */
+  String location() {
+    return location;
+  }
+
+  /** The file's size from metadata. */
+  long sizeBytes() {
+    return sizeBytes;
+  }
+
+  /** Sequence number of the commit that added the file (0 when unknown). */
+  long addedSequenceNumber() {
+    return addedSequenceNumber;
   }
 
   int chunkCount() {
     return starts.length;
+  }
+
+  long chunkStart(int i) {
+    return starts[i];
+  }
+
+  long chunkEnd(int i) {
+    return ends[i];
+  }
+
+  HeatCoordinates chunkColumn(int i) {
+    return columns[i];
+  }
+
+  /** What reads of a file without chunks count against. */
+  HeatCoordinates wholeFile() {
+    return wholeFile;
   }
 
   /**
@@ -72,8 +132,7 @@ record FileLayout(String table, String partition, String location, long sizeByte
       sink.accept(wholeFile);
       return;
     }
-    int i = firstEndingAfter(first);
-    for (; i < starts.length && starts[i] <= last; i++) {
+    for (int i = firstEndingAfter(first); i < starts.length && starts[i] <= last; i++) {
       sink.accept(columns[i]);
     }
   }

@@ -112,9 +112,10 @@ final class MetadataWalk {
   private FileLayout layout(TableFiles.Referenced file, byte[] footer) {
     try {
       return FileLayout.parquet(table, file.partition(), file.location(), file.sizeBytes(),
-          ParquetFooter.parseSuffix(footer));
+          file.addedSequenceNumber(), ParquetFooter.parseSuffix(footer));
     } catch (IllegalArgumentException unreadable) {
-      return FileLayout.opaque(table, file.partition(), file.location(), file.sizeBytes());
+      return FileLayout.opaque(table, file.partition(), file.location(), file.sizeBytes(),
+          file.addedSequenceNumber());
     }
   }
 
@@ -126,7 +127,8 @@ final class MetadataWalk {
       return;
     }
     if (file.format() != FileFormat.PARQUET) {
-      collect(FileLayout.opaque(table, file.partition(), file.location(), file.sizeBytes()));
+      collect(FileLayout.opaque(table, file.partition(), file.location(), file.sizeBytes(),
+          file.addedSequenceNumber()));
       return;
     }
     FileLayout prior = known.lookup(at.bucket(), at.key());

@@ -85,9 +85,10 @@ final class PrefetchPlanner {
         continue;
       }
       for (int i = 0; i < file.chunkCount(); i++) {
-        Double heat = hot.get(file.columns()[i]);
-        if (heat != null && file.ends()[i] > file.starts()[i]) {
-          candidates.add(new Candidate(file, file.starts()[i], Math.min(file.ends()[i], file.sizeBytes()), heat));
+        Double heat = hot.get(file.chunkColumn(i));
+        long end = Math.min(file.chunkEnd(i), file.sizeBytes());
+        if (heat != null && end > file.chunkStart(i)) {
+          candidates.add(new Candidate(file, file.chunkStart(i), end, heat));
         }
       }
     }

@@ -30,10 +30,12 @@ public final class TableFiles {
   public enum Kind { DATA, DELETES, STATISTICS }
 
   /**
-   * A file the snapshot references, with its size from the metadata (no request needed) and its
-   * partition as a path ({@code "day=2024-01-01/region=eu"}; empty when unpartitioned).
+   * A file the snapshot references, with its size from the metadata (no request needed), its
+   * partition as a path ({@code "day=2024-01-01/region=eu"}; empty when unpartitioned) and the
+   * sequence number of the commit that added it (0 when unknown: v1 tables, statistics).
    */
-  public record Referenced(String location, long sizeBytes, FileFormat format, Kind kind, String partition) {}
+  public record Referenced(String location, long sizeBytes, FileFormat format, Kind kind, String partition,
+      long addedSequenceNumber) {}
 
   private TableFiles() {}
 
@@ -53,7 +55,7 @@ public final class TableFiles {
     for (StatisticsFile stats : metadata.statisticsFiles()) {
       if (stats.snapshotId() == snapshot.snapshotId()) {
         visitor.accept(new Referenced(stats.path(), stats.fileSizeInBytes(), FileFormat.PUFFIN,
-            Kind.STATISTICS, ""));
+            Kind.STATISTICS, "", 0));
       }
     }
     return metadata;
@@ -85,6 +87,8 @@ public final class TableFiles {
   private static Referenced referenced(ContentFile<?> file, Kind kind, Map<Integer, PartitionSpec> specs) {
     PartitionSpec spec = specs.get(file.specId());
     String partition = spec == null || spec.isUnpartitioned() ? "" : spec.partitionToPath(file.partition());
-    return new Referenced(file.location(), file.fileSizeInBytes(), file.format(), kind, partition);
+    Long added = file.fileSequenceNumber();
+    return new Referenced(file.location(), file.fileSizeInBytes(), file.format(), kind, partition,
+        added == null ? 0 : added);
   }
 }

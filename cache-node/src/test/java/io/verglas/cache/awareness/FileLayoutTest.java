@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /** Range reads of a real Parquet file (the footer sample) mapped to its columns. */
 class FileLayoutTest {
-  private final FileLayout layout = FileLayout.parquet("db.t", "day=1", "s3://b/k.parquet", 20_000, footer());
+  private final FileLayout layout = FileLayout.parquet("db.t", "day=1", "s3://b/k.parquet", 20_000, 7, footer());
 
   private static ParquetFooter footer() {
     try (InputStream in = FileLayoutTest.class.getResourceAsStream("/io/verglas/cache/parquet/footer-sample.parquet")) {
@@ -32,6 +32,14 @@ class FileLayoutTest {
       columns.add(at.column());
     });
     return columns;
+  }
+
+  @Test
+  void knowsItsFile() {
+    assertThat(layout.table()).isEqualTo("db.t");
+    assertThat(layout.partition()).isEqualTo("day=1");
+    assertThat(layout.addedSequenceNumber()).isEqualTo(7);
+    assertThat(layout.chunkCount()).isEqualTo(footer().rowGroups().stream().mapToInt(g -> g.columns().size()).sum());
   }
 
   @Test
