@@ -59,7 +59,10 @@ import java.util.concurrent.CompletableFuture;
  * and after each commit, walks the table's new metadata (metadata file, manifest list,
  * manifests, Parquet footers) into its metadata store under its own byte-rate, concurrency and
  * per-table budgets, so the first query after a commit plans from cache; objects that metadata
- * names are then immutable whatever their path ({@code io.verglas.cache.awareness}).
+ * names are then immutable whatever their path. It also counts what clients read by (table,
+ * partition, column), shown by the admin endpoint's {@code GET /heat?table=ns.t}, and after a
+ * compaction prefetches the hot column chunks of the replacement files
+ * ({@code io.verglas.cache.awareness}).
  */
 public final class CacheNode implements AutoCloseable {
   public static final int MIB = 1024 * 1024;
