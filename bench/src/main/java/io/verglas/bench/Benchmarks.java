@@ -11,7 +11,8 @@ public final class Benchmarks {
     return List.of(new io.verglas.bench.ingest.IngestBenchmark(),
         new io.verglas.bench.materialize.MaterializeBenchmark(),
         new io.verglas.bench.cache.CacheBenchmark(),
-        new io.verglas.bench.maintenance.MaintenanceBenchmark());
+        new io.verglas.bench.maintenance.MaintenanceBenchmark(),
+        new io.verglas.bench.awareness.AwarenessBenchmark());
   }
 
   public static Optional<Benchmark> find(String name) {

@@ -26,6 +26,17 @@ import java.util.List;
  * @param yields reads warming held back while client requests waited for the origin
  * @param immutableKeys keys known immutable from metadata that path rules do not cover
  * @param tablesOverBudget tables whose metadata exceeded the per-table budget (not warmed)
+ * @param filesIndexed data files the mapper's index holds (live and just retired)
+ * @param chunksIndexed column chunks the index holds
+ * @param filesNotIndexed data files left out of the index by its chunk limit
+ * @param readsClassified reads of indexed files mapped to (table, partition, column)
+ * @param heatSamples classified column reads offered to the heat ledger
+ * @param heatSamplesDropped of those, dropped because the sample buffer was full
+ * @param replaceCommits walks that found a replace (compaction) since the previous walk
+ * @param prefetchBlocks blocks prefetched for compactions' replacement files
+ * @param prefetchBytes bytes prefetch read from the origin
+ * @param prefetchFailures prefetch block reads that failed (read on demand instead)
+ * @param prefetchChunksOverBudget hot column chunks left out by the per-commit prefetch budget
  */
 public record AwarenessStats(
     boolean enabled,
@@ -47,10 +58,21 @@ public record AwarenessStats(
     long bytesWalked,
     long yields,
     long immutableKeys,
-    List<String> tablesOverBudget) {
+    List<String> tablesOverBudget,
+    long filesIndexed,
+    long chunksIndexed,
+    long filesNotIndexed,
+    long readsClassified,
+    long heatSamples,
+    long heatSamplesDropped,
+    long replaceCommits,
+    long prefetchBlocks,
+    long prefetchBytes,
+    long prefetchFailures,
+    long prefetchChunksOverBudget) {
 
   public static final AwarenessStats ABSENT = new AwarenessStats(false, false, 0, 0, 0, 0, 0, 0,
-      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, List.of());
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, List.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
   public AwarenessStats {
     tablesOverBudget = List.copyOf(tablesOverBudget);

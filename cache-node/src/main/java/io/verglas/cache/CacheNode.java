@@ -14,6 +14,7 @@ import io.verglas.cache.origin.ObjectMeta;
 import io.verglas.cache.origin.Origin;
 import io.verglas.cache.protection.OriginProtection;
 import io.verglas.cache.protection.ProtectedOrigin;
+import io.verglas.cache.s3.ReadObserver;
 import io.verglas.cache.s3.S3Server;
 import io.verglas.cache.s3.S3ServerConfig;
 import java.net.InetAddress;
@@ -63,7 +64,10 @@ import java.util.concurrent.CompletableFuture;
  * and after each commit, walks the table's new metadata (metadata file, manifest list,
  * manifests, Parquet footers) into its metadata store under its own byte-rate, concurrency and
  * per-table budgets, so the first query after a commit plans from cache; objects that metadata
- * names are then immutable whatever their path ({@code io.verglas.cache.awareness}).
+ * names are then immutable whatever their path. It also counts what clients read by (table,
+ * partition, column), shown by the admin endpoint's {@code GET /heat?table=ns.t}, and after a
+ * compaction prefetches the hot column chunks of the replacement files
+ * ({@code io.verglas.cache.awareness}).
  *
  * <p>With {@link Builder#catalog} the endpoint also serves an Iceberg REST catalog under
  * {@code /catalog} over the given catalog, for clients sending its bearer token; its config
@@ -102,7 +106,8 @@ public final class CacheNode implements AutoCloseable {
     this.config = config;
     this.catalog = catalogConfig == null ? null
         : new CatalogProxy(catalogConfig, this::endpoint, config.region(), config.clock());
-    this.server = new S3Server(config, origin, catalog);
+    this.server = new S3Server(config, origin,
+        awareness == null ? ReadObserver.NONE : awareness.readObserver(), catalog);
     this.awareness = awareness;
     this.adminHost = adminHost;
     this.adminServer = adminPort == null ? null
@@ -201,6 +206,11 @@ public final class CacheNode implements AutoCloseable {
     @Override
     public Map<String, Object> health() {
       return CacheNode.this.health();
+    }
+
+    @Override
+    public Map<String, Object> heat(String table, int limit) {
+      return awareness == null ? null : awareness.heat(table, limit);
     }
   }
 

@@ -2,6 +2,7 @@ package io.verglas.bench.cache;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -36,7 +37,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * client side of each connection; backpressure pauses reading from the origin. Uploads are not
  * capped. Both sides of a connection share one event loop, so the handlers need no locks.
  */
-final class LatencyProxy implements AutoCloseable {
+public final class LatencyProxy implements AutoCloseable {
   private final String backendHost;
   private final int backendPort;
   private final long latencyNanos;
@@ -44,9 +45,10 @@ final class LatencyProxy implements AutoCloseable {
   private final EventLoopGroup group = new MultiThreadIoEventLoopGroup(2, NioIoHandler.newFactory());
   private final AtomicLong connections = new AtomicLong();
   private final AtomicLong requests = new AtomicLong();
+  private final AtomicLong bytesToClients = new AtomicLong();
   private Channel server;
 
-  LatencyProxy(String backendHost, int backendPort, Duration firstByteLatency, long bytesPerSecond) {
+  public LatencyProxy(String backendHost, int backendPort, Duration firstByteLatency, long bytesPerSecond) {
     this.backendHost = backendHost;
     this.backendPort = backendPort;
     this.latencyNanos = firstByteLatency.toNanos();
@@ -54,7 +56,12 @@ final class LatencyProxy implements AutoCloseable {
   }
 
   /** Binds 127.0.0.1 on a free port and returns it. */
-  int start() {
+  /** The bound port; after {@link #start}. */
+  public int port() {
+    return ((InetSocketAddress) server.localAddress()).getPort();
+  }
+
+  public int start() {
     server = new ServerBootstrap()
         .group(group)
         .channel(NioServerSocketChannel.class)
@@ -79,8 +86,13 @@ final class LatencyProxy implements AutoCloseable {
   }
 
   /** Client writes that started a new request (approximately: requests). */
-  long requests() {
+  public long requests() {
     return requests.get();
+  }
+
+  /** Bytes the origin sent back through the proxy (responses: heads and bodies). */
+  public long bytesToClients() {
+    return bytesToClients.get();
   }
 
   @Override
@@ -142,6 +154,9 @@ final class LatencyProxy implements AutoCloseable {
 
     /** Bytes from the origin, on the shared event loop. */
     void fromBackend(Object msg) {
+      if (msg instanceof ByteBuf bytes) {
+        bytesToClients.addAndGet(bytes.readableBytes());
+      }
       if (awaitingResponse) {
         awaitingResponse = false;
         releaseAt = requestAt + latencyNanos;

@@ -31,7 +31,10 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code GET /stats}: {@link io.verglas.cache.CacheStats} as JSON, with per-tier figures;
  *   <li>{@code GET /metrics}: the same in the Prometheus text format;
  *   <li>{@code POST /purge?bucket=B&prefix=P}: forgets everything cached under B/P (prefix may
- *       be empty or absent: the whole bucket) and answers what was removed.
+ *       be empty or absent: the whole bucket) and answers what was removed;
+ *   <li>{@code GET /heat?table=ns.t[&limit=N]}: the table's hot partitions and, in each, its hot
+ *       columns, by time-decayed read counts (at most N partitions, default
+ *       {@value #DEFAULT_HEAT_LIMIT}); 404 when the node runs without Iceberg awareness.
  * </ul>
  * Requests are validated on arrival: unknown paths get 404, wrong methods 405, a purge without
  * a bucket 400, all with a JSON {@code {"error": ...}} body. If a token is configured, every
@@ -41,6 +44,7 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   private static final Logger LOG = LoggerFactory.getLogger(AdminHandler.class);
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String JSON_TYPE = "application/json";
+  static final int DEFAULT_HEAT_LIMIT = 50;
 
   private final CacheAdmin admin;
   private final byte[] token;
@@ -71,9 +75,9 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     QueryStringDecoder uri = new QueryStringDecoder(request.uri());
     String path = uri.path();
     HttpMethod method = request.method();
-    if (!List.of("/health", "/stats", "/metrics", "/purge").contains(path)) {
+    if (!List.of("/health", "/stats", "/metrics", "/purge", "/heat").contains(path)) {
       return error(HttpResponseStatus.NOT_FOUND, "No such admin endpoint: " + path
-          + " (try /health, /stats, /metrics, POST /purge)");
+          + " (try /health, /stats, /metrics, /heat, POST /purge)");
     }
     if (token != null && !path.equals("/health") && !authorized(request)) {
       return error(HttpResponseStatus.UNAUTHORIZED, "Missing or wrong bearer token");
@@ -96,6 +100,11 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         }
         return response(HttpResponseStatus.OK, PrometheusFormat.CONTENT_TYPE,
             PrometheusFormat.render(admin.stats()));
+      case "/heat":
+        if (!read) {
+          return methodNotAllowed(method, path, "GET");
+        }
+        return heat(uri);
       default:
         if (!HttpMethod.POST.equals(method)) {
           return methodNotAllowed(method, path, "POST");
@@ -107,6 +116,32 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         String prefix = first(uri, "prefix");
         return json(HttpResponseStatus.OK, admin.purge(bucket, prefix == null ? "" : prefix).toJson());
     }
+  }
+
+  private FullHttpResponse heat(QueryStringDecoder uri) {
+    String table = first(uri, "table");
+    if (table == null || table.isBlank()) {
+      return error(HttpResponseStatus.BAD_REQUEST, "Cannot report heat: the table parameter is required (table=ns.name)");
+    }
+    String limitParam = first(uri, "limit");
+    int limit = DEFAULT_HEAT_LIMIT;
+    if (limitParam != null) {
+      try {
+        limit = Integer.parseInt(limitParam);
+      } catch (NumberFormatException e) {
+        limit = 0;
+      }
+      if (limit <= 0) {
+        return error(HttpResponseStatus.BAD_REQUEST, "Cannot report heat: invalid limit " + limitParam
+            + " (must be a positive integer)");
+      }
+    }
+    Map<String, Object> report = admin.heat(table, limit);
+    if (report == null) {
+      return error(HttpResponseStatus.NOT_FOUND, "Cannot report heat of " + table
+          + ": the node runs without Iceberg awareness");
+    }
+    return json(HttpResponseStatus.OK, toJson(report));
   }
 
   private boolean authorized(FullHttpRequest request) {

@@ -13,4 +13,12 @@ public interface CacheAdmin {
 
   /** A JSON-able health report; its {@code "status"} is {@code "ok"} or {@code "degraded"}. */
   Map<String, Object> health();
+
+  /**
+   * A JSON-able report of the table's heat (hot partitions and their columns, at most
+   * {@code limit} partitions), or null when the node runs without Iceberg awareness.
+   */
+  default Map<String, Object> heat(String table, int limit) {
+    return null;
+  }
 }

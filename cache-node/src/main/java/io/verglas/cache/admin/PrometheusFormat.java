@@ -66,6 +66,11 @@ public final class PrometheusFormat {
     metric(out, "warm_walks_pending", "gauge", "Tables waiting for or in a metadata walk.", a.walksPending());
     metric(out, "warm_origin_bytes_total", "counter", "Bytes warming read from the origin.", a.bytesWarmed());
     metric(out, "warm_tables_over_budget", "gauge", "Tables whose metadata exceeds the budget.", a.tablesOverBudget().size());
+    metric(out, "index_files", "gauge", "Data files the awareness index classifies reads of.", a.filesIndexed());
+    metric(out, "heat_samples_total", "counter", "Classified column reads offered to the heat ledger.", a.heatSamples());
+    metric(out, "heat_samples_dropped_total", "counter", "Heat samples dropped (buffer full).", a.heatSamplesDropped());
+    metric(out, "replace_commits_total", "counter", "Compactions seen by metadata walks.", a.replaceCommits());
+    metric(out, "prefetch_origin_bytes_total", "counter", "Bytes compaction prefetch read from the origin.", a.prefetchBytes());
   }
 
   private static void tierMetric(StringBuilder out, String name, String type, String help,

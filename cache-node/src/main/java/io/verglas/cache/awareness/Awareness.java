@@ -2,19 +2,25 @@ package io.verglas.cache.awareness;
 
 import io.verglas.cache.AwarenessStats;
 import io.verglas.cache.ImmutableObjects;
+import io.verglas.cache.s3.ReadObserver;
+import java.util.Map;
 import java.util.Objects;
+import java.util.function.LongSupplier;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
  * A cache node's Iceberg awareness: a {@link CatalogWatcher} following the change feed, a
- * {@link TableWarmer} walking each committed table's metadata into the node's caches, and the
- * immutability learned from that metadata.
+ * {@link TableWarmer} walking each committed table's metadata into the node's caches, the
+ * immutability learned from that metadata, the {@link RequestClassifier} mapping the node's
+ * reads to (table, partition, column) heat, and the {@link CommitLifecycle} that indexes each
+ * walk's files and prefetches a compaction's hot chunks.
  *
  * <p>Lifecycle: {@link #prepare} before the node's read path exists (the read path needs
- * {@link #immutableObjects()}), {@link #start} once the node serves, {@link #close} before the
- * node closes. Only the node's own threads are used: one watcher thread, one warmer thread; the
- * warmer's reads complete on the origin's threads.
+ * {@link #immutableObjects()} and {@link #readObserver()}), {@link #start} once the node serves,
+ * {@link #close} before the node closes. Only the node's own threads are used: one watcher
+ * thread, one warmer thread (walks and prefetches), one heat drainer; the warmer's reads
+ * complete on the origin's threads.
  */
 public final class Awareness implements AutoCloseable {
   /** Longest a warming read waits for client requests queued at the origin. */
@@ -24,20 +30,48 @@ public final class Awareness implements AutoCloseable {
   private final MetadataImmutables immutables;
   private final AwarenessCounters counters = new AwarenessCounters();
   private final KnownTables tables;
+  private final Heat heat;
+  private final RequestClassifier classifier;
   private volatile TableWarmer warmer;
   private CatalogWatcher watcher;
   private boolean closed;
 
-  private Awareness(AwarenessConfig config, ImmutableObjects fallback) {
+  private Awareness(AwarenessConfig config, ImmutableObjects fallback, LongSupplier nanos) {
     this.config = config;
     this.immutables = new MetadataImmutables(fallback, config.immutableKeys());
     this.tables = new KnownTables(config.maxTables());
+    HeatSamples samples = new HeatSamples(config.heatSampleBuffer());
+    this.heat = new Heat(samples, new HeatLedger(config.heatHalfLife().toNanos(),
+        config.heatMaxEntries(), nanos), config.heatHalfLife().toNanos());
+    this.classifier = new RequestClassifier(samples);
   }
 
   /** Awareness not yet started; {@code fallback} judges what metadata has not named. */
   public static Awareness prepare(AwarenessConfig config, ImmutableObjects fallback) {
+    return prepare(config, fallback, System::nanoTime);
+  }
+
+  /** As {@link #prepare(AwarenessConfig, ImmutableObjects)}, with heat decaying by {@code nanos}. */
+  static Awareness prepare(AwarenessConfig config, ImmutableObjects fallback, LongSupplier nanos) {
     return new Awareness(Objects.requireNonNull(config, "config"),
-        Objects.requireNonNull(fallback, "fallback"));
+        Objects.requireNonNull(fallback, "fallback"), Objects.requireNonNull(nanos, "nanos"));
+  }
+
+  /** Classifies the node's reads into heat: give this to the node's read path. */
+  public ReadObserver readObserver() {
+    return classifier;
+  }
+
+  /**
+   * The table's heat ({@code "ns.table"}): partitions hottest first with their columns, at most
+   * {@code limit} partitions; see {@link Heat#report}.
+   */
+  public Map<String, Object> heat(String table, int limit) {
+    Objects.requireNonNull(table, "table");
+    if (limit <= 0) {
+      throw new IllegalArgumentException("Invalid heat report limit: " + limit + " (must be > 0)");
+    }
+    return heat.report(table, limit);
   }
 
   /** Immutability from walked metadata, over the fallback: give this to the node's read path. */
@@ -54,13 +88,20 @@ public final class Awareness implements AutoCloseable {
     WarmingThrottle throttle = new WarmingThrottle(config.warmConcurrency(),
         new ByteRate(config.warmBytesPerSecond(), System::nanoTime, ByteRate.Sleeper.THREAD),
         node.clientsWaiting(), ByteRate.Sleeper.THREAD, MAX_YIELD_NANOS, counters);
-    warmer = new TableWarmer((table, location) -> new MetadataWalk(table, location, reads,
-        throttle, immutables, config.tableBudgetBytes(), counters).run(),
-        config.warmQueueCapacity(), counters);
+    CommitLifecycle lifecycle = new CommitLifecycle(classifier, heat,
+        new Prefetcher(reads, throttle, counters), config, node.blockSize(), counters);
+    warmer = new TableWarmer((table, location) -> {
+      MetadataWalk walk = new MetadataWalk(table, location, reads, throttle, immutables,
+          config.tableBudgetBytes(), counters, classifier.index(), config.indexMaxChunks());
+      long bytes = walk.run();
+      lifecycle.afterWalk(table, walk.metadata(), walk.layouts());
+      return bytes;
+    }, config.warmQueueCapacity(), counters);
     WatcherStateStore store = config.stateDirectory() == null ? null
         : new WatcherStateStore(config.stateDirectory());
     watcher = new CatalogWatcher(config, warmer, tables, store, counters,
         () -> ThreadLocalRandom.current().nextDouble());
+    heat.start();
     warmer.start();
     watcher.start();
   }
@@ -75,7 +116,11 @@ public final class Awareness implements AutoCloseable {
         w == null ? 0 : w.pending(), counters.walksCoalesced.sum(), counters.walksDropped.sum(),
         counters.walksSkippedOverBudget.sum(), counters.bytesWarmed.sum(),
         counters.bytesWalked.sum(), counters.yields.sum(), immutables.size(),
-        w == null ? java.util.List.of() : w.tablesOverBudget());
+        w == null ? java.util.List.of() : w.tablesOverBudget(), classifier.index().files(),
+        classifier.index().chunks(), counters.filesNotIndexed.sum(), classifier.classified(),
+        heat.samples().offered(), heat.samples().dropped(), counters.replaceCommits.sum(),
+        counters.prefetchBlocks.sum(), counters.prefetchBytes.sum(), counters.prefetchFailures.sum(),
+        counters.prefetchChunksOverBudget.sum());
   }
 
   /** Stops the watcher (saving its position) and the warmer; idempotent. */
@@ -91,5 +136,6 @@ public final class Awareness implements AutoCloseable {
     if (warmer != null) {
       warmer.close();
     }
+    heat.close();
   }
 }

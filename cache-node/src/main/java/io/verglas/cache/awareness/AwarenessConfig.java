@@ -40,6 +40,17 @@ import java.util.Objects;
  * @param feedIdleTimeout a connection silent this long (not even a heartbeat) is reconnected;
  *     must exceed the feed's heartbeat interval
  * @param listener told of each handled event
+ * @param prefetch whether a replace commit (a compaction) prefetches the hot column chunks of
+ *     its replacement files
+ * @param prefetchBytesPerCommit bytes (whole cache blocks) one commit's prefetch may read
+ * @param prefetchMinHeat the heat a (partition, column) needs to be prefetched (1 = about one
+ *     read within the last half-life)
+ * @param heatHalfLife how long it takes a coordinate's heat to halve
+ * @param heatMaxEntries (table, partition, column) coordinates the heat ledger keeps
+ * @param heatSampleBuffer classified reads buffered between the request path and the ledger;
+ *     reads beyond it are dropped and counted
+ * @param indexMaxChunks column chunks the mapper's index holds over all files (a data file
+ *     without column structure counts as none); files beyond are not classified
  */
 public record AwarenessConfig(
     URI feedUri,
@@ -54,7 +65,14 @@ public record AwarenessConfig(
     Duration reconnectMinBackoff,
     Duration reconnectMaxBackoff,
     Duration feedIdleTimeout,
-    FeedListener listener) {
+    FeedListener listener,
+    boolean prefetch,
+    long prefetchBytesPerCommit,
+    double prefetchMinHeat,
+    Duration heatHalfLife,
+    int heatMaxEntries,
+    int heatSampleBuffer,
+    long indexMaxChunks) {
 
   public static final long DEFAULT_WARM_BYTES_PER_SECOND = 32L << 20;
   public static final int DEFAULT_WARM_CONCURRENCY = 4;
@@ -65,6 +83,12 @@ public record AwarenessConfig(
   public static final Duration DEFAULT_RECONNECT_MIN_BACKOFF = Duration.ofMillis(100);
   public static final Duration DEFAULT_RECONNECT_MAX_BACKOFF = Duration.ofSeconds(30);
   public static final Duration DEFAULT_FEED_IDLE_TIMEOUT = Duration.ofSeconds(60);
+  public static final long DEFAULT_PREFETCH_BYTES_PER_COMMIT = 256L << 20;
+  public static final double DEFAULT_PREFETCH_MIN_HEAT = 0.5;
+  public static final Duration DEFAULT_HEAT_HALF_LIFE = Duration.ofHours(1);
+  public static final int DEFAULT_HEAT_MAX_ENTRIES = 100_000;
+  public static final int DEFAULT_HEAT_SAMPLE_BUFFER = 8192;
+  public static final long DEFAULT_INDEX_MAX_CHUNKS = 2_000_000;
 
   public AwarenessConfig {
     Objects.requireNonNull(feedUri, "feedUri");
@@ -72,6 +96,7 @@ public record AwarenessConfig(
     Objects.requireNonNull(reconnectMaxBackoff, "reconnectMaxBackoff");
     Objects.requireNonNull(feedIdleTimeout, "feedIdleTimeout");
     Objects.requireNonNull(listener, "listener");
+    Objects.requireNonNull(heatHalfLife, "heatHalfLife");
   }
 
   public static Builder builder() {
@@ -86,7 +111,10 @@ public record AwarenessConfig(
         + ", warmConcurrency=" + warmConcurrency + ", tableBudgetBytes=" + tableBudgetBytes
         + ", warmQueueCapacity=" + warmQueueCapacity + ", immutableKeys=" + immutableKeys
         + ", maxTables=" + maxTables + ", reconnectBackoff=" + reconnectMinBackoff + ".."
-        + reconnectMaxBackoff + ", feedIdleTimeout=" + feedIdleTimeout + "]";
+        + reconnectMaxBackoff + ", feedIdleTimeout=" + feedIdleTimeout + ", prefetch=" + prefetch
+        + ", prefetchBytesPerCommit=" + prefetchBytesPerCommit + ", prefetchMinHeat=" + prefetchMinHeat
+        + ", heatHalfLife=" + heatHalfLife + ", heatMaxEntries=" + heatMaxEntries
+        + ", heatSampleBuffer=" + heatSampleBuffer + ", indexMaxChunks=" + indexMaxChunks + "]";
   }
 
   /** Whether the feed URI filters events (then sequences legitimately skip). */
@@ -109,6 +137,13 @@ public record AwarenessConfig(
     private Duration reconnectMaxBackoff;
     private Duration feedIdleTimeout;
     private FeedListener listener;
+    private Boolean prefetch;
+    private Long prefetchBytesPerCommit;
+    private Double prefetchMinHeat;
+    private Duration heatHalfLife;
+    private Integer heatMaxEntries;
+    private Integer heatSampleBuffer;
+    private Long indexMaxChunks;
 
     private Builder() {}
 
@@ -204,6 +239,55 @@ public record AwarenessConfig(
       return this;
     }
 
+    /** Whether compactions prefetch their replacement files' hot chunks; default true. */
+    public Builder prefetch(boolean value) {
+      once(prefetch, "prefetch");
+      prefetch = value;
+      return this;
+    }
+
+    public Builder prefetchBytesPerCommit(long value) {
+      once(prefetchBytesPerCommit, "prefetchBytesPerCommit");
+      prefetchBytesPerCommit = positive(value, "prefetch bytes per commit");
+      return this;
+    }
+
+    public Builder prefetchMinHeat(double value) {
+      once(prefetchMinHeat, "prefetchMinHeat");
+      if (!(value > 0) || Double.isInfinite(value)) {
+        throw new IllegalArgumentException("Invalid prefetch minimum heat: " + value + " (must be > 0)");
+      }
+      prefetchMinHeat = value;
+      return this;
+    }
+
+    public Builder heatHalfLife(Duration value) {
+      once(heatHalfLife, "heatHalfLife");
+      heatHalfLife = positive(value, "heat half-life");
+      return this;
+    }
+
+    public Builder heatMaxEntries(int value) {
+      once(heatMaxEntries, "heatMaxEntries");
+      heatMaxEntries = (int) positive(value, "heat ledger size");
+      return this;
+    }
+
+    public Builder heatSampleBuffer(int value) {
+      once(heatSampleBuffer, "heatSampleBuffer");
+      if (value <= 0 || value > 1 << 24) {
+        throw new IllegalArgumentException("Invalid heat sample buffer: " + value + " (must be 1.." + (1 << 24) + ")");
+      }
+      heatSampleBuffer = value;
+      return this;
+    }
+
+    public Builder indexMaxChunks(long value) {
+      once(indexMaxChunks, "indexMaxChunks");
+      indexMaxChunks = positive(value, "index chunk limit");
+      return this;
+    }
+
     public AwarenessConfig build() {
       if (feedUri == null) {
         throw new IllegalStateException("Cannot build awareness settings without a feed URI");
@@ -218,7 +302,14 @@ public record AwarenessConfig(
           or(reconnectMinBackoff, DEFAULT_RECONNECT_MIN_BACKOFF),
           or(reconnectMaxBackoff, DEFAULT_RECONNECT_MAX_BACKOFF),
           or(feedIdleTimeout, DEFAULT_FEED_IDLE_TIMEOUT),
-          or(listener, FeedListener.NONE));
+          or(listener, FeedListener.NONE),
+          or(prefetch, true),
+          or(prefetchBytesPerCommit, DEFAULT_PREFETCH_BYTES_PER_COMMIT),
+          or(prefetchMinHeat, DEFAULT_PREFETCH_MIN_HEAT),
+          or(heatHalfLife, DEFAULT_HEAT_HALF_LIFE),
+          or(heatMaxEntries, DEFAULT_HEAT_MAX_ENTRIES),
+          or(heatSampleBuffer, DEFAULT_HEAT_SAMPLE_BUFFER),
+          or(indexMaxChunks, DEFAULT_INDEX_MAX_CHUNKS));
     }
 
     private static <T> T or(T value, T fallback) {

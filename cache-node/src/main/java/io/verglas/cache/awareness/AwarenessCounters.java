@@ -19,6 +19,13 @@ final class AwarenessCounters {
   /** Metadata bytes walks went through, cached or not. */
   final LongAdder bytesWalked = new LongAdder();
   final LongAdder yields = new LongAdder();
+  final LongAdder replaceCommits = new LongAdder();
+  final LongAdder prefetchBlocks = new LongAdder();
+  /** Bytes prefetch read from the origin. */
+  final LongAdder prefetchBytes = new LongAdder();
+  final LongAdder prefetchFailures = new LongAdder();
+  final LongAdder prefetchChunksOverBudget = new LongAdder();
+  final LongAdder filesNotIndexed = new LongAdder();
   volatile long lastSequence;
   volatile boolean feedConnected;
 }

@@ -72,6 +72,25 @@ final class CachedReads {
     return data.thenApply(bytes -> new Fetched(bytes, origin.get()));
   }
 
+  /**
+   * Brings one block of the version into the block cache (a hit if it is there already);
+   * returns the bytes read from the origin for it.
+   */
+  CompletableFuture<Long> warmBlock(ObjectLocation at, ObjectMeta meta, long index) {
+    AtomicLong origin = new AtomicLong();
+    BlockId id = new BlockId(at.bucket(), at.key(), meta.etag(), node.blockSize(), index);
+    return node.blocks().get(id, block -> node.reads()
+            .readVersion(block.bucket(), block.key(), block.etag(), block.offset(), block.lengthIn(meta.size()))
+            .thenApply(bytes -> {
+              origin.addAndGet(bytes.length);
+              return bytes;
+            }))
+        .thenApply(read -> {
+          read.data().release();
+          return origin.get();
+        });
+  }
+
   private MetadataStore.RangeReader counted(ObjectLocation at, ObjectMeta meta, AtomicLong origin) {
     return (offset, length) -> node.reads().readVersion(at.bucket(), at.key(), meta.etag(), offset, length)
         .thenApply(bytes -> {

@@ -4,13 +4,18 @@ import io.verglas.cache.iceberg.ObjectSource;
 import io.verglas.cache.iceberg.ReadOnlyFileIO;
 import io.verglas.cache.iceberg.TableFiles;
 import io.verglas.cache.origin.ObjectMeta;
+import io.verglas.cache.parquet.ParquetFooter;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.Phaser;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.TableMetadata;
 
 /**
  * One walk of one table's metadata into the node's caches, on the calling thread.
@@ -28,8 +33,14 @@ import org.apache.iceberg.FileFormat;
  * <p>The metadata chain is serial by nature (each level names the next), so it reads one object
  * at a time; only footers, which are independent, run concurrently. A footer read that fails
  * stops the walk (no further footers are started) and fails it once the others have completed.
+ *
+ * <p>Layouts: each data file's {@link FileLayout} (partition, and column chunk ranges parsed from
+ * its footer) is collected for the mapper's index; a file the previous index knows is not parsed
+ * again (data files are immutable). A footer that does not parse gives an opaque layout.
+ * Collection stops at {@code maxChunks} column chunks (the index's own bound).
  */
 final class MetadataWalk {
+  private final String table;
   private final String metadataLocation;
   private final CachedReads reads;
   private final WarmingThrottle throttle;
@@ -39,9 +50,23 @@ final class MetadataWalk {
   /** Footer reads in flight: the walk ends when they have all completed. */
   private final Phaser footers = new Phaser(1);
   private final AtomicReference<RuntimeException> footerError = new AtomicReference<>();
+  private final FileIndex known;
+  private final long maxChunks;
+  private final ConcurrentLinkedQueue<FileLayout> layouts = new ConcurrentLinkedQueue<>();
+  private final AtomicLong collectedChunks = new AtomicLong();
+  private TableMetadata metadata;
 
   MetadataWalk(String table, String metadataLocation, CachedReads reads, WarmingThrottle throttle,
       MetadataImmutables immutables, long budgetBytes, AwarenessCounters counters) {
+    this(table, metadataLocation, reads, throttle, immutables, budgetBytes, counters, FileIndex.EMPTY, 0);
+  }
+
+  MetadataWalk(String table, String metadataLocation, CachedReads reads, WarmingThrottle throttle,
+      MetadataImmutables immutables, long budgetBytes, AwarenessCounters counters, FileIndex known,
+      long maxChunks) {
+    this.table = table;
+    this.known = known;
+    this.maxChunks = maxChunks;
     this.metadataLocation = metadataLocation;
     this.reads = reads;
     this.throttle = throttle;
@@ -53,7 +78,7 @@ final class MetadataWalk {
   /** Walks; returns the metadata bytes the table occupies. */
   long run() throws InterruptedException {
     try {
-      TableFiles.walk(new ReadOnlyFileIO(new Source()), metadataLocation, this::visit);
+      metadata = TableFiles.walk(new ReadOnlyFileIO(new Source()), metadataLocation, this::visit);
     } catch (RuntimeException e) {
       footers.arriveAndDeregister();
       throw rethrown(e);
@@ -68,13 +93,45 @@ final class MetadataWalk {
     return budget.used();
   }
 
+  /** The walked metadata; after {@link #run}. */
+  TableMetadata metadata() {
+    return metadata;
+  }
+
+  /** The data files' layouts; after {@link #run}. */
+  List<FileLayout> layouts() {
+    return List.copyOf(layouts);
+  }
+
+  private void collect(FileLayout layout) {
+    if (collectedChunks.addAndGet(layout.chunkCount()) <= maxChunks) {
+      layouts.add(layout);
+    }
+  }
+
+  private FileLayout layout(TableFiles.Referenced file, byte[] footer) {
+    try {
+      return FileLayout.parquet(table, file.partition(), file.location(), file.sizeBytes(),
+          file.addedSequenceNumber(), ParquetFooter.parseSuffix(footer));
+    } catch (IllegalArgumentException unreadable) {
+      return FileLayout.opaque(table, file.partition(), file.location(), file.sizeBytes(),
+          file.addedSequenceNumber());
+    }
+  }
+
   /** A file a manifest lists: immutable from now on; a Parquet data file's footer is read. */
   private void visit(TableFiles.Referenced file) {
     ObjectLocation at = ObjectLocation.parse(file.location());
     immutables.learn(at.bucket(), at.key());
-    if (file.kind() != TableFiles.Kind.DATA || file.format() != FileFormat.PARQUET) {
+    if (file.kind() != TableFiles.Kind.DATA) {
       return;
     }
+    if (file.format() != FileFormat.PARQUET) {
+      collect(FileLayout.opaque(table, file.partition(), file.location(), file.sizeBytes(),
+          file.addedSequenceNumber()));
+      return;
+    }
+    FileLayout prior = known.lookup(at.bucket(), at.key());
     if (budget.exceeded()) {
       throw budget.exceededError();
     }
@@ -88,6 +145,7 @@ final class MetadataWalk {
       if (fetched != null) {
         budget.charge(fetched.data().length);
         counted(fetched);
+        collect(prior != null ? prior : layout(file, fetched.data()));
       } else {
         footerError.compareAndSet(null, unwrapped(error));
       }

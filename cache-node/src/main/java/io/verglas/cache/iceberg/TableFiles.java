@@ -29,8 +29,13 @@ public final class TableFiles {
   /** What a referenced file holds. */
   public enum Kind { DATA, DELETES, STATISTICS }
 
-  /** A file the snapshot references, with its size from the metadata (no request needed). */
-  public record Referenced(String location, long sizeBytes, FileFormat format, Kind kind) {}
+  /**
+   * A file the snapshot references, with its size from the metadata (no request needed), its
+   * partition as a path ({@code "day=2024-01-01/region=eu"}; empty when unpartitioned) and the
+   * sequence number of the commit that added it (0 when unknown: v1 tables, statistics).
+   */
+  public record Referenced(String location, long sizeBytes, FileFormat format, Kind kind, String partition,
+      long addedSequenceNumber) {}
 
   private TableFiles() {}
 
@@ -50,7 +55,7 @@ public final class TableFiles {
     for (StatisticsFile stats : metadata.statisticsFiles()) {
       if (stats.snapshotId() == snapshot.snapshotId()) {
         visitor.accept(new Referenced(stats.path(), stats.fileSizeInBytes(), FileFormat.PUFFIN,
-            Kind.STATISTICS));
+            Kind.STATISTICS, "", 0));
       }
     }
     return metadata;
@@ -61,7 +66,7 @@ public final class TableFiles {
     switch (manifest.content()) {
       case DATA -> {
         try (ManifestReader<org.apache.iceberg.DataFile> files = ManifestFiles.read(manifest, io, specs)) {
-          files.forEach(file -> visitor.accept(referenced(file, Kind.DATA)));
+          files.forEach(file -> visitor.accept(referenced(file, Kind.DATA, specs)));
         } catch (IOException e) {
           throw new UncheckedIOException("Cannot read manifest " + manifest.path(), e);
         }
@@ -69,7 +74,7 @@ public final class TableFiles {
       case DELETES -> {
         try (ManifestReader<org.apache.iceberg.DeleteFile> files =
             ManifestFiles.readDeleteManifest(manifest, io, specs)) {
-          files.forEach(file -> visitor.accept(referenced(file, Kind.DELETES)));
+          files.forEach(file -> visitor.accept(referenced(file, Kind.DELETES, specs)));
         } catch (IOException e) {
           throw new UncheckedIOException("Cannot read delete manifest " + manifest.path(), e);
         }
@@ -79,7 +84,11 @@ public final class TableFiles {
     }
   }
 
-  private static Referenced referenced(ContentFile<?> file, Kind kind) {
-    return new Referenced(file.location(), file.fileSizeInBytes(), file.format(), kind);
+  private static Referenced referenced(ContentFile<?> file, Kind kind, Map<Integer, PartitionSpec> specs) {
+    PartitionSpec spec = specs.get(file.specId());
+    String partition = spec == null || spec.isUnpartitioned() ? "" : spec.partitionToPath(file.partition());
+    Long added = file.fileSequenceNumber();
+    return new Referenced(file.location(), file.fileSizeInBytes(), file.format(), kind, partition,
+        added == null ? 0 : added);
   }
 }

@@ -41,15 +41,17 @@ final class ObjectReads {
   private final MetadataStore metadata;
   private final int blockSize;
   private final LongAdder bytesFromCache;
+  private final ReadObserver observer;
 
   ObjectReads(Origin origin, ObjectMetaCache metas, BlockCache blocks, MetadataStore metadata,
-      int blockSize, LongAdder bytesFromCache) {
+      int blockSize, LongAdder bytesFromCache, ReadObserver observer) {
     this.origin = origin;
     this.metas = metas;
     this.blocks = blocks;
     this.metadata = metadata;
     this.blockSize = blockSize;
     this.bytesFromCache = bytesFromCache;
+    this.observer = observer;
   }
 
   CompletableFuture<S3Response> read(S3Request r) {
@@ -66,6 +68,9 @@ final class ObjectReads {
       Plan plan = plan(r, meta);
       if (plan.range() == null) {
         return CompletableFuture.completedFuture(plan.response());
+      }
+      if (attempt == 1) {
+        observe(r, plan.range());
       }
       return body(r, meta, plan).handle((response, error) -> {
         if (error == null) {
@@ -109,6 +114,14 @@ final class ObjectReads {
       }
     }
     return streamBlocks(r, meta, plan);
+  }
+
+  private void observe(S3Request r, HttpRange range) {
+    try {
+      observer.onRead(r.bucket, r.key, range.start(), range.end());
+    } catch (RuntimeException e) {
+      // an observer must not fail a read
+    }
   }
 
   /** A short suffix read (not the whole object): how Parquet readers find the footer. */

@@ -47,11 +47,15 @@ public final class S3Server implements AutoCloseable {
   private boolean closed;
 
   public S3Server(S3ServerConfig config, Origin origin) {
-    this(config, origin, null);
+    this(config, origin, ReadObserver.NONE, null);
   }
 
-  /** A server that also serves {@code /catalog} with {@code catalog} (null: it answers 501). */
-  public S3Server(S3ServerConfig config, Origin origin, CatalogEndpoint catalog) {
+  /**
+   * A server telling {@code observer} of each object read it serves, and serving {@code /catalog}
+   * with {@code catalog} (null: it answers 501).
+   */
+  public S3Server(S3ServerConfig config, Origin origin, ReadObserver observer,
+      CatalogEndpoint catalog) {
     this.config = config;
     this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "verglas-origin-timer");
@@ -67,7 +71,8 @@ public final class S3Server implements AutoCloseable {
         : new MetadataStore(config.metadataStoreCapacityBytes(), config.metadataStoreMaxEntryBytes());
     this.metas = new ObjectMetaCache(this.origin, config.metadataTtl(), config.clock(),
         config.immutableObjects());
-    this.reads = new ObjectReads(this.origin, metas, blocks, metadataStore, config.blockSize(), bytesFromCache);
+    this.reads = new ObjectReads(this.origin, metas, blocks, metadataStore, config.blockSize(), bytesFromCache,
+        java.util.Objects.requireNonNull(observer, "observer"));
     S3Dispatcher dispatcher = new S3Dispatcher(
         reads,
         new ObjectWrites(this.origin, metas),

@@ -22,6 +22,9 @@ class AdminHandlerTest {
   /** A hand-written fake: fixed stats, records purges. */
   static final class TestingAdmin implements CacheAdmin {
     final List<String> purges = new ArrayList<>();
+    /** What heat answers; null as a node without awareness. */
+    Map<String, Object> heat;
+    String heatAsked;
 
     @Override
     public CacheStats stats() {
@@ -41,6 +44,12 @@ class AdminHandlerTest {
     @Override
     public Map<String, Object> health() {
       return Map.of("status", "ok");
+    }
+
+    @Override
+    public Map<String, Object> heat(String table, int limit) {
+      heatAsked = table + "/" + limit;
+      return heat;
     }
   }
 
@@ -101,6 +110,30 @@ class AdminHandlerTest {
     assertThat(noBucket.status().code()).isEqualTo(400);
     assertThat(body(noBucket)).contains("bucket parameter is required");
     assertThat(admin.purges).hasSize(1); // refused requests changed nothing
+  }
+
+  @Test
+  void heatNeedsATableAndAnAwareNode() {
+    FullHttpResponse off = call(null, HttpMethod.GET, "/heat?table=db.t", null);
+    assertThat(off.status().code()).isEqualTo(404);
+    assertThat(body(off)).contains("Cannot report heat of db.t: the node runs without Iceberg awareness");
+
+    admin.heat = Map.of("table", "db.t", "partitions", List.of());
+    FullHttpResponse ok = call(null, HttpMethod.GET, "/heat?table=db.t", null);
+    assertThat(ok.status().code()).isEqualTo(200);
+    assertThat(body(ok)).contains("\"table\":\"db.t\"");
+    assertThat(admin.heatAsked).isEqualTo("db.t/" + AdminHandler.DEFAULT_HEAT_LIMIT);
+    call(null, HttpMethod.GET, "/heat?table=db.t&limit=3", null);
+    assertThat(admin.heatAsked).isEqualTo("db.t/3");
+
+    FullHttpResponse noTable = call(null, HttpMethod.GET, "/heat", null);
+    assertThat(noTable.status().code()).isEqualTo(400);
+    assertThat(body(noTable)).contains("the table parameter is required");
+    FullHttpResponse badLimit = call(null, HttpMethod.GET, "/heat?table=db.t&limit=-1", null);
+    assertThat(badLimit.status().code()).isEqualTo(400);
+    assertThat(body(badLimit)).contains("invalid limit -1");
+    assertThat(call(null, HttpMethod.POST, "/heat?table=db.t", null).status().code()).isEqualTo(405);
+    assertThat(call("s3cret", HttpMethod.GET, "/heat?table=db.t", null).status().code()).isEqualTo(401);
   }
 
   @Test

@@ -54,6 +54,30 @@ class AwarenessConfigTest {
   }
 
   @Test
+  void heatAndPrefetchSettings() {
+    AwarenessConfig defaults = AwarenessConfig.builder().feedUri(FEED).build();
+    assertThat(defaults.prefetch()).isTrue();
+    assertThat(defaults.prefetchBytesPerCommit()).isEqualTo(AwarenessConfig.DEFAULT_PREFETCH_BYTES_PER_COMMIT);
+    assertThat(defaults.heatHalfLife()).isEqualTo(AwarenessConfig.DEFAULT_HEAT_HALF_LIFE);
+    assertThat(defaults.heatSampleBuffer()).isEqualTo(AwarenessConfig.DEFAULT_HEAT_SAMPLE_BUFFER);
+    assertThat(defaults.indexMaxChunks()).isEqualTo(AwarenessConfig.DEFAULT_INDEX_MAX_CHUNKS);
+    assertThatThrownBy(() -> AwarenessConfig.builder().prefetchBytesPerCommit(0))
+        .hasMessage("Invalid prefetch bytes per commit: 0 (must be > 0)");
+    assertThatThrownBy(() -> AwarenessConfig.builder().prefetchMinHeat(Double.NaN))
+        .hasMessage("Invalid prefetch minimum heat: NaN (must be > 0)");
+    assertThatThrownBy(() -> AwarenessConfig.builder().heatHalfLife(Duration.ZERO))
+        .hasMessage("Invalid heat half-life: PT0S (must be > 0)");
+    assertThatThrownBy(() -> AwarenessConfig.builder().heatMaxEntries(0))
+        .hasMessage("Invalid heat ledger size: 0 (must be > 0)");
+    assertThatThrownBy(() -> AwarenessConfig.builder().heatSampleBuffer(1 << 25))
+        .hasMessageContaining("Invalid heat sample buffer: 33554432");
+    assertThatThrownBy(() -> AwarenessConfig.builder().indexMaxChunks(-1))
+        .hasMessage("Invalid index chunk limit: -1 (must be > 0)");
+    AwarenessConfig.Builder once = AwarenessConfig.builder().prefetch(false);
+    assertThatThrownBy(() -> once.prefetch(true)).isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
   void eachSettingOnceAndTheTokenNeverShown() {
     AwarenessConfig.Builder builder = AwarenessConfig.builder().feedUri(FEED).feedToken("s3cr3t");
     assertThatThrownBy(() -> builder.feedToken("other"))

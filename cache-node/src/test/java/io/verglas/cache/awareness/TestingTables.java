@@ -51,6 +51,11 @@ final class TestingTables implements AutoCloseable {
     this.catalog = catalog(db, endpoint);
   }
 
+  /** The catalog this instance writes through. */
+  Catalog catalog() {
+    return catalog;
+  }
+
   /** A fresh catalog over the same database (a new client that has cached nothing). */
   Catalog freshCatalog(URI endpoint) {
     return catalog(db, endpoint);
@@ -135,7 +140,7 @@ final class TestingTables implements AutoCloseable {
     }
   }
 
-  private static void closeQuietly(Catalog catalog) {
+  static void closeQuietly(Catalog catalog) {
     if (catalog instanceof AutoCloseable closeable) {
       try {
         closeable.close();
