@@ -3,10 +3,10 @@ package io.verglas.cache;
 import java.util.List;
 
 /**
- * The Iceberg awareness of a node: its catalog watcher and metadata warming (cumulative since
- * start, except gauges). {@link #ABSENT} when the node runs without awareness.
+ * The Iceberg awareness of a node: its catalog watcher, catalog poller and metadata warming
+ * (cumulative since start, except gauges). {@link #ABSENT} when the node runs without awareness.
  *
- * @param enabled whether the node follows a change feed
+ * @param enabled whether the node follows a change feed or polls a catalog
  * @param feedConnected whether a follow stream is open now
  * @param lastSequence the feed sequence of the last line handled (or started after)
  * @param eventsHandled commit and maintenance events applied
@@ -37,6 +37,10 @@ import java.util.List;
  * @param prefetchBytes bytes prefetch read from the origin
  * @param prefetchFailures prefetch block reads that failed (read on demand instead)
  * @param prefetchChunksOverBudget hot column chunks left out by the per-commit prefetch budget
+ * @param polls polls of the configured catalog that ran to the end (0 without a catalog)
+ * @param tablesPolled table loads by polls
+ * @param commitsPolled commits polls found that the feed had not delivered (walked)
+ * @param pollFailures catalog listings and table loads by polls that failed
  */
 public record AwarenessStats(
     boolean enabled,
@@ -69,10 +73,14 @@ public record AwarenessStats(
     long prefetchBlocks,
     long prefetchBytes,
     long prefetchFailures,
-    long prefetchChunksOverBudget) {
+    long prefetchChunksOverBudget,
+    long polls,
+    long tablesPolled,
+    long commitsPolled,
+    long pollFailures) {
 
   public static final AwarenessStats ABSENT = new AwarenessStats(false, false, 0, 0, 0, 0, 0, 0,
-      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, List.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, List.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
   public AwarenessStats {
     tablesOverBudget = List.copyOf(tablesOverBudget);

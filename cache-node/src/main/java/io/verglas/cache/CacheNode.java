@@ -44,6 +44,7 @@ import java.util.concurrent.CompletableFuture;
  *         .awareness(AwarenessConfig.builder()     // optional: follow the change feed
  *             .feedUri(URI.create("http://127.0.0.1:9092/events"))
  *             .stateDirectory(Path.of("/var/lib/verglas/watcher"))
+ *             .catalog(() -> jdbcCatalog)          // and poll for other engines' commits
  *             .build())
  *         .catalog(RestCatalogConfig.builder(jdbcCatalog, catalogToken).build())  // optional
  *         .build()
@@ -60,7 +61,8 @@ import java.util.concurrent.CompletableFuture;
  * and a circuit breaker ({@link OriginProtection}). The node does not own the origin: close the
  * origin after the node.
  *
- * <p>With {@link Builder#awareness} the node follows the catalog's change feed and, on startup
+ * <p>With {@link Builder#awareness} the node follows the catalog's change feed (and, as the
+ * fallback for other engines' commits, polls the catalog at a bounded rate) and, on startup
  * and after each commit, walks the table's new metadata (metadata file, manifest list,
  * manifests, Parquet footers) into its metadata store under its own byte-rate, concurrency and
  * per-table budgets, so the first query after a commit plans from cache; objects that metadata
@@ -585,8 +587,8 @@ public final class CacheNode implements AutoCloseable {
     }
 
     /**
-     * Follow a change feed and warm each committed table's metadata (metadata file, manifest
-     * list, manifests, Parquet footers) into the caches, and treat every object that metadata
+     * Follow a change feed and/or poll a catalog, and warm each committed table's metadata
+     * (metadata file, manifest list, manifests, Parquet footers) into the caches, and treat every object that metadata
      * references as immutable; without it the node is format-blind beyond path rules.
      */
     public Builder awareness(AwarenessConfig value) {

@@ -61,6 +61,9 @@ public final class PrometheusFormat {
     metric(out, "feed_malformed_lines_skipped_total", "counter", "Feed lines that could not be read.", a.malformedLinesSkipped());
     metric(out, "feed_reconnects_total", "counter", "Reconnections to the change feed.", a.reconnects());
     metric(out, "feed_gaps_total", "counter", "Reconnections that found events missing.", a.gaps());
+    metric(out, "poll_total", "counter", "Polls of the catalog that ran to the end.", a.polls());
+    metric(out, "poll_commits_total", "counter", "Commits found by polling the catalog.", a.commitsPolled());
+    metric(out, "poll_failures_total", "counter", "Catalog listings and loads by polls that failed.", a.pollFailures());
     metric(out, "warm_walks_total", "counter", "Metadata walks finished.", a.walksCompleted());
     metric(out, "warm_walks_failed_total", "counter", "Metadata walks failed.", a.walksFailed());
     metric(out, "warm_walks_pending", "gauge", "Tables waiting for or in a metadata walk.", a.walksPending());

@@ -10,7 +10,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A cache node's Iceberg awareness: a {@link CatalogWatcher} following the change feed, a
+ * A cache node's Iceberg awareness: a {@link CatalogWatcher} following the change feed and a
+ * {@link CatalogPoller} polling the catalog for other engines' commits (either or both), a
  * {@link TableWarmer} walking each committed table's metadata into the node's caches, the
  * immutability learned from that metadata, the {@link RequestClassifier} mapping the node's
  * reads to (table, partition, column) heat, and the {@link CommitLifecycle} that indexes each
@@ -19,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Lifecycle: {@link #prepare} before the node's read path exists (the read path needs
  * {@link #immutableObjects()} and {@link #readObserver()}), {@link #start} once the node serves,
  * {@link #close} before the node closes. Only the node's own threads are used: one watcher
- * thread, one warmer thread (walks and prefetches), one heat drainer; the warmer's reads
+ * thread, one poller thread, one warmer thread (walks and prefetches), one heat drainer; the warmer's reads
  * complete on the origin's threads.
  */
 public final class Awareness implements AutoCloseable {
@@ -34,6 +35,7 @@ public final class Awareness implements AutoCloseable {
   private final RequestClassifier classifier;
   private volatile TableWarmer warmer;
   private CatalogWatcher watcher;
+  private CatalogPoller poller;
   private boolean closed;
 
   private Awareness(AwarenessConfig config, ImmutableObjects fallback, LongSupplier nanos) {
@@ -79,7 +81,7 @@ public final class Awareness implements AutoCloseable {
     return immutables;
   }
 
-  /** Starts following the feed and warming through {@code node}. */
+  /** Starts following the feed and polling the catalog (as configured), warming through {@code node}. */
   public synchronized void start(NodeCaches node) {
     if (closed || warmer != null) {
       throw new IllegalStateException("Cannot start awareness " + (closed ? "after close" : "twice"));
@@ -97,13 +99,32 @@ public final class Awareness implements AutoCloseable {
       lifecycle.afterWalk(table, walk.metadata(), walk.layouts());
       return bytes;
     }, config.warmQueueCapacity(), counters);
-    WatcherStateStore store = config.stateDirectory() == null ? null
-        : new WatcherStateStore(config.stateDirectory());
-    watcher = new CatalogWatcher(config, warmer, tables, store, counters,
-        () -> ThreadLocalRandom.current().nextDouble());
+    watcher = config.feedUri() == null ? null : watcher();
+    poller = config.catalog() == null ? null : poller(node);
     heat.start();
     warmer.start();
-    watcher.start();
+    if (watcher != null) {
+      watcher.start();
+    }
+    if (poller != null) {
+      poller.start();
+    }
+  }
+
+  private CatalogWatcher watcher() {
+    WatcherStateStore store = config.stateDirectory() == null ? null
+        : new WatcherStateStore(config.stateDirectory());
+    return new CatalogWatcher(config, warmer, tables, store, counters,
+        () -> ThreadLocalRandom.current().nextDouble());
+  }
+
+  /** Table loads are paced by a throttle of their own: one "byte" per load, one load at a time. */
+  private CatalogPoller poller(NodeCaches node) {
+    WarmingThrottle loads = new WarmingThrottle(1,
+        new ByteRate(config.pollTablesPerSecond(), System::nanoTime, ByteRate.Sleeper.THREAD),
+        node.clientsWaiting(), ByteRate.Sleeper.THREAD, MAX_YIELD_NANOS, counters);
+    return new CatalogPoller(config.catalog(), config.pollInterval(), loads, config.maxTables(),
+        warmer, tables, counters);
   }
 
   /** Never waits for {@link #close} (stats may be asked while the node shuts down). */
@@ -120,16 +141,20 @@ public final class Awareness implements AutoCloseable {
         classifier.index().chunks(), counters.filesNotIndexed.sum(), classifier.classified(),
         heat.samples().offered(), heat.samples().dropped(), counters.replaceCommits.sum(),
         counters.prefetchBlocks.sum(), counters.prefetchBytes.sum(), counters.prefetchFailures.sum(),
-        counters.prefetchChunksOverBudget.sum());
+        counters.prefetchChunksOverBudget.sum(), counters.polls.sum(), counters.tablesPolled.sum(),
+        counters.commitsPolled.sum(), counters.pollFailures.sum());
   }
 
-  /** Stops the watcher (saving its position) and the warmer; idempotent. */
+  /** Stops the poller, the watcher (saving its position) and the warmer; idempotent. */
   @Override
   public synchronized void close() {
     if (closed) {
       return;
     }
     closed = true;
+    if (poller != null) {
+      poller.close();
+    }
     if (watcher != null) {
       watcher.close();
     }

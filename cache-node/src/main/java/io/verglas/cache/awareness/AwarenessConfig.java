@@ -5,12 +5,15 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.function.Supplier;
+import org.apache.iceberg.catalog.Catalog;
 
 /**
  * Settings of a cache node's Iceberg awareness: which change feed to follow, where to remember
- * its position, and the budgets of metadata warming. Built and validated by {@link #builder()};
- * each setting may be set once (a second call is an IllegalStateException), bad values are
- * IllegalArgumentExceptions naming the value. Required: {@link Builder#feedUri}.
+ * its position, which catalog to poll for commits the feed does not carry, and the budgets of
+ * metadata warming. Built and validated by {@link #builder()}; each setting may be set once (a
+ * second call is an IllegalStateException), bad values are IllegalArgumentExceptions naming the
+ * value. Required: {@link Builder#feedUri} or {@link Builder#catalog} (or both).
  *
  * <pre>{@code
  * CacheNode.builder()
@@ -20,11 +23,12 @@ import java.util.Objects;
  *         .feedToken(token)                      // when the feed requires a bearer token
  *         .stateDirectory(Path.of("/var/lib/verglas/watcher"))
  *         .warmBytesPerSecond(32L << 20)
+ *         .catalog(() -> catalog)                // poll for other engines' commits
  *         .build())
  * }</pre>
  *
  * @param feedUri the change feed's events resource ({@code GET <uri>?from=N&follow=true});
- *     a query in it (a table or namespace filter) turns gap detection off
+ *     a query in it (a table or namespace filter) turns gap detection off; null: no feed
  * @param feedToken sent as {@code Authorization: Bearer <token>}, or null
  * @param stateDirectory where the watcher keeps its feed position and known tables, or null
  *     (then each start begins at the feed's end and warms the tables the feed retains)
@@ -51,6 +55,10 @@ import java.util.Objects;
  *     reads beyond it are dropped and counted
  * @param indexMaxChunks column chunks the mapper's index holds over all files (a data file
  *     without column structure counts as none); files beyond are not classified
+ * @param catalog the catalog polled for commits the feed does not carry (other engines'), or
+ *     null (no polling); it may return null while the catalog does not exist yet
+ * @param pollInterval the pause between the end of one poll of the catalog and the next
+ * @param pollTablesPerSecond table loads a poll may make per second, on average
  */
 public record AwarenessConfig(
     URI feedUri,
@@ -72,7 +80,10 @@ public record AwarenessConfig(
     Duration heatHalfLife,
     int heatMaxEntries,
     int heatSampleBuffer,
-    long indexMaxChunks) {
+    long indexMaxChunks,
+    Supplier<Catalog> catalog,
+    Duration pollInterval,
+    int pollTablesPerSecond) {
 
   public static final long DEFAULT_WARM_BYTES_PER_SECOND = 32L << 20;
   public static final int DEFAULT_WARM_CONCURRENCY = 4;
@@ -89,9 +100,14 @@ public record AwarenessConfig(
   public static final int DEFAULT_HEAT_MAX_ENTRIES = 100_000;
   public static final int DEFAULT_HEAT_SAMPLE_BUFFER = 8192;
   public static final long DEFAULT_INDEX_MAX_CHUNKS = 2_000_000;
+  public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(10);
+  public static final int DEFAULT_POLL_TABLES_PER_SECOND = 20;
 
   public AwarenessConfig {
-    Objects.requireNonNull(feedUri, "feedUri");
+    if (feedUri == null && catalog == null) {
+      throw new IllegalArgumentException("Cannot configure awareness without a feed URI or a catalog to poll");
+    }
+    Objects.requireNonNull(pollInterval, "pollInterval");
     Objects.requireNonNull(reconnectMinBackoff, "reconnectMinBackoff");
     Objects.requireNonNull(reconnectMaxBackoff, "reconnectMaxBackoff");
     Objects.requireNonNull(feedIdleTimeout, "feedIdleTimeout");
@@ -114,12 +130,14 @@ public record AwarenessConfig(
         + reconnectMaxBackoff + ", feedIdleTimeout=" + feedIdleTimeout + ", prefetch=" + prefetch
         + ", prefetchBytesPerCommit=" + prefetchBytesPerCommit + ", prefetchMinHeat=" + prefetchMinHeat
         + ", heatHalfLife=" + heatHalfLife + ", heatMaxEntries=" + heatMaxEntries
-        + ", heatSampleBuffer=" + heatSampleBuffer + ", indexMaxChunks=" + indexMaxChunks + "]";
+        + ", heatSampleBuffer=" + heatSampleBuffer + ", indexMaxChunks=" + indexMaxChunks
+        + ", catalog=" + (catalog == null ? "none" : "(set)") + ", pollInterval=" + pollInterval
+        + ", pollTablesPerSecond=" + pollTablesPerSecond + "]";
   }
 
   /** Whether the feed URI filters events (then sequences legitimately skip). */
   boolean feedFiltered() {
-    return feedUri.getRawQuery() != null && !feedUri.getRawQuery().isEmpty();
+    return feedUri != null && feedUri.getRawQuery() != null && !feedUri.getRawQuery().isEmpty();
   }
 
   /** See {@link AwarenessConfig}. */
@@ -144,6 +162,9 @@ public record AwarenessConfig(
     private Integer heatMaxEntries;
     private Integer heatSampleBuffer;
     private Long indexMaxChunks;
+    private Supplier<Catalog> catalog;
+    private Duration pollInterval;
+    private Integer pollTablesPerSecond;
 
     private Builder() {}
 
@@ -288,9 +309,31 @@ public record AwarenessConfig(
       return this;
     }
 
+    /**
+     * Polls this catalog (JDBC or REST, any {@link Catalog}) for commits the feed does not carry;
+     * the supplier may return null while the catalog does not exist yet (it is asked each poll).
+     */
+    public Builder catalog(Supplier<Catalog> value) {
+      once(catalog, "catalog");
+      catalog = Objects.requireNonNull(value, "catalog");
+      return this;
+    }
+
+    public Builder pollInterval(Duration value) {
+      once(pollInterval, "pollInterval");
+      pollInterval = positive(value, "poll interval");
+      return this;
+    }
+
+    public Builder pollTablesPerSecond(int value) {
+      once(pollTablesPerSecond, "pollTablesPerSecond");
+      pollTablesPerSecond = (int) positive(value, "poll tables per second");
+      return this;
+    }
+
     public AwarenessConfig build() {
-      if (feedUri == null) {
-        throw new IllegalStateException("Cannot build awareness settings without a feed URI");
+      if (feedUri == null && catalog == null) {
+        throw new IllegalStateException("Cannot build awareness settings without a feed URI or a catalog to poll");
       }
       return new AwarenessConfig(feedUri, feedToken, stateDirectory,
           or(warmBytesPerSecond, DEFAULT_WARM_BYTES_PER_SECOND),
@@ -309,7 +352,10 @@ public record AwarenessConfig(
           or(heatHalfLife, DEFAULT_HEAT_HALF_LIFE),
           or(heatMaxEntries, DEFAULT_HEAT_MAX_ENTRIES),
           or(heatSampleBuffer, DEFAULT_HEAT_SAMPLE_BUFFER),
-          or(indexMaxChunks, DEFAULT_INDEX_MAX_CHUNKS));
+          or(indexMaxChunks, DEFAULT_INDEX_MAX_CHUNKS),
+          catalog,
+          or(pollInterval, DEFAULT_POLL_INTERVAL),
+          or(pollTablesPerSecond, DEFAULT_POLL_TABLES_PER_SECOND));
     }
 
     private static <T> T or(T value, T fallback) {

@@ -2,7 +2,7 @@ package io.verglas.cache.awareness;
 
 import java.util.concurrent.atomic.LongAdder;
 
-/** The awareness component's counters, written by the watcher and the warmer, read by stats. */
+/** The awareness component's counters, written by the watcher, the poller and the warmer, read by stats. */
 final class AwarenessCounters {
   final LongAdder eventsHandled = new LongAdder();
   final LongAdder unknownEventsSkipped = new LongAdder();
@@ -26,6 +26,13 @@ final class AwarenessCounters {
   final LongAdder prefetchFailures = new LongAdder();
   final LongAdder prefetchChunksOverBudget = new LongAdder();
   final LongAdder filesNotIndexed = new LongAdder();
+  /** Polls of the catalog that ran to the end. */
+  final LongAdder polls = new LongAdder();
+  /** Table loads by polls. */
+  final LongAdder tablesPolled = new LongAdder();
+  /** Commits found by polls (metadata locations not known from the feed or an earlier poll). */
+  final LongAdder commitsPolled = new LongAdder();
+  final LongAdder pollFailures = new LongAdder();
   volatile long lastSequence;
   volatile boolean feedConnected;
 }

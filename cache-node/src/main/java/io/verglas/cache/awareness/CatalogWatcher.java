@@ -24,11 +24,12 @@ import org.slf4j.LoggerFactory;
  * <p>Design: one thread reads {@code GET <feed>?from=N&follow=true} line by line (JSON lines;
  * an empty line is a heartbeat). Each event line moves the position to its sequence + 1; a
  * commit or maintenance event records the table's new metadata location and asks the
- * {@link TableWarmer} to walk it; a type this version does not know is skipped and counted, a
- * line that cannot be read at all is skipped and counted, and neither stops the watcher, so
- * newer producers never break it. After a disconnect (EOF, I/O error, a connection silent past
- * the idle timeout, an HTTP error) it reconnects from its position with exponential backoff
- * (jittered, reset once a connection delivers a line).
+ * {@link TableWarmer} to walk it (unless that location is known already: found by the
+ * {@link CatalogPoller}, or handled before a crash); a type this version does not know is
+ * skipped and counted, a line that cannot be read at all is skipped and counted, and neither
+ * stops the watcher, so newer producers never break it. After a disconnect (EOF, I/O error, a
+ * connection silent past the idle timeout, an HTTP error) it reconnects from its position with
+ * exponential backoff (jittered, reset once a connection delivers a line).
  *
  * <p>Position: with a state directory the position and the known tables (each with its latest
  * metadata location) are saved in a small file ({@link WatcherStateStore}) whenever the stream
@@ -250,9 +251,8 @@ final class CatalogWatcher implements AutoCloseable {
 
   private void apply(FeedEvent event) {
     String location = metadataLocation(event);
-    if (location != null) {
-      tables.put(event.subject(), location);
-      warmer.submit(event.subject(), location);
+    if (location != null && tables.putIfChanged(event.subject(), location)) {
+      warmer.submit(event.subject(), location); // unless the poller found this commit first
     }
     counters.eventsHandled.increment();
     try {

@@ -25,10 +25,10 @@ class AwarenessConfigTest {
   }
 
   @Test
-  void aFeedUriIsRequiredAndMustBeHttp() {
+  void aFeedUriOrACatalogIsRequiredAndTheFeedMustBeHttp() {
     assertThatThrownBy(() -> AwarenessConfig.builder().build())
         .isInstanceOf(IllegalStateException.class)
-        .hasMessage("Cannot build awareness settings without a feed URI");
+        .hasMessage("Cannot build awareness settings without a feed URI or a catalog to poll");
     assertThatThrownBy(() -> AwarenessConfig.builder().feedUri(URI.create("file:///tmp/feed")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("Invalid feed URI: file:///tmp/feed");
@@ -85,5 +85,23 @@ class AwarenessConfigTest {
         .hasMessage("feedToken was already set");
     assertThatThrownBy(() -> builder.feedUri(FEED)).isInstanceOf(IllegalStateException.class);
     assertThat(builder.build().toString()).doesNotContain("s3cr3t").contains("feedToken=(set)");
+  }
+
+  @Test
+  void aCatalogAloneRunsAwarenessByPolling() {
+    AwarenessConfig config = AwarenessConfig.builder().catalog(() -> null).build();
+    assertThat(config.feedUri()).isNull();
+    assertThat(config.feedFiltered()).isFalse();
+    assertThat(config.catalog()).isNotNull();
+    assertThat(config.pollInterval()).isEqualTo(AwarenessConfig.DEFAULT_POLL_INTERVAL);
+    assertThat(config.pollTablesPerSecond()).isEqualTo(AwarenessConfig.DEFAULT_POLL_TABLES_PER_SECOND);
+    assertThat(config.toString()).contains("catalog=(set)");
+    assertThat(AwarenessConfig.builder().feedUri(FEED).build().catalog()).isNull();
+    assertThatThrownBy(() -> AwarenessConfig.builder().pollInterval(Duration.ZERO))
+        .hasMessage("Invalid poll interval: PT0S (must be > 0)");
+    assertThatThrownBy(() -> AwarenessConfig.builder().pollTablesPerSecond(0))
+        .hasMessage("Invalid poll tables per second: 0 (must be > 0)");
+    AwarenessConfig.Builder once = AwarenessConfig.builder().catalog(() -> null);
+    assertThatThrownBy(() -> once.catalog(() -> null)).isInstanceOf(IllegalStateException.class);
   }
 }

@@ -1,0 +1,228 @@
+package io.verglas.cache.awareness;
+
+import io.verglas.table.TableIdentifiers;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.NoSuchNamespaceException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Polls the configured catalog for commits the change feed does not carry (those of other
+ * engines: Spark, Trino, a plain Iceberg writer) and turns them into metadata walks.
+ *
+ * <p>Design: one thread, at minimum priority and never one of the node's I/O threads, runs a
+ * poll, waits the poll interval, and polls again. A poll lists the catalog's namespaces (through
+ * {@link SupportsNamespaces}, breadth first, at most {@value #MAX_NAMESPACE_DEPTH} levels deep and
+ * {@value #MAX_NAMESPACES} namespaces; a catalog without namespaces is listed at its root), then
+ * their tables, and loads each table to read its current metadata location. A location that
+ * differs from the one {@link KnownTables} holds is a commit: it is recorded there and walked by
+ * the {@link TableWarmer}, exactly as a commit event would be. The watcher records the
+ * locations of the events it handles in the same {@link KnownTables}, so a commit the feed
+ * delivered is not walked again when a poll finds it (and the other way round). The first poll
+ * finds every table not yet known, which is the poller's startup walk.
+ *
+ * <p>Budget: each table load passes a {@link WarmingThrottle} of its own: it waits while client
+ * requests queue at the origin (a load reads the metadata file through the node), and loads are
+ * paced to at most {@code pollTablesPerSecond} on average. A poll considers at most the
+ * watcher's table limit ({@code maxTables}) of tables, so polling a catalog larger than that
+ * limit cannot make {@link KnownTables} forget and re-walk tables in a cycle.
+ *
+ * <p>Failures: the catalog is asked for through a supplier on every poll, and null means it
+ * does not exist yet (the local stack creates it after the node is bound); the poll is skipped.
+ * A listing or load that fails is logged and counted, and the poll goes on with the next table
+ * (a table dropped meanwhile is not a failure); nothing but {@link #close()} stops the thread.
+ */
+final class CatalogPoller implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(CatalogPoller.class);
+  static final int MAX_NAMESPACE_DEPTH = 16;
+  static final int MAX_NAMESPACES = 10_000;
+
+  private final Supplier<Catalog> catalog;
+  private final Duration interval;
+  private final WarmingThrottle throttle;
+  private final int maxTables;
+  private final TableWarmer warmer;
+  private final KnownTables tables;
+  private final AwarenessCounters counters;
+  private final CountDownLatch closing = new CountDownLatch(1);
+  private final Thread thread;
+  private volatile boolean closed;
+  private boolean cutLogged;
+
+  CatalogPoller(Supplier<Catalog> catalog, Duration interval, WarmingThrottle throttle,
+      int maxTables, TableWarmer warmer, KnownTables tables, AwarenessCounters counters) {
+    this.catalog = catalog;
+    this.interval = interval;
+    this.throttle = throttle;
+    this.maxTables = maxTables;
+    this.warmer = warmer;
+    this.tables = tables;
+    this.counters = counters;
+    this.thread = new Thread(this::run, "verglas-catalog-poller");
+    thread.setDaemon(true);
+    thread.setPriority(Thread.MIN_PRIORITY);
+  }
+
+  void start() {
+    thread.start();
+  }
+
+  private void run() {
+    try {
+      while (!closed) {
+        try {
+          poll();
+        } catch (RuntimeException e) {
+          failed("poll", e);
+        }
+        if (closing.await(interval.toMillis(), TimeUnit.MILLISECONDS)) {
+          return;
+        }
+      }
+    } catch (InterruptedException e) {
+      // closing
+    }
+  }
+
+  /** One poll of the catalog; returns the commits it found (0 when there is no catalog yet). */
+  int poll() throws InterruptedException {
+    Catalog current = catalog.get();
+    if (current == null) {
+      return 0;
+    }
+    int found = 0;
+    for (TableIdentifier table : tables(current)) {
+      if (closed) {
+        throw new InterruptedException("closing");
+      }
+      found += check(current, table) ? 1 : 0;
+    }
+    counters.polls.increment();
+    return found;
+  }
+
+  /** Loads the table (within the throttle); true if its metadata was new and is to be walked. */
+  private boolean check(Catalog current, TableIdentifier identifier) throws InterruptedException {
+    String location;
+    throttle.beforeRead();
+    try {
+      location = metadataLocation(current.loadTable(identifier));
+    } catch (NoSuchTableException e) {
+      return false; // dropped since it was listed
+    } catch (RuntimeException e) {
+      failed("load table " + identifier, e);
+      return false;
+    } finally {
+      throttle.afterRead(1);
+    }
+    counters.tablesPolled.increment();
+    String name = TableIdentifiers.toString(identifier);
+    if (location == null || !tables.putIfChanged(name, location)) {
+      return false;
+    }
+    counters.commitsPolled.increment();
+    warmer.submit(name, location);
+    return true;
+  }
+
+  private static String metadataLocation(Table table) {
+    if (table instanceof HasTableOperations withOperations) {
+      TableMetadata metadata = withOperations.operations().current();
+      return metadata == null ? null : metadata.metadataFileLocation();
+    }
+    return null; // a metadata table or a view-like table: no metadata file of its own
+  }
+
+  /** The tables of every namespace, at most {@code maxTables}. */
+  private List<TableIdentifier> tables(Catalog current) {
+    List<TableIdentifier> found = new ArrayList<>();
+    for (Namespace namespace : namespaces(current)) {
+      try {
+        for (TableIdentifier table : current.listTables(namespace)) {
+          if (found.size() >= maxTables) {
+            cut(found.size());
+            return found;
+          }
+          found.add(table);
+        }
+      } catch (NoSuchNamespaceException e) {
+        // dropped since it was listed
+      } catch (RuntimeException e) {
+        failed("list the tables of namespace " + namespace, e);
+      }
+    }
+    return found;
+  }
+
+  private List<Namespace> namespaces(Catalog current) {
+    if (!(current instanceof SupportsNamespaces withNamespaces)) {
+      return List.of(Namespace.empty());
+    }
+    List<Namespace> found = new ArrayList<>();
+    Deque<Namespace> pending = new ArrayDeque<>(List.of(Namespace.empty()));
+    while (!pending.isEmpty() && found.size() < MAX_NAMESPACES) {
+      Namespace parent = pending.pop();
+      if (!parent.isEmpty()) {
+        found.add(parent);
+      }
+      if (parent.length() < MAX_NAMESPACE_DEPTH) {
+        pending.addAll(children(withNamespaces, parent));
+      }
+    }
+    return found;
+  }
+
+  private List<Namespace> children(SupportsNamespaces current, Namespace parent) {
+    try {
+      return current.listNamespaces(parent);
+    } catch (NoSuchNamespaceException e) {
+      return List.of();
+    } catch (RuntimeException e) {
+      failed("list the namespaces of " + (parent.isEmpty() ? "the catalog" : "namespace " + parent), e);
+      return List.of();
+    }
+  }
+
+  private void cut(int limit) {
+    if (!cutLogged) {
+      cutLogged = true;
+      LOG.warn("The catalog holds more than {} tables (the awareness table limit): polls consider"
+          + " only the first {}", limit, limit);
+    }
+  }
+
+  private void failed(String what, RuntimeException e) {
+    counters.pollFailures.increment();
+    if (!closed) {
+      LOG.warn("Cannot {} while polling the catalog (retrying next poll): {}", what, e.toString());
+    }
+  }
+
+  /** Stops polling; a load in progress is interrupted. */
+  @Override
+  public void close() {
+    closed = true;
+    closing.countDown();
+    thread.interrupt();
+    try {
+      thread.join(10_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
