@@ -118,6 +118,7 @@ public final class LocalStack implements AutoCloseable {
             .feedToken(credentials.adminToken())
             .stateDirectory(config.dataDir().resolve("cache-watcher"))
             .listener(event -> invalidate(restCatalog.get(), event))
+            .catalog(catalogRef::get)   // polled for other engines' commits once it exists
             .build())
         // /catalog answers 503 until the catalog exists: its FileIO goes through this node
         .catalog(RestCatalogConfig.builder(catalogRef::get, credentials.catalogToken()).build())
