@@ -9,6 +9,7 @@ import io.verglas.cache.AwarenessStats;
 import io.verglas.cache.CacheNode;
 import io.verglas.cache.CacheStats;
 import io.verglas.cache.awareness.AwarenessConfig;
+import io.verglas.cache.awareness.TestingWorkingSet;
 import io.verglas.cache.origin.LocalDirectoryOrigin;
 import io.verglas.cache.origin.s3.S3Origin;
 import io.verglas.cache.protection.OriginProtection;
@@ -43,8 +44,9 @@ import org.apache.iceberg.catalog.Catalog;
  * bytes). A writer (Iceberg's Java API, JDBC catalog on SQLite) writes straight to the origin
  * and publishes a commit event to a real change feed after each commit; the aware node follows
  * that feed, the blind node does not. Both nodes: 1 MiB blocks, a DRAM tier holding the table.
- * The table ({@link WorkingSetTable}) is partitioned, with three string columns whose chunks
- * are each over a block long.
+ * The table is cache-node's {@link TestingWorkingSet} (from its test-jar: the workload its
+ * awareness tests use), partitioned, with three string columns whose chunks are each over a
+ * block long.
  *
  * <p>Protocol and metrics: the writer appends one file per partition, {@code rounds} times
  * (after a first append); after each commit (once the aware node has walked it) a long-lived
@@ -67,6 +69,8 @@ import org.apache.iceberg.catalog.Catalog;
  */
 public final class AwarenessBenchmark implements Benchmark {
   static final String BUCKET = "warehouse";
+  static final String NAMESPACE = "bench";
+  static final String TABLE = "sales";
   static final int FIRST_BYTE_MS = 30;
   static final int STREAM_MIB_PER_S = 64;
   static final int BLOCK = 1 << 20;
@@ -108,7 +112,7 @@ public final class AwarenessBenchmark implements Benchmark {
         .environment("partitions", setup.partitions())
         .environment("rows_per_file", setup.rowsPerFile())
         .environment("commits_measured", setup.rounds())
-        .environment("queries", WorkingSetTable.WORKING_SET.toString());
+        .environment("queries", TestingWorkingSet.WORKING_SET.toString());
     Path originRoot = Files.createDirectories(dir.resolve("origin"));
     Files.createDirectories(originRoot.resolve(BUCKET));
     ChangeFeed feed = new ChangeFeed(dir.resolve("feed.jsonl"), 10_000);
@@ -126,9 +130,10 @@ public final class AwarenessBenchmark implements Benchmark {
       await("the aware node following the feed", () -> aware.stats().awareness().feedConnected(), aware);
       Path db = dir.resolve("catalog.db");
       Catalog writer = catalog(db, origin.endpoint());
-      WorkingSetTable data = new WorkingSetTable(setup.partitions(), setup.rowsPerFile(), setup.valueLength());
-      Table table = WorkingSetTable.create(writer);
-      data.appendFilePerPartition(table);
+      TestingWorkingSet data = new TestingWorkingSet(NAMESPACE, TABLE, setup.partitions(), setup.rowsPerFile(),
+          setup.valueLength());
+      Table table = data.create(writer);
+      data.append(table, 1);
       long events = publish(feed, table, aware, 0);
 
       double[] warm = new double[setup.rounds()];
@@ -139,18 +144,18 @@ public final class AwarenessBenchmark implements Benchmark {
       Catalog blindClient = catalog(db, blind.endpoint());
       try {
         for (int i = 0; i < setup.warmupPlans(); i++) { // JIT of clients and nodes is not planning
-          WorkingSetTable.plan(awareClient);
-          WorkingSetTable.plan(blindClient);
+          data.plan(awareClient);
+          data.plan(blindClient);
         }
         for (int round = 0; round < setup.rounds(); round++) {
-          data.appendFilePerPartition(table);
+          data.append(table, 1);
           events = publish(feed, table, aware, events);
           long requestsBefore = aware.stats().originRequests();
-          warm[round] = planningMillis(awareClient);
+          warm[round] = planningMillis(awareClient, data);
           warmOriginRequests += aware.stats().originRequests() - requestsBefore;
-          blindAfterCommit[round] = planningMillis(blindClient);
+          blindAfterCommit[round] = planningMillis(blindClient, data);
           blind.purge(BUCKET, "");
-          cold[round] = planningMillis(blindClient);
+          cold[round] = planningMillis(blindClient, data);
           progress("commit %d: planning %.1f ms warm (aware), %.1f ms on the blind node after the commit,"
               + " %.1f ms cold", round + 1, warm[round], blindAfterCommit[round], cold[round]);
         }
@@ -170,8 +175,8 @@ public final class AwarenessBenchmark implements Benchmark {
 
       progress("warming the working set on both nodes (2 waves each)");
       for (int wave = 0; wave < 2; wave++) {
-        wave(db, aware);
-        wave(db, blind);
+        wave(db, aware, data);
+        wave(db, blind, data);
       }
       progress("compacting");
       data.compact(table);
@@ -179,8 +184,8 @@ public final class AwarenessBenchmark implements Benchmark {
       events = publish(feed, table, aware, events);
       long prefetchBytes = aware.stats().awareness().prefetchBytes() - prefetchBefore;
 
-      Wave prefetched = measuredWave(db, aware, awareProxy);
-      Wave blindWave = measuredWave(db, blind, blindProxy);
+      Wave prefetched = measuredWave(db, aware, awareProxy, data);
+      Wave blindWave = measuredWave(db, blind, blindProxy, data);
       progress("first wave after compaction: aware %s; blind %s", prefetched, blindWave);
       AwarenessStats stats = aware.stats().awareness();
       report.metric("post_compaction_hit_rate_prefetch", round(prefetched.hitRate()))
@@ -209,22 +214,23 @@ public final class AwarenessBenchmark implements Benchmark {
     }
   }
 
-  private static Wave measuredWave(Path db, CacheNode node, LatencyProxy proxy) throws Exception {
+  private static Wave measuredWave(Path db, CacheNode node, LatencyProxy proxy, TestingWorkingSet data)
+      throws Exception {
     CacheStats before = node.stats();
     long originBefore = proxy.bytesToClients();
     long t0 = System.nanoTime();
-    wave(db, node);
+    wave(db, node, data);
     double seconds = (System.nanoTime() - t0) / 1e9;
     CacheStats after = node.stats();
     return new Wave(after.hits() - before.hits(), after.misses() - before.misses(),
         proxy.bytesToClients() - originBefore, seconds);
   }
 
-  private static void wave(Path db, CacheNode node) throws Exception {
+  private static void wave(Path db, CacheNode node, TestingWorkingSet data) throws Exception {
     Catalog client = catalog(db, node.endpoint());
     try {
-      for (WorkingSetTable.Query query : WorkingSetTable.WORKING_SET) {
-        WorkingSetTable.run(client, query);
+      for (TestingWorkingSet.Query query : TestingWorkingSet.WORKING_SET) {
+        data.run(client, query);
       }
     } finally {
       closeQuietly(client);
@@ -232,9 +238,9 @@ public final class AwarenessBenchmark implements Benchmark {
   }
 
   /** Plans the current snapshot with a long-lived client (as an engine's), in milliseconds. */
-  private static double planningMillis(Catalog client) throws Exception {
+  private static double planningMillis(Catalog client, TestingWorkingSet data) {
     long t0 = System.nanoTime();
-    WorkingSetTable.plan(client);
+    data.plan(client);
     return (System.nanoTime() - t0) / 1e6;
   }
 
@@ -255,7 +261,7 @@ public final class AwarenessBenchmark implements Benchmark {
     String metadata = ((HasTableOperations) table).operations().current().metadataFileLocation();
     String uuid = table.uuid().toString();
     return new CatalogEvent(CatalogEvent.eventId(uuid, snapshot.snapshotId()), "bench", Instant.now(),
-        List.of(WorkingSetTable.NAMESPACE, WorkingSetTable.NAME), uuid, snapshot.snapshotId(),
+        List.of(NAMESPACE, TABLE), uuid, snapshot.snapshotId(),
         snapshot.parentId(), snapshot.operation(), snapshot.sequenceNumber(),
         snapshot.timestampMillis(), snapshot.summary(), metadata, 0);
   }
