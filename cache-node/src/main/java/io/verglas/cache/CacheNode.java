@@ -217,6 +217,18 @@ public final class CacheNode implements AutoCloseable {
   }
 
   /**
+   * What clients read of {@code table} ({@code "ns.name"}), hottest partitions first with their
+   * columns, at most {@code limit} partitions; the node must be built with
+   * {@link Builder#awareness}.
+   */
+  public Map<String, Object> heat(String table, int limit) {
+    if (awareness == null) {
+      throw new IllegalStateException("Cannot report heat: the node was built without awareness");
+    }
+    return awareness.heat(table, limit);
+  }
+
+  /**
    * The Iceberg REST catalog's URI ({@code <endpoint>/catalog}, what clients set as {@code uri});
    * the node must be started with {@link Builder#catalog}.
    */

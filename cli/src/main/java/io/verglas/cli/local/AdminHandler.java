@@ -37,7 +37,8 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   private static final Duration WRITE_TIMEOUT = Duration.ofSeconds(30);
 
   private final AdminPages pages;
-  private final MaintenanceStatusHandler maintenance;
+  private final TablePageHandler maintenance;
+  private final TablePageHandler heat;
   private final ChangeFeed feed;
   private final FeedStreamer streamer;
   private final AdminWorkers workers;
@@ -45,7 +46,8 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
   AdminHandler(AdminPages pages, ChangeFeed feed, FeedStreamer streamer, AdminWorkers workers) {
     this.pages = pages;
-    this.maintenance = new MaintenanceStatusHandler(pages.maintenance());
+    this.maintenance = new TablePageHandler(pages.maintenance());
+    this.heat = new TablePageHandler(pages.heat());
     this.feed = feed;
     this.streamer = streamer;
     this.workers = workers;
@@ -80,6 +82,7 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         case HEALTH -> AdminResponses.json(HttpResponseStatus.OK, pages.health().get());
         case STATS -> AdminResponses.json(HttpResponseStatus.OK, pages.stats().get());
         case MAINTENANCE -> maintenance.answer(uri);
+        case HEAT -> heat.answer(uri);
         case PUBLISH_EVENT -> publish(body);
         case READ_EVENTS -> throw new IllegalStateException("streamed, not answered whole");
       };

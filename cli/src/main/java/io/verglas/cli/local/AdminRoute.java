@@ -11,6 +11,7 @@ enum AdminRoute {
   HEALTH("/health", HttpMethod.GET, FeedAccess.Need.NONE),
   STATS("/stats", HttpMethod.GET, FeedAccess.Need.READ),
   MAINTENANCE("/maintenance", HttpMethod.GET, FeedAccess.Need.READ),
+  HEAT("/heat", HttpMethod.GET, FeedAccess.Need.READ),
   READ_EVENTS("/events", HttpMethod.GET, FeedAccess.Need.READ),
   PUBLISH_EVENT("/events", HttpMethod.POST, FeedAccess.Need.PUBLISH);
 

@@ -1,5 +1,7 @@
 package io.verglas.cli.local;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.verglas.cache.CacheNode;
 import io.verglas.cache.awareness.AwarenessConfig;
 import io.verglas.cache.catalog.CatalogProxy;
@@ -53,6 +55,8 @@ import org.slf4j.LoggerFactory;
 public final class LocalStack implements AutoCloseable {
   public static final String CATALOG_NAME = "verglas";
   public static final String STREAM_ID = "local-0";
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final int HEAT_PARTITIONS = 20;
   private static final Logger LOG = LoggerFactory.getLogger(LocalStack.class);
   /** Flink's servers listen here whatever {@code --host} says (see {@link #flinkCluster}). */
   private static final String FLINK_HOST = "127.0.0.1";
@@ -101,7 +105,8 @@ public final class LocalStack implements AutoCloseable {
     AtomicReference<CatalogProxy> restCatalog = new AtomicReference<>();
     AdminServer admin = new AdminServer(config.host(), config.adminPort(), adminConfig, access,
         feed, new AdminPages(this::healthJson, () -> statsJson(cacheNode.get()),
-            table -> maintenanceJson(catalogRef.get(), table)));
+            table -> maintenanceJson(catalogRef.get(), table),
+            table -> heatJson(cacheNode.get(), table)));
     started.push(admin);
     URI eventsUri = URI.create(admin.uri() + "/events");
 
@@ -166,6 +171,19 @@ public final class LocalStack implements AutoCloseable {
   private static void invalidate(CatalogProxy proxy, FeedEvent event) {
     if (proxy != null && event instanceof CatalogEvent commit) {
       proxy.invalidate(TableIdentifiers.identifier(commit.table()));
+    }
+  }
+
+  /** The cache node's heat of {@code table} (its 20 hottest partitions). */
+  private static String heatJson(CacheNode cache, String table) {
+    if (cache == null) {
+      throw new IllegalStateException("Cannot show heat: the cache node is starting");
+    }
+    try {
+      return JSON.writeValueAsString(
+          cache.heat(TableIdentifiers.toString(TableIdentifiers.identifier(table)), HEAT_PARTITIONS));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("Cannot show heat of " + table + ": " + e.getMessage(), e);
     }
   }
 

@@ -64,7 +64,7 @@ class AdminServerITCase {
             throw new NoSuchTableException("Table does not exist: %s", table);
           }
           return "{\"table\":\"demo.t\"}";
-        }));
+        }, table -> "{\"table\":\"" + table + "\",\"partitions\":[]}"));
     admin = server.uri();
   }
 
@@ -144,7 +144,8 @@ class AdminServerITCase {
   @Test
   void readsNeedTheReadOrPublishTokenUnlessTheAdminPortIsPublic() throws Exception {
     start();
-    for (String path : List.of("/stats", "/events", "/maintenance?table=demo.t")) {
+    for (String path : List.of("/stats", "/events", "/maintenance?table=demo.t",
+        "/heat?table=demo.t")) {
       assertError(get(path, null), 401, "no bearer token");
       assertError(get(path, "guess"), 403, "does not grant");
       assertThat(get(path, READ).statusCode()).as(path).isEqualTo(200);
@@ -152,6 +153,7 @@ class AdminServerITCase {
     }
     assertThat(get("/health", null).statusCode()).isEqualTo(200);
     assertError(get("/maintenance?table=demo.nope", READ), 404, "No such table");
+    assertError(get("/heat", READ), 400, "Missing query parameter");
     assertError(get("/nope", READ), 404, "No such admin endpoint");
     assertError(post("{}", "/stats", READ), 405, "use GET");
     stop();

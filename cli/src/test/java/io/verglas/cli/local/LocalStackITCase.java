@@ -120,6 +120,7 @@ class LocalStackITCase {
     assertStandardClientReadsTheSameRows(model);
     assertTableFilesReadableWithPlainS3Client(catalog);
     assertMaintenanceStatusServed();
+    assertReadsOfTheTableShowAsHeat(catalog);
 
     stack.close();
     stack = startStack();
@@ -290,6 +291,29 @@ class LocalStackITCase {
         java.net.URI.create(admin + "/maintenance?table=demo.events")).build(),
         java.net.http.HttpResponse.BodyHandlers.ofString());
     assertThat(anonymous.statusCode()).as("reads need admin.token").isEqualTo(401);
+  }
+
+  /**
+   * The cache node follows the feed, so once it has walked the table's commit, reads of the
+   * table's data files are classified: {@code /heat} shows the table's columns as read.
+   */
+  private void assertReadsOfTheTableShowAsHeat(Catalog catalog) throws Exception {
+    JsonNode endpoints = new ObjectMapper().readTree(dir.resolve("endpoints.json").toFile());
+    java.net.http.HttpRequest heat = java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+            endpoints.at("/admin/uri").asText() + "/heat?table=demo.events"))
+        .header("Authorization", "Bearer " + endpoints.at("/admin/token").asText()).build();
+    java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    JsonNode report;
+    do {
+      readTable(catalog);
+      java.net.http.HttpResponse<String> response =
+          http.send(heat, java.net.http.HttpResponse.BodyHandlers.ofString());
+      assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+      report = new ObjectMapper().readTree(response.body());
+    } while (report.at("/partitions").isEmpty() && System.nanoTime() < deadline);
+    assertThat(report.at("/partitions/0/columns").findValuesAsText("column"))
+        .as("columns read, in %s", report).contains("id", "name");
   }
 
   private void assertEndpointsFileHasTheContractShape() throws Exception {

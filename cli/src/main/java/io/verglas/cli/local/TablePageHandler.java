@@ -8,13 +8,14 @@ import java.util.function.Function;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 
 /**
- * {@code GET /maintenance?table=ns.t}: the table's maintenance status (last maintenance,
- * pending work, file counts and sizes) as JSON; 400 without a table, 404 for an unknown one.
+ * A page about one table, {@code GET <path>?table=ns.t}, as JSON: {@code /maintenance} (last
+ * maintenance, pending work, file counts and sizes) and {@code /heat} (what clients read of it,
+ * by partition and column); 400 without a table, 404 for an unknown one.
  */
-final class MaintenanceStatusHandler {
+final class TablePageHandler {
   private final Function<String, String> statusJson;
 
-  MaintenanceStatusHandler(Function<String, String> statusJson) {
+  TablePageHandler(Function<String, String> statusJson) {
     this.statusJson = statusJson;
   }
 
