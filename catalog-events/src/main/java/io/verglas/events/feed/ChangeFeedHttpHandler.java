@@ -57,6 +57,9 @@ public final class ChangeFeedHttpHandler implements HttpHandler {
     streamer.close();
   }
 
+  /** How much of an oversized body is read and dropped before the 413 (see {@link #body}). */
+  static final long DRAIN_BYTES = 1L << 20;
+
   @Override
   public void handle(HttpExchange exchange) throws IOException {
     // every answer, errors included, is written before the exchange closes
@@ -104,16 +107,34 @@ public final class ChangeFeedHttpHandler implements HttpHandler {
     answer(exchange, 200, "application/json", numbered);
   }
 
-  /** The request body, or null when it is over the max event size (by its length or as read). */
+  /**
+   * The request body, or null when it is over the max event size (by its length or as read).
+   * An oversized body is read on and dropped up to {@link #DRAIN_BYTES}, so the client, still
+   * sending, is not cut off by a reset before it reads the 413; past that the connection closes.
+   */
   private byte[] body(HttpExchange exchange) throws IOException {
     int max = feed.bounds().maxEventBytes();
     String length = exchange.getRequestHeaders().getFirst("Content-Length");
-    if (length != null && contentLength(length) > max) {
-      return null;
-    }
     try (InputStream in = exchange.getRequestBody()) {
+      if (length != null && contentLength(length) > max) {
+        drain(in);
+        return null;
+      }
       byte[] body = in.readNBytes(max + 1);
-      return body.length > max ? null : body;
+      if (body.length > max) {
+        drain(in);
+        return null;
+      }
+      return body;
+    }
+  }
+
+  private static void drain(InputStream in) throws IOException {
+    byte[] sink = new byte[8192];
+    long left = DRAIN_BYTES;
+    int read;
+    while (left > 0 && (read = in.read(sink, 0, (int) Math.min(sink.length, left))) > 0) {
+      left -= read;
     }
   }
 
