@@ -9,7 +9,6 @@ import io.verglas.cache.AwarenessStats;
 import io.verglas.cache.CacheNode;
 import io.verglas.cache.CacheStats;
 import io.verglas.cache.awareness.AwarenessConfig;
-import io.verglas.cache.awareness.TestingWorkingSet;
 import io.verglas.cache.origin.LocalDirectoryOrigin;
 import io.verglas.cache.origin.s3.S3Origin;
 import io.verglas.cache.protection.OriginProtection;
@@ -44,9 +43,8 @@ import org.apache.iceberg.catalog.Catalog;
  * bytes). A writer (Iceberg's Java API, JDBC catalog on SQLite) writes straight to the origin
  * and publishes a commit event to a real change feed after each commit; the aware node follows
  * that feed, the blind node does not. Both nodes: 1 MiB blocks, a DRAM tier holding the table.
- * The table is cache-node's {@link TestingWorkingSet} (from its test-jar: the workload its
- * awareness tests use), partitioned, with three string columns whose chunks are each over a
- * block long.
+ * The table ({@link WorkingSetTable}) is partitioned, with three string columns whose chunks
+ * are each over a block long.
  *
  * <p>Protocol and metrics: the writer appends one file per partition, {@code rounds} times
  * (after a first append); after each commit (once the aware node has walked it) a long-lived
@@ -69,8 +67,6 @@ import org.apache.iceberg.catalog.Catalog;
  */
 public final class AwarenessBenchmark implements Benchmark {
   static final String BUCKET = "warehouse";
-  static final String NAMESPACE = "bench";
-  static final String TABLE = "sales";
   static final int FIRST_BYTE_MS = 30;
   static final int STREAM_MIB_PER_S = 64;
   static final int BLOCK = 1 << 20;
@@ -112,7 +108,7 @@ public final class AwarenessBenchmark implements Benchmark {
         .environment("partitions", setup.partitions())
         .environment("rows_per_file", setup.rowsPerFile())
         .environment("commits_measured", setup.rounds())
-        .environment("queries", TestingWorkingSet.WORKING_SET.toString());
+        .environment("queries", WorkingSetTable.WORKING_SET.toString());
     Path originRoot = Files.createDirectories(dir.resolve("origin"));
     Files.createDirectories(originRoot.resolve(BUCKET));
     ChangeFeed feed = new ChangeFeed(dir.resolve("feed.jsonl"), 10_000);
@@ -130,10 +126,9 @@ public final class AwarenessBenchmark implements Benchmark {
       await("the aware node following the feed", () -> aware.stats().awareness().feedConnected(), aware);
       Path db = dir.resolve("catalog.db");
       Catalog writer = catalog(db, origin.endpoint());
-      TestingWorkingSet data = new TestingWorkingSet(NAMESPACE, TABLE, setup.partitions(), setup.rowsPerFile(),
-          setup.valueLength());
-      Table table = data.create(writer);
-      data.append(table, 1);
+      WorkingSetTable data = new WorkingSetTable(setup.partitions(), setup.rowsPerFile(), setup.valueLength());
+      Table table = WorkingSetTable.create(writer);
+      data.appendFilePerPartition(table);
       long events = publish(feed, table, aware, 0);
 
       double[] warm = new double[setup.rounds()];
@@ -144,18 +139,18 @@ public final class AwarenessBenchmark implements Benchmark {
       Catalog blindClient = catalog(db, blind.endpoint());
       try {
         for (int i = 0; i < setup.warmupPlans(); i++) { // JIT of clients and nodes is not planning
-          data.plan(awareClient);
-          data.plan(blindClient);
+          WorkingSetTable.plan(awareClient);
+          WorkingSetTable.plan(blindClient);
         }
         for (int round = 0; round < setup.rounds(); round++) {
-          data.append(table, 1);
+          data.appendFilePerPartition(table);
           events = publish(feed, table, aware, events);
           long requestsBefore = aware.stats().originRequests();
-          warm[round] = planningMillis(awareClient, data);
+          warm[round] = planningMillis(awareClient);
           warmOriginRequests += aware.stats().originRequests() - requestsBefore;
-          blindAfterCommit[round] = planningMillis(blindClient, data);
+          blindAfterCommit[round] = planningMillis(blindClient);
           blind.purge(BUCKET, "");
-          cold[round] = planningMillis(blindClient, data);
+          cold[round] = planningMillis(blindClient);
           progress("commit %d: planning %.1f ms warm (aware), %.1f ms on the blind node after the commit,"
               + " %.1f ms cold", round + 1, warm[round], blindAfterCommit[round], cold[round]);
         }
@@ -175,8 +170,8 @@ public final class AwarenessBenchmark implements Benchmark {
 
       progress("warming the working set on both nodes (2 waves each)");
       for (int wave = 0; wave < 2; wave++) {
-        wave(db, aware, data);
-        wave(db, blind, data);
+        wave(db, aware);
+        wave(db, blind);
       }
       progress("compacting");
       data.compact(table);
@@ -184,8 +179,8 @@ public final class AwarenessBenchmark implements Benchmark {
       events = publish(feed, table, aware, events);
       long prefetchBytes = aware.stats().awareness().prefetchBytes() - prefetchBefore;
 
-      Wave prefetched = measuredWave(db, aware, awareProxy, data);
-      Wave blindWave = measuredWave(db, blind, blindProxy, data);
+      Wave prefetched = measuredWave(db, aware, awareProxy);
+      Wave blindWave = measuredWave(db, blind, blindProxy);
       progress("first wave after compaction: aware %s; blind %s", prefetched, blindWave);
       AwarenessStats stats = aware.stats().awareness();
       report.metric("post_compaction_hit_rate_prefetch", round(prefetched.hitRate()))
@@ -214,23 +209,22 @@ public final class AwarenessBenchmark implements Benchmark {
     }
   }
 
-  private static Wave measuredWave(Path db, CacheNode node, LatencyProxy proxy, TestingWorkingSet data)
-      throws Exception {
+  private static Wave measuredWave(Path db, CacheNode node, LatencyProxy proxy) throws Exception {
     CacheStats before = node.stats();
     long originBefore = proxy.bytesToClients();
     long t0 = System.nanoTime();
-    wave(db, node, data);
+    wave(db, node);
     double seconds = (System.nanoTime() - t0) / 1e9;
     CacheStats after = node.stats();
     return new Wave(after.hits() - before.hits(), after.misses() - before.misses(),
         proxy.bytesToClients() - originBefore, seconds);
   }
 
-  private static void wave(Path db, CacheNode node, TestingWorkingSet data) throws Exception {
+  private static void wave(Path db, CacheNode node) throws Exception {
     Catalog client = catalog(db, node.endpoint());
     try {
-      for (TestingWorkingSet.Query query : TestingWorkingSet.WORKING_SET) {
-        data.run(client, query);
+      for (WorkingSetTable.Query query : WorkingSetTable.WORKING_SET) {
+        WorkingSetTable.run(client, query);
       }
     } finally {
       closeQuietly(client);
@@ -238,9 +232,9 @@ public final class AwarenessBenchmark implements Benchmark {
   }
 
   /** Plans the current snapshot with a long-lived client (as an engine's), in milliseconds. */
-  private static double planningMillis(Catalog client, TestingWorkingSet data) {
+  private static double planningMillis(Catalog client) throws Exception {
     long t0 = System.nanoTime();
-    data.plan(client);
+    WorkingSetTable.plan(client);
     return (System.nanoTime() - t0) / 1e6;
   }
 
@@ -261,7 +255,7 @@ public final class AwarenessBenchmark implements Benchmark {
     String metadata = ((HasTableOperations) table).operations().current().metadataFileLocation();
     String uuid = table.uuid().toString();
     return new CatalogEvent(CatalogEvent.eventId(uuid, snapshot.snapshotId()), "bench", Instant.now(),
-        List.of(NAMESPACE, TABLE), uuid, snapshot.snapshotId(),
+        List.of(WorkingSetTable.NAMESPACE, WorkingSetTable.NAME), uuid, snapshot.snapshotId(),
         snapshot.parentId(), snapshot.operation(), snapshot.sequenceNumber(),
         snapshot.timestampMillis(), snapshot.summary(), metadata, 0);
   }

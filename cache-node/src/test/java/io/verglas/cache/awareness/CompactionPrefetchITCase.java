@@ -27,11 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
 class CompactionPrefetchITCase {
   private static final int PARTITIONS = 3;
   private static final int FILES_PER_PARTITION = 2;
-  /**
-   * 11,000 values of 100 bytes: each column chunk spans two or three 1 MiB blocks. One per test
-   * (JUnit makes an instance per test method): it remembers its table's seeds.
-   */
-  private final TestingWorkingSet data = new TestingWorkingSet("db", "sales", PARTITIONS, 11_000, 100);
+  /** 11,000 values of 100 bytes: each column chunk spans two or three 1 MiB blocks. */
+  private static final TestingWorkingSet DATA = new TestingWorkingSet(11_000, 100);
 
   @TempDir
   Path dir;
@@ -70,8 +67,8 @@ class CompactionPrefetchITCase {
     try (TestingFeedServer feed = new TestingFeedServer(dir.resolve("feed"), null);
         TestingCacheNode cache = node(feed, mode);
         TestingTables tables = new TestingTables(dir.resolve("catalog.db"), cache.node.endpoint())) {
-      Table table = data.create(tables.catalog());
-      data.append(table, FILES_PER_PARTITION);
+      Table table = TestingWorkingSet.create(tables.catalog(), "db", "sales");
+      DATA.append(table, PARTITIONS, FILES_PER_PARTITION);
       publishAndAwait(feed, cache.node, table, mode, 1);
       for (int round = 0; round < 2; round++) {
         runWave(tables, cache.node.endpoint(), null);
@@ -81,7 +78,7 @@ class CompactionPrefetchITCase {
         assertHot(cache.node);
       }
 
-      data.compact(table);
+      DATA.compact(table, PARTITIONS, FILES_PER_PARTITION);
       assertThat(table.currentSnapshot().operation()).isEqualTo("replace");
       long replacementBytes = table.currentSnapshot().addedDataFiles(table.io()).iterator().next().fileSizeInBytes()
           * PARTITIONS;
@@ -114,11 +111,11 @@ class CompactionPrefetchITCase {
         .contains("\"column\":\"a\"").contains("\"column\":\"c\"").doesNotContain("\"column\":\"b\"");
   }
 
-  private void runWave(TestingTables tables, URI endpoint, Long snapshotId) {
+  private static void runWave(TestingTables tables, URI endpoint, Long snapshotId) {
     Catalog client = tables.freshCatalog(endpoint);
     try {
       for (TestingWorkingSet.Query query : TestingWorkingSet.WORKING_SET) {
-        assertThat(data.run(client, query, snapshotId)).isPositive();
+        assertThat(TestingWorkingSet.run(client, "db", "sales", query, snapshotId)).isPositive();
       }
     } finally {
       TestingTables.closeQuietly(client);
