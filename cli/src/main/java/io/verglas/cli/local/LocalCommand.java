@@ -40,7 +40,7 @@ public final class LocalCommand implements Callable<Integer> {
   Long checkpointMillis;
 
   @Option(names = "--admin-public", description = "Serve the admin port's reads (/stats, GET "
-      + "/events, /maintenance) without a token (default: the admin.token of endpoints.json)")
+      + "/events, /maintenance, /heat) without a token (default: the admin.token of endpoints.json)")
   boolean adminPublic;
 
   @Override
@@ -60,7 +60,9 @@ public final class LocalCommand implements Callable<Integer> {
     System.out.println("Verglas is up.");
     System.out.println("  S3 endpoint   " + e.s3Endpoint() + "  (bucket " + e.bucket() + ", region " + e.region() + ")");
     System.out.println("  Flight        " + e.flightUri());
-    System.out.println("  Catalog       " + e.catalogProperties().get("uri") + " (JDBC; REST proxy " + e.catalogRestUri() + " not built yet)");
+    System.out.println("  REST catalog  " + e.catalogRestUri()
+        + "  (Authorization: Bearer <catalog.token of endpoints.json>)");
+    System.out.println("  JDBC catalog  " + e.catalogProperties().get("uri"));
     System.out.println("  Admin         " + e.adminUri() + "/health  " + e.adminUri() + "/stats"
         + (admin.publicReads() ? "  (reads public)"
             : "  (reads need Authorization: Bearer <admin.token of endpoints.json>)"));
