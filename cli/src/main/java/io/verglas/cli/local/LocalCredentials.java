@@ -7,8 +7,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.function.Function;
@@ -70,16 +68,7 @@ public record LocalCredentials(String accessKey, String secretKey, String flight
 
   /** Writes owner-only from the start (a temporary file renamed over the old one). */
   private static void write(Path file, ObjectNode stored) throws IOException {
-    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-    Files.deleteIfExists(tmp);
-    try {
-      Files.createFile(tmp, PosixFilePermissions.asFileAttribute(
-          PosixFilePermissions.fromString("rw-------")));
-    } catch (UnsupportedOperationException e) {
-      Files.createFile(tmp); // not a POSIX file system: permissions are the platform's default
-    }
-    Files.writeString(tmp, MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(stored));
-    Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    OwnerOnlyFile.write(file, MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(stored));
   }
 
   /** Names the access key only: the secrets stay out of logs and exception messages. */
