@@ -297,6 +297,7 @@ public final class CacheNode implements AutoCloseable {
         blocks.hits(),
         blocks.misses(),
         blocks.coalesced(),
+        blocks.backgroundMisses(),
         server.bytesServedFromCache(),
         blocks.fills(),
         blocks.evictions(),
@@ -364,6 +365,7 @@ public final class CacheNode implements AutoCloseable {
     private Integer port;
     private String region;
     private final Map<String, String> credentials = new LinkedHashMap<>();
+    private final java.util.Set<String> backgroundAccessKeys = new java.util.LinkedHashSet<>();
     private Origin origin;
     private Integer blockSize;
     private Long dramCapacityBytes;
@@ -423,6 +425,19 @@ public final class CacheNode implements AutoCloseable {
         throw new IllegalStateException("Access key " + accessKey + " was already set");
       }
       credentials.put(accessKey, secretKey);
+      return this;
+    }
+
+    /**
+     * Adds an access key for the operator's own background jobs (compaction, maintenance, the
+     * materializer; another engine's rewrite job may use it too). Its requests authenticate
+     * like any other, but its reads record no heat and admit nothing to the cache tiers: what
+     * is cached still serves them, and a compaction reading a whole table neither evicts the
+     * clients' working set nor makes its every column look hot.
+     */
+    public Builder backgroundCredentials(String accessKey, String secretKey) {
+      credentials(accessKey, secretKey);
+      backgroundAccessKeys.add(accessKey);
       return this;
     }
 
@@ -710,6 +725,7 @@ public final class CacheNode implements AutoCloseable {
           port != null ? port : 0,
           region != null ? region : "us-east-1",
           credentials,
+          backgroundAccessKeys,
           anonymous,
           clock != null ? clock : Clock.systemUTC(),
           maxClockSkew != null ? maxClockSkew : DEFAULT_CLOCK_SKEW,

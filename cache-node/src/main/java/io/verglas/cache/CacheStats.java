@@ -12,6 +12,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * @param hits block lookups answered by a tier (DRAM or NVMe)
  * @param misses block lookups that started an origin fetch
  * @param coalescedMisses block lookups that joined a fetch already in flight (singleflight)
+ * @param backgroundMisses block lookups of background jobs' reads that missed DRAM and were
+ *     loaded without being admitted (included in {@code misses} when they reached the origin)
  * @param bytesServedFromCache response bytes that came from cached blocks
  * @param fills blocks fetched from the origin into the cache path
  * @param evictions blocks evicted from either tier to make room
@@ -34,6 +36,7 @@ public record CacheStats(
     long hits,
     long misses,
     long coalescedMisses,
+    long backgroundMisses,
     long bytesServedFromCache,
     long fills,
     long evictions,

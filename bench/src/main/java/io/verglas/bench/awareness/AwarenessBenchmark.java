@@ -220,7 +220,7 @@ public final class AwarenessBenchmark implements Benchmark {
         proxy.bytesToClients() - originBefore, seconds);
   }
 
-  private static void wave(Path db, CacheNode node) throws Exception {
+  static void wave(Path db, CacheNode node) throws Exception {
     Catalog client = catalog(db, node.endpoint());
     try {
       for (WorkingSetTable.Query query : WorkingSetTable.WORKING_SET) {
@@ -249,7 +249,7 @@ public final class AwarenessBenchmark implements Benchmark {
     return expected;
   }
 
-  private static CatalogEvent commitEvent(Table table) {
+  static CatalogEvent commitEvent(Table table) {
     table.refresh();
     Snapshot snapshot = table.currentSnapshot();
     String metadata = ((HasTableOperations) table).operations().current().metadataFileLocation();
@@ -260,7 +260,7 @@ public final class AwarenessBenchmark implements Benchmark {
         snapshot.timestampMillis(), snapshot.summary(), metadata, 0);
   }
 
-  private static void await(String what, BooleanSupplier condition, CacheNode node) {
+  static void await(String what, BooleanSupplier condition, CacheNode node) {
     long deadline = System.nanoTime() + WALK_TIMEOUT.toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
@@ -276,7 +276,7 @@ public final class AwarenessBenchmark implements Benchmark {
     }
   }
 
-  private static HttpServer feedServer(ChangeFeed feed) throws java.io.IOException {
+  static HttpServer feedServer(ChangeFeed feed) throws java.io.IOException {
     HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     server.createContext("/events", new ChangeFeedHttpHandler(feed, 8, Duration.ofMillis(500)));
     server.setExecutor(Executors.newFixedThreadPool(4, r -> {
@@ -319,11 +319,16 @@ public final class AwarenessBenchmark implements Benchmark {
   }
 
   private static Catalog catalog(Path db, URI endpoint) {
-    ObjectStoreEndpoint s3 = new ObjectStoreEndpoint(endpoint, "us-east-1", ACCESS_KEY, SECRET_KEY, BUCKET);
+    return catalog(db, endpoint, ACCESS_KEY, SECRET_KEY);
+  }
+
+  /** The JDBC catalog on {@code db} whose FileIO reaches {@code endpoint} with the given key. */
+  static Catalog catalog(Path db, URI endpoint, String accessKey, String secretKey) {
+    ObjectStoreEndpoint s3 = new ObjectStoreEndpoint(endpoint, "us-east-1", accessKey, secretKey, BUCKET);
     return Catalogs.load("bench", Catalogs.sqlite(db.toString(), s3.warehouse(), s3.s3FileIoProperties()));
   }
 
-  private static void closeQuietly(Catalog catalog) {
+  static void closeQuietly(Catalog catalog) {
     if (catalog instanceof AutoCloseable closeable) {
       try {
         closeable.close();

@@ -30,6 +30,7 @@ public final class PrometheusFormat {
     metric(out, "block_hits_total", "counter", "Block lookups answered by DRAM or NVMe.", s.hits());
     metric(out, "block_misses_total", "counter", "Block lookups that fetched from the origin.", s.misses());
     metric(out, "block_coalesced_misses_total", "counter", "Block lookups that joined a fetch in flight.", s.coalescedMisses());
+    metric(out, "block_background_misses_total", "counter", "Background jobs' block lookups loaded without admission.", s.backgroundMisses());
     metric(out, "block_fills_total", "counter", "Blocks fetched from the origin.", s.fills());
     metric(out, "served_from_cache_bytes_total", "counter", "Response bytes served from cache.", s.bytesServedFromCache());
     metric(out, "origin_requests_total", "counter", "Calls made to the origin.", s.originRequests());

@@ -48,6 +48,7 @@ public final class BlockCache implements AutoCloseable {
   private final LongAdder nvmeHits = new LongAdder();
   private final LongAdder misses = new LongAdder();
   private final LongAdder coalesced = new LongAdder();
+  private final LongAdder bypassed = new LongAdder();
   private final LongAdder fills = new LongAdder();
   private final LongAdder dramRejects = new LongAdder();
   private final LongAdder nvmeRejects = new LongAdder();
@@ -115,6 +116,27 @@ public final class BlockCache implements AutoCloseable {
       }
     });
     return mine.thenApply(l -> new BlockRead(Unpooled.wrappedBuffer(l.data()), l.fromCache()));
+  }
+
+  /**
+   * Like {@link #get}, for a read that must not change what is cached (a background job's): a
+   * cached or in-flight block serves it, a miss is loaded (NVMe, then {@code loader}) but not
+   * placed in either tier, and the read counts for nothing in the admission policy.
+   */
+  public CompletableFuture<BlockRead> getWithoutAdmission(BlockId id, BlockLoader loader) {
+    ByteBuf cached = dramGet(id);
+    if (cached != null) {
+      dramHits.increment();
+      return CompletableFuture.completedFuture(new BlockRead(cached, true));
+    }
+    CompletableFuture<Loaded> existing = inFlight.get(id);
+    if (existing != null) {
+      coalesced.increment();
+      return existing.thenApply(l -> new BlockRead(Unpooled.wrappedBuffer(l.data()), l.fromCache()));
+    }
+    dramMisses.increment();
+    bypassed.increment();
+    return loadMiss(id, loader).thenApply(l -> new BlockRead(Unpooled.wrappedBuffer(l.data()), l.fromCache()));
   }
 
   /** A retained view of the DRAM copy, or null (absent, or evicted and freed meanwhile). */
@@ -228,6 +250,11 @@ public final class BlockCache implements AutoCloseable {
   /** Lookups that joined a load already in flight. */
   public long coalesced() {
     return coalesced.sum();
+  }
+
+  /** Lookups by {@link #getWithoutAdmission} that missed DRAM and were loaded without placing. */
+  public long backgroundMisses() {
+    return bypassed.sum();
   }
 
   /** Blocks the loader delivered. */

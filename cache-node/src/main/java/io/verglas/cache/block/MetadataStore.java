@@ -99,6 +99,18 @@ public final class MetadataStore {
   }
 
   /**
+   * The whole object if the store holds it, else null (nothing is loaded or stored). Counts a
+   * hit only when it returns the object.
+   */
+  public byte[] objectIfPresent(String bucket, String key, String etag) {
+    byte[] data = entries.get(new Key(bucket, key, etag, Kind.OBJECT));
+    if (data != null) {
+      hits.increment();
+    }
+    return data;
+  }
+
+  /**
    * The footer suffix of the file of {@code size} bytes if the store holds it and it covers
    * {@code from} (so a read starting there can be served from it), else null. Counts a hit only
    * when it returns the footer.

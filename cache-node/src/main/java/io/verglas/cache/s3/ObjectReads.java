@@ -12,6 +12,7 @@ import io.verglas.cache.iceberg.IcebergPaths;
 import io.verglas.cache.origin.ObjectMeta;
 import io.verglas.cache.origin.Origin;
 import io.verglas.cache.origin.OriginException;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -31,6 +32,12 @@ import java.util.concurrent.atomic.LongAdder;
  * inside it is served from it.
  *
  * <p>Requests naming a versionId bypass the block and metadata caches and go to the origin.
+ *
+ * <p>Reads signed with a background access key (the operator's compaction and maintenance
+ * jobs) are served from what is cached like any other, but are not told to the
+ * {@link ReadObserver} (they are not the clients' heat) and their misses are not admitted to
+ * the block tiers or the metadata store (a rewrite reading a whole table must not evict the
+ * working set).
  */
 final class ObjectReads {
   private static final int MAX_ATTEMPTS = 3;
@@ -42,9 +49,10 @@ final class ObjectReads {
   private final int blockSize;
   private final LongAdder bytesFromCache;
   private final ReadObserver observer;
+  private final Set<String> backgroundAccessKeys;
 
   ObjectReads(Origin origin, ObjectMetaCache metas, BlockCache blocks, MetadataStore metadata,
-      int blockSize, LongAdder bytesFromCache, ReadObserver observer) {
+      int blockSize, LongAdder bytesFromCache, ReadObserver observer, Set<String> backgroundAccessKeys) {
     this.origin = origin;
     this.metas = metas;
     this.blocks = blocks;
@@ -52,33 +60,35 @@ final class ObjectReads {
     this.blockSize = blockSize;
     this.bytesFromCache = bytesFromCache;
     this.observer = observer;
+    this.backgroundAccessKeys = Set.copyOf(backgroundAccessKeys);
   }
 
-  CompletableFuture<S3Response> read(S3Request r) {
+  CompletableFuture<S3Response> read(S3Request r, Authentication auth) {
     S3Headers.rejectUnsupportedRead(r);
     String versionId = r.param("versionId");
     if (versionId != null) {
       return readVersion(r, versionId);
     }
-    return attempt(r, 1);
+    boolean background = auth != null && !auth.anonymous() && backgroundAccessKeys.contains(auth.accessKey());
+    return attempt(r, background, 1);
   }
 
-  private CompletableFuture<S3Response> attempt(S3Request r, int attempt) {
+  private CompletableFuture<S3Response> attempt(S3Request r, boolean background, int attempt) {
     return metas.resolve(r.bucket, r.key).thenCompose(meta -> {
       Plan plan = plan(r, meta);
       if (plan.range() == null) {
         return CompletableFuture.completedFuture(plan.response());
       }
-      if (attempt == 1) {
+      if (attempt == 1 && !background) {
         observe(r, plan.range());
       }
-      return body(r, meta, plan).handle((response, error) -> {
+      return body(r, meta, plan, background).handle((response, error) -> {
         if (error == null) {
           return CompletableFuture.completedFuture(response);
         }
         if (changedUnderneath(error) && attempt < MAX_ATTEMPTS) {
           metas.invalidate(r.bucket, r.key);
-          return attempt(r, attempt + 1);
+          return attempt(r, background, attempt + 1);
         }
         return CompletableFuture.<S3Response>failedFuture(explain(error));
       }).thenCompose(f -> f);
@@ -89,8 +99,11 @@ final class ObjectReads {
    * The response with its body: from the metadata store for Iceberg metadata objects and
    * Parquet footers, else streamed from blocks (completing once the first block is there).
    */
-  private CompletableFuture<S3Response> body(S3Request r, ObjectMeta meta, Plan plan) {
+  private CompletableFuture<S3Response> body(S3Request r, ObjectMeta meta, Plan plan, boolean background) {
     HttpRange range = plan.range();
+    if (metadata != null && background) {
+      return heldMetadata(r, meta, plan, range);
+    }
     if (metadata != null) {
       MetadataStore.RangeReader reader = (offset, length) -> versionRead(r.bucket, r.key, meta.etag(), offset, length);
       if (IcebergPaths.isMetadata(r.key) && meta.size() <= metadata.maxEntryBytes()) {
@@ -108,12 +121,28 @@ final class ObjectReads {
             if (cached.data().length > 0 && range.start() >= start) {
               return CompletableFuture.completedFuture(slice(plan, cached.data(), start, cached.fromCache()));
             }
-            return streamBlocks(r, meta, plan);
+            return streamBlocks(r, meta, plan, background);
           });
         }
       }
     }
-    return streamBlocks(r, meta, plan);
+    return streamBlocks(r, meta, plan, background);
+  }
+
+  /** A background read: what the metadata store holds serves it; nothing is loaded into it. */
+  private CompletableFuture<S3Response> heldMetadata(S3Request r, ObjectMeta meta, Plan plan, HttpRange range) {
+    if (IcebergPaths.isMetadata(r.key)) {
+      byte[] object = metadata.objectIfPresent(r.bucket, r.key, meta.etag());
+      if (object != null) {
+        return CompletableFuture.completedFuture(slice(plan, object, 0, true));
+      }
+    } else if (IcebergPaths.isParquet(r.key)) {
+      byte[] footer = metadata.footerCovering(r.bucket, r.key, meta.etag(), meta.size(), range.start());
+      if (footer != null) {
+        return CompletableFuture.completedFuture(slice(plan, footer, meta.size() - footer.length, true));
+      }
+    }
+    return streamBlocks(r, meta, plan, true);
   }
 
   private void observe(S3Request r, HttpRange range) {
@@ -130,8 +159,9 @@ final class ObjectReads {
         && range.length() <= MetadataStore.FOOTER_PROBE_BYTES;
   }
 
-  private CompletableFuture<S3Response> streamBlocks(S3Request r, ObjectMeta meta, Plan plan) {
-    ObjectStreamer streamer = new ObjectStreamer(index -> cachedBlock(r, meta, index),
+  private CompletableFuture<S3Response> streamBlocks(S3Request r, ObjectMeta meta, Plan plan,
+      boolean background) {
+    ObjectStreamer streamer = new ObjectStreamer(index -> cachedBlock(r, meta, index, background),
         blockSize, plan.range().start(), plan.range().end(), bytesFromCache);
     return streamer.prefetch().handle((first, error) -> {
       if (error != null) {
@@ -164,11 +194,12 @@ final class ObjectReads {
         .thenApply(data -> checkLength(data, length, offset));
   }
 
-  private CompletableFuture<BlockRead> cachedBlock(S3Request r, ObjectMeta meta, long index) {
+  private CompletableFuture<BlockRead> cachedBlock(S3Request r, ObjectMeta meta, long index,
+      boolean background) {
     BlockId id = new BlockId(r.bucket, r.key, meta.etag(), blockSize, index);
     BlockLoader loader = block -> versionRead(block.bucket(), block.key(), block.etag(),
         block.offset(), block.lengthIn(meta.size()));
-    return blocks.get(id, loader);
+    return background ? blocks.getWithoutAdmission(id, loader) : blocks.get(id, loader);
   }
 
   private CompletableFuture<S3Response> readVersion(S3Request r, String versionId) {

@@ -33,7 +33,7 @@ final class S3Dispatcher {
         case LIST_OBJECTS_V2 -> listings.listV2(r);
         case LIST_OBJECT_VERSIONS -> listings.listVersions(r);
         case DELETE_OBJECTS -> writes.deleteObjects(ex);
-        case GET_OBJECT, HEAD_OBJECT -> reads.read(r);
+        case GET_OBJECT, HEAD_OBJECT -> reads.read(r, ex.auth());
         case PUT_OBJECT -> writes.put(ex);
         case COPY_OBJECT -> writes.copy(ex);
         case DELETE_OBJECT -> writes.delete(ex);

@@ -72,7 +72,7 @@ public final class S3Server implements AutoCloseable {
     this.metas = new ObjectMetaCache(this.origin, config.metadataTtl(), config.clock(),
         config.immutableObjects());
     this.reads = new ObjectReads(this.origin, metas, blocks, metadataStore, config.blockSize(), bytesFromCache,
-        java.util.Objects.requireNonNull(observer, "observer"));
+        java.util.Objects.requireNonNull(observer, "observer"), config.backgroundAccessKeys());
     S3Dispatcher dispatcher = new S3Dispatcher(
         reads,
         new ObjectWrites(this.origin, metas),

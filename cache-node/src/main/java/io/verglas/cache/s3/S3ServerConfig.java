@@ -7,12 +7,14 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Immutable settings of an {@link S3Server}. Built and validated by
  * {@code io.verglas.cache.CacheNode.Builder}; not meant to be assembled by hand.
  *
  * @param credentials access key → secret key
+ * @param backgroundAccessKeys keys of background jobs: their reads record no heat, admit nothing
  * @param virtualHostDomain if set, {@code <bucket>.<domain>} hosts are virtual-host style
  * @param ioThreads event loop threads for connections (0: one per core)
  * @param nvmeDirectory directory of the NVMe block tier, or null for DRAM only
@@ -28,6 +30,7 @@ public record S3ServerConfig(
     int port,
     String region,
     Map<String, String> credentials,
+    Set<String> backgroundAccessKeys,
     boolean allowAnonymous,
     Clock clock,
     Duration maxClockSkew,
@@ -51,6 +54,10 @@ public record S3ServerConfig(
     Objects.requireNonNull(host, "host");
     Objects.requireNonNull(region, "region");
     credentials = Map.copyOf(credentials);
+    backgroundAccessKeys = Set.copyOf(backgroundAccessKeys);
+    if (!credentials.keySet().containsAll(backgroundAccessKeys)) {
+      throw new IllegalArgumentException("Cannot configure a background access key without its secret");
+    }
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(maxClockSkew, "maxClockSkew");
     Objects.requireNonNull(spoolDirectory, "spoolDirectory");
@@ -63,7 +70,8 @@ public record S3ServerConfig(
   public String toString() {
     // Never print secrets.
     return "S3ServerConfig[host=" + host + ", port=" + port + ", region=" + region
-        + ", accessKeys=" + credentials.keySet() + ", allowAnonymous=" + allowAnonymous
+        + ", accessKeys=" + credentials.keySet() + ", backgroundAccessKeys=" + backgroundAccessKeys
+        + ", allowAnonymous=" + allowAnonymous
         + ", blockSize=" + blockSize + ", dramCapacityBytes=" + dramCapacityBytes
         + ", nvmeDirectory=" + nvmeDirectory + ", nvmeCapacityBytes=" + nvmeCapacityBytes + "]";
   }

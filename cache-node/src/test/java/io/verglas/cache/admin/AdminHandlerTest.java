@@ -29,7 +29,7 @@ class AdminHandlerTest {
     @Override
     public CacheStats stats() {
       TierStats dram = new TierStats(5, 2, 2, 1, 3, 4096, 8192, 2);
-      return new CacheStats(7, 2, 1, 1000, 2, 1, 9, 4096, 8192, dram,
+      return new CacheStats(7, 2, 1, 0, 1000, 2, 1, 9, 4096, 8192, dram,
           new TierStats(2, 1, 1, 0, 0, 5000, 100_000, 1), TierStats.ABSENT, 0, 3, 0, 4, 2,
           new io.verglas.cache.OriginStats(12, 3, 1, 0, 0, 0, 0, "CLOSED"),
           io.verglas.cache.AwarenessStats.ABSENT);

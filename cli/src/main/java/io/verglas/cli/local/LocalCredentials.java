@@ -16,13 +16,16 @@ import java.util.function.Function;
  * endpoint's two bearer tokens: {@code adminToken} reads ({@code /stats}, {@code GET /events},
  * {@code /maintenance}) and {@code eventsToken} publishes to the change feed ({@code POST
  * /events}; it reads too, as the jobs that publish also follow the feed), and the bearer
- * {@code catalogToken} of the cache node's Iceberg REST catalog ({@code /catalog}). Generated at the
+ * {@code catalogToken} of the cache node's Iceberg REST catalog ({@code /catalog}), and the S3
+ * key pair of the stack's own jobs ({@code jobAccessKey}, {@code jobSecretKey}: a background key
+ * of the cache node, whose reads record no heat and admit nothing). Generated at the
  * first start and kept in the data directory (owner-only), so a restarted stack keeps serving
  * the clients that were configured against it. A file from an earlier version gets the
  * secrets it lacks added; those it has are kept, as are keys this version does not know.
  */
 public record LocalCredentials(String accessKey, String secretKey, String flightToken,
-    String adminToken, String eventsToken, String catalogToken) {
+    String adminToken, String eventsToken, String catalogToken, String jobAccessKey,
+    String jobSecretKey) {
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
   public static LocalCredentials loadOrCreate(Path file) {
@@ -34,14 +37,17 @@ public record LocalCredentials(String accessKey, String secretKey, String flight
           | fill(stored, "flightToken", r -> hex(r, 24), random)
           | fill(stored, "adminToken", r -> hex(r, 24), random)
           | fill(stored, "eventsToken", r -> hex(r, 24), random)
-          | fill(stored, "catalogToken", r -> hex(r, 24), random);
+          | fill(stored, "catalogToken", r -> hex(r, 24), random)
+          | fill(stored, "jobAccessKey", r -> "VGJOB" + hex(r, 8).toUpperCase(), random)
+          | fill(stored, "jobSecretKey", r -> hex(r, 20), random);
       if (added) {
         write(file, stored);
       }
       return new LocalCredentials(stored.get("accessKey").asText(),
           stored.get("secretKey").asText(), stored.get("flightToken").asText(),
           stored.get("adminToken").asText(), stored.get("eventsToken").asText(),
-          stored.get("catalogToken").asText());
+          stored.get("catalogToken").asText(), stored.get("jobAccessKey").asText(),
+          stored.get("jobSecretKey").asText());
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot load or create credentials in " + file, e);
     }
@@ -74,7 +80,8 @@ public record LocalCredentials(String accessKey, String secretKey, String flight
   /** Names the access key only: the secrets stay out of logs and exception messages. */
   @Override
   public String toString() {
-    return "LocalCredentials[accessKey=" + accessKey + ", secrets redacted]";
+    return "LocalCredentials[accessKey=" + accessKey + ", jobAccessKey=" + jobAccessKey
+        + ", secrets redacted]";
   }
 
   private static String hex(SecureRandom random, int bytes) {

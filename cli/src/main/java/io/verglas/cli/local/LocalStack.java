@@ -115,6 +115,8 @@ public final class LocalStack implements AutoCloseable {
         .port(config.s3Port())
         .region(config.region())
         .credentials(credentials.accessKey(), credentials.secretKey())
+        // the stack's own jobs: their reads (WAL segments, compaction) are not the clients' heat
+        .backgroundCredentials(credentials.jobAccessKey(), credentials.jobSecretKey())
         .origin(new LocalDirectoryOrigin(config.originDir()))
         .dramCapacityBytes(config.dramCacheBytes())
         .spoolDirectory(tmp("s3-spool"))
@@ -134,6 +136,8 @@ public final class LocalStack implements AutoCloseable {
     restCatalog.set(cache.catalogProxy());
     ObjectStoreEndpoint s3 = new ObjectStoreEndpoint(cache.endpoint(), config.region(),
         credentials.accessKey(), credentials.secretKey(), config.bucket());
+    ObjectStoreEndpoint jobsS3 = new ObjectStoreEndpoint(cache.endpoint(), config.region(),
+        credentials.jobAccessKey(), credentials.jobSecretKey(), config.bucket());
 
     Map<String, String> catalogProperties =
         Catalogs.sqlite(config.catalogDb().toString(), s3.warehouse(), s3.s3FileIoProperties());
@@ -143,14 +147,16 @@ public final class LocalStack implements AutoCloseable {
     }
     catalogRef.set(catalog);
 
-    IngestServer ingest = startIngest(catalog, s3, credentials);
+    IngestServer ingest = startIngest(catalog, jobsS3, credentials);
     started.push(ingest);
 
     FeedCredential feedCredential =
         new FeedCredential(eventsUri, credentials.eventsToken(), config.dataDir().resolve("outbox"));
-    materializer = startMaterializer(s3, catalogProperties, feedCredential);
+    Map<String, String> jobsCatalogProperties =
+        Catalogs.sqlite(config.catalogDb().toString(), jobsS3.warehouse(), jobsS3.s3FileIoProperties());
+    materializer = startMaterializer(jobsS3, jobsCatalogProperties, feedCredential);
     started.push(materializer);
-    maintenance = startMaintenance(catalogProperties, feedCredential, feed.lastSequence() + 1);
+    maintenance = startMaintenance(jobsCatalogProperties, feedCredential, feed.lastSequence() + 1);
     started.push(maintenance);
 
     endpoints = new EndpointsFile(cache.endpoint(), config.region(), credentials.accessKey(),

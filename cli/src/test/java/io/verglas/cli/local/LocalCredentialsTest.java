@@ -15,17 +15,19 @@ class LocalCredentialsTest {
   @TempDir Path dir;
 
   @Test
-  void aNewFileHoldsFiveDistinctSecretsOwnerOnlyAndKeepsThem() throws Exception {
+  void aNewFileHoldsDistinctSecretsOwnerOnlyAndKeepsThem() throws Exception {
     Path file = dir.resolve("credentials.json");
     LocalCredentials created = LocalCredentials.loadOrCreate(file);
 
     assertThat(List.of(created.accessKey(), created.secretKey(), created.flightToken(),
-        created.adminToken(), created.eventsToken())).doesNotHaveDuplicates()
+        created.adminToken(), created.eventsToken(), created.catalogToken(), created.jobAccessKey(),
+        created.jobSecretKey())).doesNotHaveDuplicates()
         .allSatisfy(secret -> assertThat(secret).hasSizeGreaterThanOrEqualTo(20));
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
         .isEqualTo("rw-------");
     assertThat(LocalCredentials.loadOrCreate(file)).isEqualTo(created);
-    assertThat(created.toString()).doesNotContain(created.secretKey(), created.eventsToken());
+    assertThat(created.toString()).doesNotContain(created.secretKey(), created.eventsToken(),
+        created.jobSecretKey());
   }
 
   @Test
@@ -42,6 +44,8 @@ class LocalCredentialsTest {
     assertThat(upgraded.flightToken()).isEqualTo("old-flight");
     assertThat(upgraded.adminToken()).hasSize(48).isNotEqualTo(upgraded.eventsToken());
     assertThat(upgraded.eventsToken()).hasSize(48);
+    assertThat(upgraded.jobAccessKey()).startsWith("VGJOB").isNotEqualTo(upgraded.accessKey());
+    assertThat(upgraded.jobSecretKey()).hasSize(40);
     JsonNode stored = new ObjectMapper().readTree(file.toFile());
     assertThat(stored.path("adminToken").asText()).isEqualTo(upgraded.adminToken());
     assertThat(stored.path("eventsToken").asText()).isEqualTo(upgraded.eventsToken());

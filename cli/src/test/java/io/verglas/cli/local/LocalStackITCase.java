@@ -133,6 +133,98 @@ class LocalStackITCase {
     assertThat(readTable(reopened)).as("updates after restart").isEqualTo(model);
   }
 
+  /**
+   * Commit warming on the event path, end to end: the materializer commits and publishes its
+   * event, the cache node follows the feed and walks the commit; the first client to plan the
+   * table then finds every metadata object it reads (metadata file, manifest list, manifests)
+   * in the node's metadata store. No client has read the table before.
+   */
+  @Test
+  void theMaterializersCommitIsWarmBeforeAnyClientPlansIt() throws Exception {
+    stack = startStack();
+    PutAck ack;
+    try (VerglasClient client = client()) {
+      client.createTable(new CreateTableRequest(List.of("demo"), "events", SCHEMA, List.of("id"),
+          PartitionSpec.unpartitioned(), Map.of()));
+      try (TableWriter writer = client.openWriter(EVENTS)) {
+        ack = send(client, writer, new TreeMap<>(), rows(0, 2_000, 1));
+      }
+    }
+    long sequence = awaitCommitEvent(ack);
+    awaitWalked(sequence);
+
+    JsonNode before = adminJson("/stats");
+    Catalog fresh = catalogFromEndpoints();
+    int files = 0;
+    try (CloseableIterable<org.apache.iceberg.FileScanTask> tasks =
+        fresh.loadTable(EVENTS).newScan().planFiles()) {
+      for (org.apache.iceberg.FileScanTask ignored : tasks) {
+        files++;
+      }
+    }
+    JsonNode after = adminJson("/stats");
+    assertThat(files).isPositive();
+    assertThat(after.at("/metadata/hits").asLong()).as("planning read the metadata store")
+        .isGreaterThan(before.at("/metadata/hits").asLong());
+    assertThat(after.at("/metadata/misses").asLong()).as("nothing planning read was missing: %s", after)
+        .isEqualTo(before.at("/metadata/misses").asLong());
+  }
+
+  /** The feed sequence of the commit event that covers {@code ack}'s WAL position. */
+  private long awaitCommitEvent(PutAck ack) throws Exception {
+    long deadline = System.nanoTime() + COMMIT_TIMEOUT.toNanos();
+    while (System.nanoTime() < deadline) {
+      for (String line : adminText("/events?from=1&table=demo.events").split("\n")) {
+        if (line.isBlank()) {
+          continue;
+        }
+        io.verglas.events.FeedEntry entry = io.verglas.events.FeedEventParser.entryFromJson(line);
+        if (entry.event().orElse(null) instanceof io.verglas.events.CatalogEvent commit) {
+          String committed = commit.summary().get("verglas.wal." + ack.stream());
+          if (committed != null && Long.parseLong(committed) >= ack.sequence()) {
+            return entry.feedSequence();
+          }
+        }
+      }
+      Thread.sleep(200);
+    }
+    throw new AssertionError("No commit event for WAL position " + ack.sequence() + " within " + COMMIT_TIMEOUT);
+  }
+
+  /**
+   * Waits until the node has seen feed entry {@code sequence} and has no walk queued or
+   * running, twice in a row (the watcher records the sequence just before it queues the walk).
+   */
+  private void awaitWalked(long sequence) throws Exception {
+    long deadline = System.nanoTime() + COMMIT_TIMEOUT.toNanos();
+    int settled = 0;
+    while (settled < 2) {
+      JsonNode awareness = adminJson("/stats").path("awareness");
+      boolean done = awareness.path("lastSequence").asLong() >= sequence
+          && awareness.path("walksPending").asLong() == 0;
+      settled = done ? settled + 1 : 0;
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("The cache node did not walk feed entry " + sequence + ": " + awareness);
+      }
+      Thread.sleep(200);
+    }
+  }
+
+  private JsonNode adminJson(String path) throws Exception {
+    return new ObjectMapper().readTree(adminText(path));
+  }
+
+  private String adminText(String path) throws Exception {
+    JsonNode endpoints = new ObjectMapper().readTree(dir.resolve("endpoints.json").toFile());
+    java.net.http.HttpRequest request = java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+            endpoints.at("/admin/uri").asText() + path))
+        .header("Authorization", "Bearer " + endpoints.at("/admin/token").asText()).build();
+    java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient()
+        .send(request, java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    return response.body();
+  }
+
   @Test
   void badBatchesAreRejectedWholeAndLeaveNothing() throws Exception {
     stack = startStack();
