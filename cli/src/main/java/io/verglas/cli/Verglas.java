@@ -1,6 +1,6 @@
 package io.verglas.cli;
 
-import io.verglas.cli.bench.BenchCommand;
+import io.verglas.cli.bench.BenchLauncher;
 import io.verglas.cli.local.LocalCommand;
 import io.verglas.cli.push.PushCommand;
 import io.verglas.cli.table.TableCommand;
@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
     versionProvider = VersionProvider.class,
     description = "Verglas: rows over Arrow Flight into maintained Iceberg tables, served by an "
         + "Iceberg-aware S3 cache.",
-    subcommands = {LocalCommand.class, TableCommand.class, PushCommand.class, BenchCommand.class,
+    subcommands = {LocalCommand.class, TableCommand.class, PushCommand.class, BenchLauncher.class,
         CommandLine.HelpCommand.class})
 public final class Verglas {
   public static void main(String[] args) {

@@ -1,16 +1,18 @@
-package io.verglas.cli.bench;
+package io.verglas.bench;
 
-import io.verglas.bench.Benchmark;
-import io.verglas.bench.BenchmarkReport;
-import io.verglas.bench.Benchmarks;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code verglas bench NAME [--quick] --out FILE.json}. */
+/**
+ * {@code verglas bench NAME [--quick] --out FILE.json}: the bench module's own entry point. The
+ * launcher starts it in a JVM of its own with this module's classpath (the benchmarks' peers,
+ * Paimon and Iceberg's Flink sink among them), so the everyday launcher does not carry them.
+ */
 @Command(name = "bench", mixinStandardHelpOptions = true,
     description = "Run a macro benchmark against its peer in one run and write JSON results "
         + "{benchmark, quick, metrics, peers, ratios, environment}.")
@@ -26,6 +28,16 @@ public final class BenchCommand implements Callable<Integer> {
 
   @Option(names = "--list", description = "List the benchmarks")
   boolean list;
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new BenchCommand()).setExecutionExceptionHandler((e, cmd, parsed) -> {
+      cmd.getErr().println("verglas bench: " + (e.getMessage() != null ? e.getMessage() : e));
+      if ("1".equals(System.getenv("VERGLAS_DEBUG"))) {
+        e.printStackTrace(cmd.getErr());
+      }
+      return 1;
+    }).execute(args));
+  }
 
   @Override
   public Integer call() throws Exception {
