@@ -79,7 +79,9 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   private FullHttpResponse answer(AdminRoute route, QueryStringDecoder uri, String body) {
     try {
       return switch (route) {
+        case STATUS_PAGE -> AdminResponses.html(io.verglas.cli.status.StatusPage.html());
         case HEALTH -> AdminResponses.json(HttpResponseStatus.OK, pages.health().get());
+        case STATUS -> AdminResponses.json(HttpResponseStatus.OK, pages.status().get());
         case STATS -> AdminResponses.json(HttpResponseStatus.OK, pages.stats().get());
         case MAINTENANCE -> maintenance.answer(uri);
         case HEAT -> heat.answer(uri);

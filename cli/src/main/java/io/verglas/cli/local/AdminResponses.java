@@ -26,6 +26,18 @@ final class AdminResponses {
     return response;
   }
 
+  /** A page: never cached (it is the current build's), and no framing by other origins. */
+  static FullHttpResponse html(byte[] bytes) {
+    FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
+        Unpooled.wrappedBuffer(bytes));
+    response.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/html; charset=utf-8")
+        .set(HttpHeaderNames.CACHE_CONTROL, "no-store")
+        .set("X-Frame-Options", "DENY")
+        .set("Content-Security-Policy", "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'")
+        .setInt(HttpHeaderNames.CONTENT_LENGTH, bytes.length);
+    return response;
+  }
+
   static FullHttpResponse error(HttpResponseStatus status, String message) {
     try {
       return json(status, JSON.writeValueAsString(Map.of("error", message)));

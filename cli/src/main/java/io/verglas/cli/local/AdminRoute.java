@@ -8,7 +8,9 @@ import java.util.stream.Collectors;
 
 /** The admin endpoint's routes and the credential each needs ({@link FeedAccess}). */
 enum AdminRoute {
+  STATUS_PAGE("/", HttpMethod.GET, FeedAccess.Need.NONE),   // the page holds no data: it asks /status
   HEALTH("/health", HttpMethod.GET, FeedAccess.Need.NONE),
+  STATUS("/status", HttpMethod.GET, FeedAccess.Need.READ),
   STATS("/stats", HttpMethod.GET, FeedAccess.Need.READ),
   MAINTENANCE("/maintenance", HttpMethod.GET, FeedAccess.Need.READ),
   HEAT("/heat", HttpMethod.GET, FeedAccess.Need.READ),

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.verglas.cache.CacheNode;
 import io.verglas.cache.awareness.AwarenessConfig;
 import io.verglas.cache.catalog.CatalogProxy;
+import io.verglas.cli.status.StatusReport;
 import io.verglas.cache.catalog.RestCatalogConfig;
 import io.verglas.cache.origin.LocalDirectoryOrigin;
 import io.verglas.catalog.Catalogs;
@@ -57,6 +58,8 @@ public final class LocalStack implements AutoCloseable {
   public static final String STREAM_ID = "local-0";
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final int HEAT_PARTITIONS = 20;
+  /** Tables the status page lists at most (the first by name; it says when there are more). */
+  private static final int STATUS_TABLES = 100;
   private static final Logger LOG = LoggerFactory.getLogger(LocalStack.class);
   /** Flink's servers listen here whatever {@code --host} says (see {@link #flinkCluster}). */
   private static final String FLINK_HOST = "127.0.0.1";
@@ -103,10 +106,13 @@ public final class LocalStack implements AutoCloseable {
     AtomicReference<CacheNode> cacheNode = new AtomicReference<>();
     AtomicReference<Catalog> catalogRef = new AtomicReference<>();
     AtomicReference<CatalogProxy> restCatalog = new AtomicReference<>();
+    AtomicReference<IngestServer> ingestServer = new AtomicReference<>();
+    StatusReport status = new StatusReport(this::healthJson, () -> ingestMetrics(ingestServer.get()),
+        () -> statsJson(cacheNode.get()), catalogRef::get, STATUS_TABLES);
     AdminServer admin = new AdminServer(config.host(), config.adminPort(), adminConfig, access,
         feed, new AdminPages(this::healthJson, () -> statsJson(cacheNode.get()),
             table -> maintenanceJson(catalogRef.get(), table),
-            table -> heatJson(cacheNode.get(), table)));
+            table -> heatJson(cacheNode.get(), table), status::json));
     started.push(admin);
     URI eventsUri = URI.create(admin.uri() + "/events");
 
@@ -149,6 +155,7 @@ public final class LocalStack implements AutoCloseable {
 
     IngestServer ingest = startIngest(catalog, jobsS3, credentials);
     started.push(ingest);
+    ingestServer.set(ingest);
 
     FeedCredential feedCredential =
         new FeedCredential(eventsUri, credentials.eventsToken(), config.dataDir().resolve("outbox"));
@@ -191,6 +198,13 @@ public final class LocalStack implements AutoCloseable {
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("Cannot show heat of " + table + ": " + e.getMessage(), e);
     }
+  }
+
+  private static Object ingestMetrics(IngestServer ingest) {
+    if (ingest == null) {
+      throw new IllegalStateException("Cannot show ingest counters: the ingest server is starting");
+    }
+    return ingest.metrics().snapshot();
   }
 
   private static String statsJson(CacheNode cache) {

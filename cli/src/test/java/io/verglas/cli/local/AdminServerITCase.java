@@ -64,7 +64,7 @@ class AdminServerITCase {
             throw new NoSuchTableException("Table does not exist: %s", table);
           }
           return "{\"table\":\"demo.t\"}";
-        }, table -> "{\"table\":\"" + table + "\",\"partitions\":[]}"));
+        }, table -> "{\"table\":\"" + table + "\",\"partitions\":[]}", () -> "{\"time\":1}"));
     admin = server.uri();
   }
 
