@@ -1,5 +1,7 @@
 package io.verglas.cli.local;
 
+import io.verglas.cli.status.Readiness;
+import io.verglas.ingest.metrics.PrometheusText;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
@@ -76,12 +78,19 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     }
   }
 
+  private static FullHttpResponse ready(Readiness.Answer answer) {
+    return AdminResponses.json(answer.ready() ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE,
+        answer.json());
+  }
+
   private FullHttpResponse answer(AdminRoute route, QueryStringDecoder uri, String body) {
     try {
       return switch (route) {
         case STATUS_PAGE -> AdminResponses.html(io.verglas.cli.status.StatusPage.html());
         case HEALTH -> AdminResponses.json(HttpResponseStatus.OK, pages.health().get());
         case STATUS -> AdminResponses.json(HttpResponseStatus.OK, pages.status().get());
+        case READY -> ready(pages.ready().get());
+        case METRICS -> AdminResponses.text(PrometheusText.CONTENT_TYPE, pages.metrics().get());
         case STATS -> AdminResponses.json(HttpResponseStatus.OK, pages.stats().get());
         case MAINTENANCE -> maintenance.answer(uri);
         case HEAT -> heat.answer(uri);

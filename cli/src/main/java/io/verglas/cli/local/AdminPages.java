@@ -1,5 +1,6 @@
 package io.verglas.cli.local;
 
+import io.verglas.cli.status.Readiness;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -8,7 +9,9 @@ import java.util.function.Supplier;
  * (the cache node's statistics), {@code /maintenance?table=ns.t} (a table's status; throws
  * {@link org.apache.iceberg.exceptions.NoSuchTableException} for an unknown table) and
  * {@code /heat?table=ns.t} (the cache node's heat of the table) and {@code /status} (what the
- * status page at {@code /} shows, {@link io.verglas.cli.status.StatusReport}).
+ * status page at {@code /} shows, {@link io.verglas.cli.status.StatusReport}), {@code /ready}
+ * (503 unless every readiness check passes) and {@code /metrics} (Prometheus text).
  */
 record AdminPages(Supplier<String> health, Supplier<String> stats,
-    Function<String, String> maintenance, Function<String, String> heat, Supplier<String> status) {}
+    Function<String, String> maintenance, Function<String, String> heat, Supplier<String> status,
+    Supplier<Readiness.Answer> ready, Supplier<String> metrics) {}

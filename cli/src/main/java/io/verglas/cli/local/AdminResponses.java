@@ -11,29 +11,33 @@ import io.netty.handler.codec.http.HttpVersion;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
-/** The admin endpoint's whole responses: JSON bodies, errors as {@code {"error": ...}}. */
+/** The admin endpoint's whole responses: JSON, text and HTML bodies, errors as {@code {"error": ...}}. */
 final class AdminResponses {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private AdminResponses() {}
 
   static FullHttpResponse json(HttpResponseStatus status, String body) {
-    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
-        Unpooled.wrappedBuffer(bytes));
-    response.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json")
-        .setInt(HttpHeaderNames.CONTENT_LENGTH, bytes.length);
-    return response;
+    return whole(status, "application/json", body.getBytes(StandardCharsets.UTF_8));
+  }
+
+  static FullHttpResponse text(String contentType, String body) {
+    return whole(HttpResponseStatus.OK, contentType, body.getBytes(StandardCharsets.UTF_8));
   }
 
   /** A page: never cached (it is the current build's), and no framing by other origins. */
   static FullHttpResponse html(byte[] bytes) {
-    FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
-        Unpooled.wrappedBuffer(bytes));
-    response.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/html; charset=utf-8")
-        .set(HttpHeaderNames.CACHE_CONTROL, "no-store")
+    FullHttpResponse response = whole(HttpResponseStatus.OK, "text/html; charset=utf-8", bytes);
+    response.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-store")
         .set("X-Frame-Options", "DENY")
-        .set("Content-Security-Policy", "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'")
+        .set("Content-Security-Policy", "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'");
+    return response;
+  }
+
+  private static FullHttpResponse whole(HttpResponseStatus status, String contentType, byte[] bytes) {
+    FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
+        Unpooled.wrappedBuffer(bytes));
+    response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType)
         .setInt(HttpHeaderNames.CONTENT_LENGTH, bytes.length);
     return response;
   }

@@ -10,7 +10,9 @@ import java.util.stream.Collectors;
 enum AdminRoute {
   STATUS_PAGE("/", HttpMethod.GET, FeedAccess.Need.NONE),   // the page holds no data: it asks /status
   HEALTH("/health", HttpMethod.GET, FeedAccess.Need.NONE),
+  READY("/ready", HttpMethod.GET, FeedAccess.Need.NONE),      // probes carry no token
   STATUS("/status", HttpMethod.GET, FeedAccess.Need.READ),
+  METRICS("/metrics", HttpMethod.GET, FeedAccess.Need.READ),
   STATS("/stats", HttpMethod.GET, FeedAccess.Need.READ),
   MAINTENANCE("/maintenance", HttpMethod.GET, FeedAccess.Need.READ),
   HEAT("/heat", HttpMethod.GET, FeedAccess.Need.READ),

@@ -3,8 +3,10 @@ package io.verglas.cli.local;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.verglas.cache.CacheNode;
+import io.verglas.cache.admin.PrometheusFormat;
 import io.verglas.cache.awareness.AwarenessConfig;
 import io.verglas.cache.catalog.CatalogProxy;
+import io.verglas.cli.status.Readiness;
 import io.verglas.cli.status.StatusReport;
 import io.verglas.cache.catalog.RestCatalogConfig;
 import io.verglas.cache.origin.LocalDirectoryOrigin;
@@ -14,6 +16,7 @@ import io.verglas.events.FeedEvent;
 import io.verglas.events.feed.ChangeFeed;
 import io.verglas.events.feed.FeedAccess;
 import io.verglas.ingest.IngestServer;
+import io.verglas.ingest.metrics.PrometheusText;
 import io.verglas.maintenance.job.MaintenanceConfig;
 import io.verglas.maintenance.job.MaintenanceJob;
 import io.verglas.maintenance.status.MaintenanceStatus;
@@ -39,6 +42,7 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * The whole Verglas stack in one process: a local-directory origin behind the cache node's S3
@@ -107,12 +111,16 @@ public final class LocalStack implements AutoCloseable {
     AtomicReference<Catalog> catalogRef = new AtomicReference<>();
     AtomicReference<CatalogProxy> restCatalog = new AtomicReference<>();
     AtomicReference<IngestServer> ingestServer = new AtomicReference<>();
+    AtomicReference<S3Client> jobsClient = new AtomicReference<>();
     StatusReport status = new StatusReport(this::healthJson, () -> ingestMetrics(ingestServer.get()),
         () -> statsJson(cacheNode.get()), catalogRef::get, STATUS_TABLES);
+    Readiness readiness = LocalReadiness.of(jobsClient::get, config.bucket(), catalogRef::get);
+    started.push(readiness);
     AdminServer admin = new AdminServer(config.host(), config.adminPort(), adminConfig, access,
         feed, new AdminPages(this::healthJson, () -> statsJson(cacheNode.get()),
             table -> maintenanceJson(catalogRef.get(), table),
-            table -> heatJson(cacheNode.get(), table), status::json));
+            table -> heatJson(cacheNode.get(), table), status::json, readiness::evaluate,
+            () -> metricsText(cacheNode.get(), ingestServer.get())));
     started.push(admin);
     URI eventsUri = URI.create(admin.uri() + "/events");
 
@@ -144,6 +152,9 @@ public final class LocalStack implements AutoCloseable {
         credentials.accessKey(), credentials.secretKey(), config.bucket());
     ObjectStoreEndpoint jobsS3 = new ObjectStoreEndpoint(cache.endpoint(), config.region(),
         credentials.jobAccessKey(), credentials.jobSecretKey(), config.bucket());
+    S3Client probes = jobsS3.newClient();
+    started.push(probes);
+    jobsClient.set(probes);
 
     Map<String, String> catalogProperties =
         Catalogs.sqlite(config.catalogDb().toString(), s3.warehouse(), s3.s3FileIoProperties());
@@ -198,6 +209,14 @@ public final class LocalStack implements AutoCloseable {
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("Cannot show heat of " + table + ": " + e.getMessage(), e);
     }
+  }
+
+  /** The cache node's and the ingest server's metrics, as one Prometheus text page. */
+  private static String metricsText(CacheNode cache, IngestServer ingest) {
+    if (cache == null || ingest == null) {
+      throw new IllegalStateException("Cannot show metrics: the stack is starting");
+    }
+    return PrometheusFormat.render(cache.stats()) + PrometheusText.render(ingest.metrics().snapshot());
   }
 
   private static Object ingestMetrics(IngestServer ingest) {

@@ -64,7 +64,8 @@ class AdminServerITCase {
             throw new NoSuchTableException("Table does not exist: %s", table);
           }
           return "{\"table\":\"demo.t\"}";
-        }, table -> "{\"table\":\"" + table + "\",\"partitions\":[]}", () -> "{\"time\":1}"));
+        }, table -> "{\"table\":\"" + table + "\",\"partitions\":[]}", () -> "{\"time\":1}",
+        () -> new io.verglas.cli.status.Readiness.Answer(false, "{\"ready\":false}"), () -> "verglas_up 1\n"));
     admin = server.uri();
   }
 
@@ -155,6 +156,13 @@ class AdminServerITCase {
     assertError(get("/maintenance?table=demo.nope", READ), 404, "No such table");
     assertError(get("/heat", READ), 400, "Missing query parameter");
     assertError(get("/nope", READ), 404, "No such admin endpoint");
+    assertError(get("/metrics", null), 401, "");
+    HttpResponse<String> ready = get("/ready", null);
+    assertThat(ready.statusCode()).as("readiness needs no token and says when it is not ready").isEqualTo(503);
+    assertThat(ready.body()).isEqualTo("{\"ready\":false}");
+    HttpResponse<String> page = get("/", null);
+    assertThat(page.statusCode()).isEqualTo(200);
+    assertThat(page.body()).contains("<title>Verglas status</title>");
     assertError(post("{}", "/stats", READ), 405, "use GET");
     stop();
 

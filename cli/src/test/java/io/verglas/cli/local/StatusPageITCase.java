@@ -84,6 +84,16 @@ class StatusPageITCase {
     assertThat(section(dom, "p-heat")).contains("shop.orders").contains(">id<").contains(">item<");
     assertThat(dom).contains("materializer running");
 
+    HttpClient http = HttpClient.newHttpClient();
+    HttpResponse<String> ready = http.send(HttpRequest.newBuilder(admin.resolve("/ready")).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
+    assertThat(ready.body()).contains("\"origin\":\"ok\"", "\"catalog\":\"ok\"", "\"wal\":\"ok\"");
+    HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(admin.resolve("/metrics"))
+        .header("Authorization", "Bearer " + endpoints.adminToken()).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(metrics.statusCode()).isEqualTo(200);
+    assertThat(metrics.body()).contains("verglas_ingest_acknowledged_rows_total 3000", "verglas_cache_block_hits_total");
+
     Path screenshot = Path.of("target", "status-page.png").toAbsolutePath();
     chromium("--screenshot=" + screenshot, "--window-size=1400,1100", url);
     assertThat(screenshot).isNotEmptyFile();
