@@ -41,9 +41,17 @@ public final class Catalogs {
 
   /** Properties of a JDBC catalog on a SQLite file, with the given FileIO properties. */
   public static Map<String, String> sqlite(String dbPath, String warehouse, Map<String, String> io) {
+    return jdbc("jdbc:sqlite:" + dbPath, warehouse, io);
+  }
+
+  /**
+   * Properties of Iceberg's JDBC catalog on the database at {@code uri} (SQLite or PostgreSQL),
+   * with the given FileIO properties.
+   */
+  public static Map<String, String> jdbc(String uri, String warehouse, Map<String, String> io) {
     Map<String, String> props = new LinkedHashMap<>();
     props.put("type", "jdbc");
-    props.put("uri", "jdbc:sqlite:" + dbPath);
+    props.put("uri", uri);
     props.put("warehouse", warehouse);
     props.put("jdbc.schema-version", "V1");
     props.putAll(io);

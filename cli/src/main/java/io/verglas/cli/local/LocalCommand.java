@@ -39,6 +39,10 @@ public final class LocalCommand implements Callable<Integer> {
   @Option(names = "--checkpoint-interval-ms", description = "Materializer checkpoint interval (default: 2000)")
   Long checkpointMillis;
 
+  @Option(names = "--catalog-uri", description = "The Iceberg JDBC catalog's database, e.g. "
+      + "jdbc:postgresql://127.0.0.1:5432/verglas?user=verglas (default: SQLite in the data directory)")
+  String catalogUri;
+
   @Option(names = "--admin-public", description = "Serve the admin port's reads (/stats, GET "
       + "/events, /maintenance, /heat) without a token (default: the admin.token of endpoints.json)")
   boolean adminPublic;
@@ -97,6 +101,7 @@ public final class LocalCommand implements Callable<Integer> {
     if (flightPort != null) { builder.flightPort(flightPort); }
     if (adminPort != null) { builder.adminPort(adminPort); }
     if (checkpointMillis != null) { builder.checkpointInterval(Duration.ofMillis(checkpointMillis)); }
+    if (catalogUri != null) { builder.catalogUri(catalogUri); }
     return builder.build();
   }
 }

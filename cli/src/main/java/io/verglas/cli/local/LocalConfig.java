@@ -25,6 +25,7 @@ public final class LocalConfig {
   private final Duration checkpointInterval;
   private final long dramCacheBytes;
   private final int parallelism;
+  private final String catalogUri;
 
   private LocalConfig(Builder b) {
     this.dataDir = b.dataDir.toAbsolutePath().normalize();
@@ -37,6 +38,7 @@ public final class LocalConfig {
     this.checkpointInterval = b.checkpointInterval;
     this.dramCacheBytes = b.dramCacheBytes;
     this.parallelism = b.parallelism;
+    this.catalogUri = b.catalogUri;
   }
 
   public static Builder builder() {
@@ -53,6 +55,11 @@ public final class LocalConfig {
   public Duration checkpointInterval() { return checkpointInterval; }
   public long dramCacheBytes() { return dramCacheBytes; }
   public int parallelism() { return parallelism; }
+
+  /** The JDBC catalog's URI: a PostgreSQL database when configured, else SQLite in the data directory. */
+  public String catalogUri() {
+    return catalogUri != null ? catalogUri : "jdbc:sqlite:" + catalogDb();
+  }
 
   public Path originDir() { return dataDir.resolve("origin"); }
   public Path catalogDb() { return dataDir.resolve("catalog.db"); }
@@ -75,6 +82,7 @@ public final class LocalConfig {
     private Duration checkpointInterval = Duration.ofSeconds(2);
     private long dramCacheBytes = 512L << 20;
     private int parallelism = 2;
+    private String catalogUri;
 
     public Builder dataDir(Path dir) { this.dataDir = Objects.requireNonNull(dir, "dataDir"); return this; }
     public Builder host(String value) { this.host = Objects.requireNonNull(value, "host"); return this; }
@@ -108,6 +116,20 @@ public final class LocalConfig {
       return this;
     }
 
+    /**
+     * The Iceberg JDBC catalog's database: {@code jdbc:postgresql://host:port/db?user=...} for
+     * many tables, or {@code jdbc:sqlite:FILE}; default SQLite in the data directory.
+     */
+    public Builder catalogUri(String uri) {
+      Objects.requireNonNull(uri, "catalogUri");
+      if (!uri.startsWith("jdbc:postgresql:") && !uri.startsWith("jdbc:sqlite:")) {
+        throw new IllegalArgumentException("Cannot use catalog URI " + uri
+            + ": only jdbc:postgresql: and jdbc:sqlite: databases are supported");
+      }
+      this.catalogUri = uri;
+      return this;
+    }
+
     /** Applies {@code local.*} keys of a config file. */
     public Builder apply(Properties props) {
       String v;
@@ -122,6 +144,7 @@ public final class LocalConfig {
       }
       if ((v = props.getProperty("local.dram-cache-bytes")) != null) { dramCacheBytes(Long.parseLong(v)); }
       if ((v = props.getProperty("local.parallelism")) != null) { parallelism(Integer.parseInt(v)); }
+      if ((v = props.getProperty("local.catalog-uri")) != null) { catalogUri(v); }
       return this;
     }
 

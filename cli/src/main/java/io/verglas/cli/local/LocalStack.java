@@ -11,6 +11,7 @@ import io.verglas.cli.status.StatusReport;
 import io.verglas.cache.catalog.RestCatalogConfig;
 import io.verglas.cache.origin.LocalDirectoryOrigin;
 import io.verglas.catalog.Catalogs;
+import io.verglas.catalog.JdbcCatalogIndexes;
 import io.verglas.events.CatalogEvent;
 import io.verglas.events.FeedEvent;
 import io.verglas.events.feed.ChangeFeed;
@@ -157,8 +158,9 @@ public final class LocalStack implements AutoCloseable {
     jobsClient.set(probes);
 
     Map<String, String> catalogProperties =
-        Catalogs.sqlite(config.catalogDb().toString(), s3.warehouse(), s3.s3FileIoProperties());
+        Catalogs.jdbc(config.catalogUri(), s3.warehouse(), s3.s3FileIoProperties());
     Catalog catalog = Catalogs.load(CATALOG_NAME, staged(catalogProperties, "catalog"));
+    JdbcCatalogIndexes.ensure(config.catalogUri()); // the catalog created its tables
     if (catalog instanceof AutoCloseable closeable) {
       started.push(closeable);
     }
@@ -171,7 +173,7 @@ public final class LocalStack implements AutoCloseable {
     FeedCredential feedCredential =
         new FeedCredential(eventsUri, credentials.eventsToken(), config.dataDir().resolve("outbox"));
     Map<String, String> jobsCatalogProperties =
-        Catalogs.sqlite(config.catalogDb().toString(), jobsS3.warehouse(), jobsS3.s3FileIoProperties());
+        Catalogs.jdbc(config.catalogUri(), jobsS3.warehouse(), jobsS3.s3FileIoProperties());
     materializer = startMaterializer(jobsS3, jobsCatalogProperties, feedCredential);
     started.push(materializer);
     maintenance = startMaintenance(jobsCatalogProperties, feedCredential, feed.lastSequence() + 1);

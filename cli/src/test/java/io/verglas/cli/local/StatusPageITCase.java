@@ -4,10 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.verglas.catalog.Catalogs;
-import io.verglas.sdk.RowBatchBuilder;
-import io.verglas.sdk.TableWriter;
-import io.verglas.sdk.VerglasClient;
-import io.verglas.table.CreateTableRequest;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -17,20 +13,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.iceberg.PartitionSpec;
-import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,10 +33,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class StatusPageITCase {
   private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-  private static final TableIdentifier ORDERS = TableIdentifier.of("shop", "orders");
-  private static final Schema SCHEMA = new Schema(
-      Types.NestedField.optional(1, "id", Types.LongType.get()),
-      Types.NestedField.optional(2, "item", Types.StringType.get()));
   private static final int ROWS = 3_000;
 
   @TempDir Path dir;
@@ -64,9 +51,9 @@ class StatusPageITCase {
     stack = LocalStack.start(LocalConfig.builder().dataDir(dir).s3Port(0).flightPort(0).adminPort(0)
         .checkpointInterval(Duration.ofSeconds(1)).dramCacheBytes(64L << 20).parallelism(1).build());
     EndpointsFile endpoints = stack.endpoints();
-    push(endpoints);
+    TestingOrders.push(endpoints, 0, ROWS);
     Catalog catalog = Catalogs.load(endpoints.catalogName(), endpoints.catalogProperties());
-    awaitRows(catalog);
+    assertThat(TestingOrders.awaitRows(catalog, ROWS)).isEqualTo(ROWS);
 
     URI admin = endpoints.adminUri();
     HttpResponse<String> page = HttpClient.newHttpClient().send(HttpRequest.newBuilder(admin.resolve("/")).build(),
@@ -97,46 +84,6 @@ class StatusPageITCase {
     Path screenshot = Path.of("target", "status-page.png").toAbsolutePath();
     chromium("--screenshot=" + screenshot, "--window-size=1400,1100", url);
     assertThat(screenshot).isNotEmptyFile();
-  }
-
-  private void push(EndpointsFile endpoints) throws Exception {
-    try (VerglasClient client = VerglasClient.builder().uri(endpoints.flightUri()).token(endpoints.flightToken()).build()) {
-      client.createTable(new CreateTableRequest(List.of("shop"), "orders", SCHEMA, List.of("id"),
-          PartitionSpec.unpartitioned(), Map.of()));
-      try (TableWriter writer = client.openWriter(ORDERS);
-          RowBatchBuilder builder = client.rowBatchBuilder(ORDERS)) {
-        for (long id = 0; id < ROWS; id++) {
-          Map<String, Object> row = new LinkedHashMap<>();
-          row.put("id", id);
-          row.put("item", "item-" + id);
-          builder.add(row);
-        }
-        try (VectorSchemaRoot batch = builder.build()) {
-          writer.write(batch).join();
-        }
-      }
-    }
-  }
-
-  /** Waits for the commit, then reads the table through the cache node: its heat. */
-  private static void awaitRows(Catalog catalog) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-    while (System.nanoTime() < deadline) {
-      Table table = catalog.loadTable(ORDERS);
-      if (table.currentSnapshot() != null) {
-        int rows = 0;
-        try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
-          for (Record ignored : records) {
-            rows++;
-          }
-        }
-        if (rows == ROWS) {
-          return;
-        }
-      }
-      Thread.sleep(300);
-    }
-    throw new AssertionError("The rows were not committed within 120 s");
   }
 
   /** The section element with {@code id}, as Chromium rendered it. */

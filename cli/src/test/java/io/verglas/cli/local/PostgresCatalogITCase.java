@@ -1,0 +1,96 @@
+package io.verglas.cli.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.verglas.catalog.Catalogs;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The local stack on a PostgreSQL catalog (the machine's server at 127.0.0.1:5432, database
+ * {@code test}, a schema of its own per run): tables created over Flight, rows committed by the
+ * materializer and read back through the catalog endpoints.json advertises, the prefix indexes
+ * in place, and everything still there after a restart.
+ */
+class PostgresCatalogITCase {
+  private static final String SERVER = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
+
+  @TempDir Path dir;
+  private final String schema = "vg_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+  private LocalStack stack;
+
+  @BeforeEach
+  void createSchema() throws Exception {
+    sql("CREATE SCHEMA " + schema);
+  }
+
+  @AfterEach
+  void dropSchema() throws Exception {
+    if (stack != null) {
+      stack.close();
+    }
+    sql("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+  }
+
+  @Test
+  void theStackKeepsItsTablesInPostgresql() throws Exception {
+    String uri = SERVER + "&currentSchema=" + schema;
+    stack = start(uri);
+    EndpointsFile endpoints = stack.endpoints();
+    assertThat(endpoints.catalogProperties()).containsEntry("uri", uri).containsEntry("type", "jdbc");
+    TestingOrders.push(endpoints, 0, 500);
+    Catalog catalog = Catalogs.load(endpoints.catalogName(), endpoints.catalogProperties());
+    assertThat(TestingOrders.awaitRows(catalog, 500)).isEqualTo(500);
+    assertThat(indexes()).contains("verglas_iceberg_tables_namespace_prefix",
+        "verglas_iceberg_namespace_properties_prefix");
+
+    stack.close();
+    stack = start(uri);
+    TestingOrders.push(stack.endpoints(), 500, 250);
+    Catalog reopened = Catalogs.load(endpoints.catalogName(), stack.endpoints().catalogProperties());
+    assertThat(TestingOrders.awaitRows(reopened, 750)).as("after a restart").isEqualTo(750);
+  }
+
+  private LocalStack start(String catalogUri) {
+    return LocalStack.start(LocalConfig.builder().dataDir(dir).s3Port(0).flightPort(0).adminPort(0)
+        .checkpointInterval(Duration.ofSeconds(1)).dramCacheBytes(64L << 20).parallelism(1)
+        .catalogUri(catalogUri).build());
+  }
+
+  private List<String> indexes() throws Exception {
+    List<String> names = new ArrayList<>();
+    try (Connection c = DriverManager.getConnection(SERVER);
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT indexname FROM pg_indexes WHERE schemaname = '" + schema + "'")) {
+      while (rs.next()) {
+        names.add(rs.getString(1));
+      }
+    }
+    return names;
+  }
+
+  private static void sql(String statement) throws Exception {
+    try (Connection c = DriverManager.getConnection(SERVER); Statement s = c.createStatement()) {
+      s.execute(statement);
+    }
+  }
+}

@@ -1,0 +1,76 @@
+package io.verglas.cli.local;
+
+import io.verglas.sdk.RowBatchBuilder;
+import io.verglas.sdk.TableWriter;
+import io.verglas.sdk.VerglasClient;
+import io.verglas.table.CreateTableRequest;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.types.Types;
+
+/** A small primary-key table {@code shop.orders (id, item)} pushed over Flight to a stack. */
+final class TestingOrders {
+  static final TableIdentifier ORDERS = TableIdentifier.of("shop", "orders");
+  static final Schema SCHEMA = new Schema(
+      Types.NestedField.optional(1, "id", Types.LongType.get()),
+      Types.NestedField.optional(2, "item", Types.StringType.get()));
+
+  private TestingOrders() {}
+
+  /** Creates the table when {@code first} is 0, then pushes ids {@code [first, first + count)} as one acknowledged batch. */
+  static void push(EndpointsFile endpoints, long first, int count) throws Exception {
+    try (VerglasClient client = VerglasClient.builder().uri(endpoints.flightUri()).token(endpoints.flightToken()).build()) {
+      if (first == 0) {
+        client.createTable(new CreateTableRequest(List.of("shop"), "orders", SCHEMA, List.of("id"),
+            PartitionSpec.unpartitioned(), Map.of()));
+      }
+      try (TableWriter writer = client.openWriter(ORDERS);
+          RowBatchBuilder builder = client.rowBatchBuilder(ORDERS)) {
+        for (long id = first; id < first + count; id++) {
+          Map<String, Object> row = new LinkedHashMap<>();
+          row.put("id", id);
+          row.put("item", "item-" + id);
+          builder.add(row);
+        }
+        try (VectorSchemaRoot batch = builder.build()) {
+          writer.write(batch).join();
+        }
+      }
+    }
+  }
+
+  /**
+   * Reads the table through {@code catalog} (through the cache node: its heat) until it holds
+   * {@code expected} rows or two minutes have passed; returns the rows last counted.
+   */
+  static int awaitRows(Catalog catalog, int expected) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    int rows = -1;
+    while (System.nanoTime() < deadline && rows != expected) {
+      Table table = catalog.loadTable(ORDERS);
+      rows = 0;
+      if (table.currentSnapshot() != null) {
+        try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
+          for (Record ignored : records) {
+            rows++;
+          }
+        }
+      }
+      if (rows != expected) {
+        Thread.sleep(300);
+      }
+    }
+    return rows;
+  }
+}
