@@ -35,6 +35,12 @@ public final class IngestProtocol {
   public static final String SCHEMA_ID = "verglas.schema-id";
   /** Arrow schema metadata returned by GetSchema: the Iceberg table uuid. */
   public static final String SCHEMA_TABLE_UUID = "verglas.table-uuid";
+  /**
+   * How the description of a DoPut refused for load (RESOURCE_EXHAUSTED: too many puts in
+   * progress) begins. Nothing of such a call was read, so a client may send it again once one
+   * of the puts has ended; a batch over the size limit is refused with another description.
+   */
+  public static final String REFUSED_TOO_MANY_PUTS = "Cannot accept DoPut: ";
 
   private IngestProtocol() {}
 }

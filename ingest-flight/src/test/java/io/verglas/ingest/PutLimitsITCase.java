@@ -106,6 +106,36 @@ class PutLimitsITCase {
   }
 
   @Test
+  void aWriterRefusedForTooManyPutsSendsAgainOnceOneEnded() throws Exception {
+    TableIdentifier table = TestTables.id("limits", "retry");
+    try (IngestServer server = env.server("limits-retry").maxConcurrentPuts(1).build().start();
+        VerglasClient holder = client(server);
+        VerglasClient retrying = VerglasClient.builder().uri(server.location())
+            .token(TestEnvironment.TOKEN).autoIdempotencyKeys(true).retryBackoff(Duration.ofMillis(100))
+            .writeRetries(50).build()) {
+      holder.createTable(TestTables.events("limits", "retry"));
+      TableWriter held = writeAndHold(holder, table, 1);
+      TableWriter writer = retrying.openWriter(table);
+      CompletableFuture<PutAck> ack = write(writer, retrying, 2, 5, 10, null);
+      awaitRejects(server, 1);
+      assertThat(ack).as("refused while the other put runs").isNotDone();
+
+      held.close();
+      assertThat(ack.get(30, TimeUnit.SECONDS).rows()).isEqualTo(5);
+      writer.close();
+      assertThat(walRows("limits-retry")).as("each batch once").isEqualTo(6);
+    }
+  }
+
+  private static void awaitRejects(IngestServer server, long atLeast) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (server.metrics().snapshot().rejects().getOrDefault(RejectReason.TOO_MANY_PUTS, 0L) < atLeast) {
+      assertThat(System.nanoTime()).as("a refusal within 30 s").isLessThan(deadline);
+      Thread.sleep(20);
+    }
+  }
+
+  @Test
   void aBatchOverTheMessageCapIsRefusedUnread() throws Exception {
     TableIdentifier table = TestTables.id("limits", "size");
     try (BufferAllocator serverAllocator = new RootAllocator();
@@ -376,7 +406,9 @@ class PutLimitsITCase {
     }
   }
 
+  /** A client that does not retry, so each refusal is seen as it happens. */
   private static VerglasClient client(IngestServer server) {
-    return VerglasClient.builder().uri(server.location()).token(TestEnvironment.TOKEN).build();
+    return VerglasClient.builder().uri(server.location()).token(TestEnvironment.TOKEN)
+        .writeRetries(0).build();
   }
 }

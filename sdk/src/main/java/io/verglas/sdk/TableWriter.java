@@ -2,6 +2,7 @@ package io.verglas.sdk;
 
 import io.verglas.protocol.BatchMetadata;
 import io.verglas.protocol.BatchMetadataParser;
+import io.verglas.protocol.IngestProtocol;
 import io.verglas.protocol.PutAck;
 import io.verglas.protocol.PutAckParser;
 import java.io.ByteArrayInputStream;
@@ -472,6 +473,8 @@ public final class TableWriter implements AutoCloseable {
   private static boolean retryable(VerglasException error) {
     return error.code() == FlightStatusCode.UNAVAILABLE
         || error.code() == FlightStatusCode.TIMED_OUT
+        || (error.code() == FlightStatusCode.RESOURCE_EXHAUSTED && error.description() != null
+            && error.description().startsWith(IngestProtocol.REFUSED_TOO_MANY_PUTS))
         || (error.code() == FlightStatusCode.INTERNAL && error.description() != null
             && error.description().startsWith("RST_STREAM"));
   }

@@ -346,7 +346,8 @@ public final class VerglasClient implements AutoCloseable {
 
     /**
      * How many times in a row a writer re-opens its stream after a transient failure
-     * (UNAVAILABLE) and resends its unacknowledged keyed batches; 0 disables it. Default 5.
+     * (UNAVAILABLE, or RESOURCE_EXHAUSTED for too many puts in progress on the server) and
+     * resends its unacknowledged keyed batches; 0 disables it. Default 5.
      */
     public Builder writeRetries(int retries) {
       if (this.writeRetries != -1) {

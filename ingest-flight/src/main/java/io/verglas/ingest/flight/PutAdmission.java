@@ -14,6 +14,7 @@ import io.grpc.netty.NettyServerBuilder;
 import io.verglas.ingest.metrics.IngestMetrics;
 import io.verglas.ingest.validation.BatchLimits;
 import io.verglas.ingest.validation.RejectReason;
+import io.verglas.protocol.IngestProtocol;
 import java.net.SocketAddress;
 import java.util.HashMap;
 import java.util.Map;
@@ -174,12 +175,12 @@ public final class PutAdmission implements ServerInterceptor, AutoCloseable {
   /** Takes a slot for a call on {@code connection}; returns why not, or null when admitted. */
   private synchronized String admit(SocketAddress connection) {
     if (inProgress >= limits.maxConcurrentPuts()) {
-      return "Cannot accept DoPut: " + inProgress + " puts in progress (maxConcurrentPuts); "
+      return IngestProtocol.REFUSED_TOO_MANY_PUTS + inProgress + " puts in progress (maxConcurrentPuts); "
           + "retry when one has ended";
     }
     int onConnection = perConnection.getOrDefault(connection, 0);
     if (onConnection >= limits.maxConcurrentPutsPerConnection()) {
-      return "Cannot accept DoPut: " + onConnection + " puts in progress on this connection "
+      return IngestProtocol.REFUSED_TOO_MANY_PUTS + onConnection + " puts in progress on this connection "
           + "from " + connection + " (maxConcurrentPutsPerConnection); retry when one has ended";
     }
     inProgress++;
