@@ -2,6 +2,7 @@ package io.verglas.cli;
 
 import io.verglas.cli.bench.BenchLauncher;
 import io.verglas.cli.local.LocalCommand;
+import io.verglas.cli.logging.LogFormat;
 import io.verglas.cli.push.PushCommand;
 import io.verglas.cli.table.TableCommand;
 import picocli.CommandLine;
@@ -18,6 +19,12 @@ import picocli.CommandLine.Command;
         CommandLine.HelpCommand.class})
 public final class Verglas {
   public static void main(String[] args) {
+    try {
+      LogFormat.apply(System.getenv()); // before anything logs
+    } catch (IllegalArgumentException e) {
+      System.err.println("verglas: " + e.getMessage());
+      System.exit(2);
+    }
     int exit = new CommandLine(new Verglas())
         .setExecutionExceptionHandler(new ErrorReporter())
         .execute(args);
