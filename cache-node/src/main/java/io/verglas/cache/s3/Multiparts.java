@@ -14,7 +14,9 @@ import org.w3c.dom.Element;
 
 /**
  * CreateMultipartUpload, UploadPart, CompleteMultipartUpload, AbortMultipartUpload, ListParts,
- * ListMultipartUploads (without {@code delimiter}, which answers NotImplemented).
+ * ListMultipartUploads (without {@code delimiter}, which answers NotImplemented). A repeated
+ * Complete of an upload this node completed answers the first result ({@link CompletedUploads});
+ * a part number listed twice in a row in Complete counts once, with its last ETag.
  * Part checksums in the Complete document are not re-checked: each part's checksum was verified
  * when it was uploaded.
  */
@@ -22,16 +24,17 @@ final class Multiparts {
   private static final int MAX_PARTS = 10_000;
 
   private final Origin origin;
-  private final ObjectMetaCache metas;
+  private final WriteGate gate;
+  private final CompletedUploads completed = new CompletedUploads();
 
-  Multiparts(Origin origin, ObjectMetaCache metas) {
+  Multiparts(Origin origin, WriteGate gate) {
     this.origin = origin;
-    this.metas = metas;
+    this.gate = gate;
   }
 
   CompletableFuture<S3Response> create(S3Request r) {
     S3Headers.rejectUnsupportedWrite(r);
-    return origin.createMultipartUpload(r.bucket, r.key, S3Headers.writeOptions(r, false))
+    return origin.createMultipartUpload(r.bucket, r.key, S3Headers.writeOptions(r))
         .thenApply(uploadId -> S3Response.xml(S3Xml.document("InitiateMultipartUploadResult")
             .element("Bucket", r.bucket)
             .element("Key", r.key)
@@ -70,13 +73,26 @@ final class Multiparts {
     if (parts.isEmpty() || parts.size() > MAX_PARTS) {
       throw malformed("You must specify at least one part (and at most " + MAX_PARTS + ")");
     }
-    return origin.completeMultipartUpload(upload(r), parts, S3Headers.writeCondition(r))
-        .whenComplete((result, error) -> metas.invalidate(r.bucket, r.key))
-        .thenApply(result -> S3Response.xml(S3Xml.document("CompleteMultipartUploadResult")
-            .element("Location", "/" + r.bucket + "/" + UriEncoding.encode(r.key, true))
-            .element("Bucket", r.bucket)
-            .element("Key", r.key)
-            .element("ETag", result.etag())));
+    List<CompletedPart> completing = CompletedUploads.lastOfEachNumber(parts);
+    MultipartUpload upload = upload(r);
+    String repeated = completed.repeated(r.bucket, r.key, upload.uploadId(), completing);
+    if (repeated != null) {
+      return CompletableFuture.completedFuture(completeResult(r, repeated));
+    }
+    return gate.write(r.bucket, r.key, WritePreconditions.ofWrite(r),
+            condition -> origin.completeMultipartUpload(upload, completing, condition))
+        .thenApply(result -> {
+          completed.remember(r.bucket, r.key, upload.uploadId(), completing, result.etag());
+          return completeResult(r, result.etag());
+        });
+  }
+
+  private static S3Response completeResult(S3Request r, String etag) {
+    return S3Response.xml(S3Xml.document("CompleteMultipartUploadResult")
+        .element("Location", "/" + r.bucket + "/" + UriEncoding.encode(r.key, true))
+        .element("Bucket", r.bucket)
+        .element("Key", r.key)
+        .element("ETag", etag));
   }
 
   CompletableFuture<S3Response> abort(S3Request r) {

@@ -42,7 +42,8 @@ final class S3Headers {
 
   private S3Headers() {}
 
-  static WriteOptions writeOptions(S3Request r, boolean allowConditions) {
+  /** The metadata of a new object; its condition is set by the {@link WriteGate}. */
+  static WriteOptions writeOptions(S3Request r) {
     Map<String, String> user = new TreeMap<>();
     for (Map.Entry<String, String> h : r.headers) {
       String name = h.getKey().toLowerCase(Locale.ROOT);
@@ -60,30 +61,8 @@ final class S3Headers {
         content.put(name, value);
       }
     }
-    WriteCondition condition = allowConditions ? writeCondition(r) : WriteCondition.NONE;
-    return new WriteOptions(r.header(HttpHeaderNames.CONTENT_TYPE), user, content, condition);
-  }
-
-  static WriteCondition writeCondition(S3Request r) {
-    String ifNoneMatch = r.header(HttpHeaderNames.IF_NONE_MATCH);
-    String ifMatch = r.header(HttpHeaderNames.IF_MATCH);
-    if (ifNoneMatch != null && !ifNoneMatch.trim().equals("*")) {
-      throw S3Exception.notImplemented("If-None-Match on writes other than '*': " + ifNoneMatch);
-    }
-    if (ifNoneMatch != null && ifMatch != null) {
-      throw new S3Exception(S3ErrorCode.INVALID_REQUEST,
-          "Cannot combine If-None-Match and If-Match on a write");
-    }
-    if (ifNoneMatch != null) {
-      return WriteCondition.ifNoneMatchAny();
-    }
-    if (ifMatch != null) {
-      if (ifMatch.trim().equals("*")) {
-        throw S3Exception.notImplemented("If-Match: * on writes");
-      }
-      return WriteCondition.ifMatch(ifMatch.trim());
-    }
-    return WriteCondition.NONE;
+    return new WriteOptions(r.header(HttpHeaderNames.CONTENT_TYPE), user, content,
+        WriteCondition.NONE);
   }
 
   private static String stripAwsChunked(String encoding) {
