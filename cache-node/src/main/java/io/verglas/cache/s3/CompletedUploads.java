@@ -32,14 +32,48 @@ final class CompletedUploads {
     completed.put(uploadId, new Completed(bucket, key, digest(parts), etag));
   }
 
-  /** The ETag of the earlier completion of this very request, or null. */
+  /**
+   * The ETag of the earlier completion of this very request; null if this node did not complete
+   * the upload. Throws NoSuchUpload for another request on an upload it completed (stores differ
+   * there: s3proxy completes an upload again).
+   */
   String repeated(String bucket, String key, String uploadId, List<CompletedPart> parts) {
     Completed c = completed.getIfPresent(uploadId);
-    if (c == null || !c.bucket().equals(bucket) || !c.key().equals(key)
-        || !c.partsDigest().equals(digest(parts))) {
+    if (c == null) {
       return null;
     }
+    if (!c.bucket().equals(bucket) || !c.key().equals(key) || !c.partsDigest().equals(digest(parts))) {
+      throw noSuchUpload(uploadId);
+    }
     return c.etag();
+  }
+
+  /** Throws NoSuchUpload if this node completed the upload (UploadPart, ListParts, Abort). */
+  void requireNotCompleted(String uploadId) {
+    if (completed.getIfPresent(uploadId) != null) {
+      throw noSuchUpload(uploadId);
+    }
+  }
+
+  /**
+   * Refuses a part list that is not in ascending order (after {@link #lastOfEachNumber}) before
+   * the origin sees it, as S3 does; not every store checks.
+   */
+  static void checkOrder(List<CompletedPart> parts) {
+    for (int i = 1; i < parts.size(); i++) {
+      if (parts.get(i).partNumber() < parts.get(i - 1).partNumber()) {
+        throw new S3Exception(S3ErrorCode.INVALID_PART_ORDER,
+            "The list of parts was not in ascending order. The parts list must be specified in"
+                + " order by part number: part " + parts.get(i).partNumber() + " after part "
+                + parts.get(i - 1).partNumber());
+      }
+    }
+  }
+
+  private static S3Exception noSuchUpload(String uploadId) {
+    return new S3Exception(S3ErrorCode.NO_SUCH_UPLOAD,
+        "The specified upload does not exist. The upload ID may be invalid, or the upload may have"
+            + " been aborted or completed: " + uploadId);
   }
 
   /**

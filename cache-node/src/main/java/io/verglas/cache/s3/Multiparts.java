@@ -44,6 +44,7 @@ final class Multiparts {
   CompletableFuture<S3Response> uploadPart(Exchange ex) {
     S3Request r = ex.request();
     int partNumber = partNumber(r);
+    completed.requireNotCompleted(r.param("uploadId"));
     return origin.uploadPart(upload(r), partNumber, ex.body()).thenApply(etag -> {
       S3Response response = S3Response.ok().header(HttpHeaderNames.ETAG, etag);
       ex.checksums().responseHeaders().forEach(response::header);
@@ -74,6 +75,7 @@ final class Multiparts {
       throw malformed("You must specify at least one part (and at most " + MAX_PARTS + ")");
     }
     List<CompletedPart> completing = CompletedUploads.lastOfEachNumber(parts);
+    CompletedUploads.checkOrder(completing);
     MultipartUpload upload = upload(r);
     String repeated = completed.repeated(r.bucket, r.key, upload.uploadId(), completing);
     if (repeated != null) {
@@ -96,6 +98,7 @@ final class Multiparts {
   }
 
   CompletableFuture<S3Response> abort(S3Request r) {
+    completed.requireNotCompleted(r.param("uploadId"));
     return origin.abortMultipartUpload(upload(r)).thenApply(v -> S3Response.noContent());
   }
 
@@ -104,6 +107,7 @@ final class Multiparts {
         ? 0 : Listings.intParam(r, "part-number-marker", 0, MAX_PARTS);
     int maxParts = r.param("max-parts") == null
         ? 1000 : Listings.intParam(r, "max-parts", 0, 1000);
+    completed.requireNotCompleted(r.param("uploadId"));
     return origin.listParts(upload(r), marker, maxParts).thenApply(listing -> {
       S3Xml xml = S3Xml.document("ListPartsResult")
           .element("Bucket", r.bucket)
