@@ -33,9 +33,11 @@ import java.util.stream.Stream;
  *
  * <p>Blocking file I/O runs on the origin's own thread pool; callers get futures.
  *
- * <p>Limits, each refused with a clear error: keys that do not map to a path one to one (see
- * {@link LocalLayout}), a key that is also a "directory" of other keys, and versions other than
- * {@code "null"}. Files placed in the directory by other means are served, with the MD5 of their
+ * <p>Keys map to paths segment by segment, with an escape for empty segments, so directory
+ * markers ({@code logs/}) live beside the keys under them (see {@link LocalLayout}). Limits, each
+ * refused with a clear error: {@code .}/{@code ..} segments, a key that is also a "directory" of
+ * other keys without a trailing {@code /} ({@code a} beside {@code a/b}), and versions other
+ * than {@code "null"}. Files placed in the directory by other means are served, with the MD5 of their
  * content as ETag and default metadata. Symbolic links are not objects (never listed or served
  * as the last path element); a symlinked directory placed inside a bucket by hand is followed,
  * so keep the root free of links you do not want served.

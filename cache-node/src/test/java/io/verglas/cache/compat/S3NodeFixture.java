@@ -104,6 +104,19 @@ abstract class S3NodeFixture {
     return e;
   }
 
+  /** A signed request the SDK would not send as it is (an empty delimiter, say); path is raw. */
+  io.verglas.cache.TestingRawHttp.Response raw(String method, String pathAndQuery,
+      java.util.Map<String, String> headers, byte[] body) throws java.io.IOException {
+    java.net.URI uri = java.net.URI.create(node.endpoint() + pathAndQuery);
+    var signed = io.verglas.cache.TestingRawHttp.sign(uri,
+        software.amazon.awssdk.http.SdkHttpMethod.fromValue(method), body, headers, ACCESS_KEY, SECRET_KEY);
+    java.util.Map<String, String> all = new java.util.LinkedHashMap<>();
+    signed.request().headers().forEach((k, v) -> all.put(k, String.join(",", v)));
+    try (io.verglas.cache.TestingRawHttp http = new io.verglas.cache.TestingRawHttp(node.endpoint())) {
+      return http.exchange(method, pathAndQuery, all, body);
+    }
+  }
+
   String text(String key) {
     return s3.getObjectAsBytes(b -> b.bucket(bucket).key(key)).asUtf8String();
   }

@@ -405,6 +405,11 @@ public final class S3Origin implements Origin {
   }
 
   static ObjectMeta meta(HeadObjectResponse r) {
+    if (r.eTag() == null) {
+      // s3proxy's file-system store answers so for a directory marker ("dir/"); without an ETag
+      // no read can be pinned to a version.
+      throw new IllegalStateException("Cannot use the origin's object: its answer has no ETag");
+    }
     Map<String, String> content = new LinkedHashMap<>();
     putIfPresent(content, "cache-control", r.cacheControl());
     putIfPresent(content, "content-disposition", r.contentDisposition());
