@@ -79,7 +79,9 @@ public final class S3Server implements AutoCloseable {
         new ObjectWrites(this.origin, gate),
         new Listings(this.origin),
         new Buckets(this.origin, config.region()),
-        new Multiparts(this.origin, gate));
+        new Multiparts(this.origin, gate),
+        new ObjectAttributes(this.origin),
+        new Acls(this.origin));
     SigV4Verifier verifier = new SigV4Verifier(
         config.credentials(), config.allowAnonymous(), config.clock(), config.maxClockSkew());
     this.initializer = new S3ServerInitializer(config, verifier, dispatcher, requestIds(), catalog);
