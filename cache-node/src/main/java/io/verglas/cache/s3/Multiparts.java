@@ -25,11 +25,13 @@ final class Multiparts {
 
   private final Origin origin;
   private final WriteGate gate;
+  private final PartCopies copies;
   private final CompletedUploads completed = new CompletedUploads();
 
-  Multiparts(Origin origin, WriteGate gate) {
+  Multiparts(Origin origin, WriteGate gate, PartCopies copies) {
     this.origin = origin;
     this.gate = gate;
+    this.copies = copies;
   }
 
   CompletableFuture<S3Response> create(S3Request r) {
@@ -50,6 +52,12 @@ final class Multiparts {
       ex.checksums().responseHeaders().forEach(response::header);
       return response;
     });
+  }
+
+  CompletableFuture<S3Response> uploadPartCopy(S3Request r) {
+    int partNumber = partNumber(r);
+    completed.requireNotCompleted(r.param("uploadId"));
+    return copies.copy(r, upload(r), partNumber);
   }
 
   CompletableFuture<S3Response> complete(Exchange ex) {

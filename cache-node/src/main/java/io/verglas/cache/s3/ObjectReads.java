@@ -207,7 +207,9 @@ final class ObjectReads {
     if (notModified != null) {
       return new Plan(notModified, null);
     }
-    HttpRange range = HttpRange.parse(r.header(HttpHeaderNames.RANGE), meta.size());
+    HttpRange range = r.hasParam("partNumber")
+        ? partRange(r, meta)
+        : HttpRange.parse(r.header(HttpHeaderNames.RANGE), meta.size());
     S3Response response = S3Response.of(range == null ? HttpResponseStatus.OK : HttpResponseStatus.PARTIAL_CONTENT);
     S3Headers.addObjectHeaders(response, meta, r);
     long length = range == null ? meta.size() : range.length();
@@ -220,6 +222,40 @@ final class ObjectReads {
       return new Plan(response, null);
     }
     return new Plan(response, range != null ? range : new HttpRange(0, meta.size() - 1));
+  }
+
+  /**
+   * The range of {@code ?partNumber=n}. An object uploaded in one piece has one part, the whole
+   * object (S3 answers it as a range: 206 with Content-Range); any other part number is 416
+   * InvalidPartNumber. The part boundaries of a multipart object are not known here (origins do
+   * not keep them), so that read answers NotImplemented.
+   */
+  private static HttpRange partRange(S3Request r, ObjectMeta meta) {
+    if (r.header(HttpHeaderNames.RANGE) != null) {
+      throw new S3Exception(S3ErrorCode.INVALID_REQUEST,
+          "Cannot specify both Range header and partNumber query parameter");
+    }
+    int partNumber;
+    try {
+      partNumber = Integer.parseInt(r.param("partNumber").trim());
+    } catch (NumberFormatException e) {
+      partNumber = 0;
+    }
+    if (partNumber < 1 || partNumber > 10_000) {
+      throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT,
+          "Part number must be an integer between 1 and 10000, inclusive")
+          .detail("ArgumentName", "partNumber").detail("ArgumentValue", r.param("partNumber"));
+    }
+    if (ObjectAttributes.partsCount(meta.etag()) > 0) {
+      throw S3Exception.notImplemented("GetObject/HeadObject of one part (?partNumber) of a multipart"
+          + " object: the endpoint does not know its part boundaries");
+    }
+    if (partNumber != 1 || meta.size() == 0) {
+      throw new S3Exception(S3ErrorCode.INVALID_PART_NUMBER, "The requested partnumber is not satisfiable")
+          .detail("PartNumberRequested", Integer.toString(partNumber))
+          .detail("ActualPartCount", "1");
+    }
+    return new HttpRange(0, meta.size() - 1);
   }
 
   private static byte[] checkLength(byte[] data, int expected, long offset) {

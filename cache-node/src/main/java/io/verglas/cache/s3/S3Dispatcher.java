@@ -48,6 +48,7 @@ final class S3Dispatcher {
         case DELETE_OBJECT -> writes.delete(ex);
         case CREATE_MULTIPART_UPLOAD -> multiparts.create(r);
         case UPLOAD_PART -> multiparts.uploadPart(ex);
+        case UPLOAD_PART_COPY -> multiparts.uploadPartCopy(r);
         case COMPLETE_MULTIPART_UPLOAD -> multiparts.complete(ex);
         case ABORT_MULTIPART_UPLOAD -> multiparts.abort(r);
         case LIST_PARTS -> multiparts.listParts(r);

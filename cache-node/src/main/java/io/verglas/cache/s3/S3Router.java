@@ -51,20 +51,15 @@ final class S3Router {
       if (r.hasParam("uploadId")) {
         return S3Operation.LIST_PARTS;
       }
-      rejectPartNumber(r);
       return S3Operation.GET_OBJECT;
     }
     if (HttpMethod.HEAD.equals(m)) {
-      rejectPartNumber(r);
       return S3Operation.HEAD_OBJECT;
     }
     if (HttpMethod.PUT.equals(m)) {
       boolean copy = r.header("x-amz-copy-source") != null;
       if (r.hasParam("uploadId") || r.hasParam("partNumber")) {
-        if (copy) {
-          throw S3Exception.notImplemented("UploadPartCopy (x-amz-copy-source with uploadId)");
-        }
-        return S3Operation.UPLOAD_PART;
+        return copy ? S3Operation.UPLOAD_PART_COPY : S3Operation.UPLOAD_PART;
       }
       return copy ? S3Operation.COPY_OBJECT : S3Operation.PUT_OBJECT;
     }
@@ -142,12 +137,6 @@ final class S3Router {
       if (r.hasParam(sub) && !allowed.contains(sub)) {
         throw S3Exception.notImplemented(r.method.name() + " on bucket sub-resource ?" + sub);
       }
-    }
-  }
-
-  private static void rejectPartNumber(S3Request r) {
-    if (r.hasParam("partNumber")) {
-      throw S3Exception.notImplemented("GET/HEAD of an object by ?partNumber");
     }
   }
 

@@ -79,7 +79,8 @@ public final class S3Server implements AutoCloseable {
         new ObjectWrites(this.origin, gate),
         new Listings(this.origin),
         new Buckets(this.origin, config.region()),
-        new Multiparts(this.origin, gate),
+        new Multiparts(this.origin, gate,
+            new PartCopies(this.origin, config.spoolThresholdBytes(), config.spoolDirectory())),
         new ObjectAttributes(this.origin),
         new Acls(this.origin));
     SigV4Verifier verifier = new SigV4Verifier(

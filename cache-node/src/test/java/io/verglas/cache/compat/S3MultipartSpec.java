@@ -100,4 +100,58 @@ abstract class S3MultipartSpec extends S3NodeFixture {
         .multipartUpload(m -> m.parts(part(2, e2), part(1, e1)))), 400, "InvalidPartOrder");
     s3.abortMultipartUpload(b -> b.bucket(bucket).key("order/a").uploadId(uploadId));
   }
+
+  @Test
+  void uploadPartCopyWithAndWithoutARange() {
+    byte[] source = bytes(5 * MIB + 300, 11);
+    s3.putObject(b -> b.bucket(bucket).key("copy/source"), RequestBody.fromBytes(source));
+    String uploadId = s3.createMultipartUpload(b -> b.bucket(bucket).key("copy/target")).uploadId();
+    var whole = s3.uploadPartCopy(b -> b.sourceBucket(bucket).sourceKey("copy/source")
+        .destinationBucket(bucket).destinationKey("copy/target").uploadId(uploadId).partNumber(1));
+    var ranged = s3.uploadPartCopy(b -> b.sourceBucket(bucket).sourceKey("copy/source")
+        .destinationBucket(bucket).destinationKey("copy/target").uploadId(uploadId).partNumber(2)
+        .copySourceRange("bytes=100-199"));
+    assertThat(whole.copyPartResult().eTag()).isEqualTo(etagOf(source));
+    s3.completeMultipartUpload(b -> b.bucket(bucket).key("copy/target").uploadId(uploadId).multipartUpload(m -> m.parts(
+        part(1, whole.copyPartResult().eTag()), part(2, ranged.copyPartResult().eTag()))));
+    assertThat(content("copy/target")).isEqualTo(concat(source, java.util.Arrays.copyOfRange(source, 100, 200)));
+  }
+
+  @Test
+  void uploadPartCopyRefusesBadRangesAndMissingSources() {
+    s3.putObject(b -> b.bucket(bucket).key("badcopy/source"), RequestBody.fromString("0123456789"));
+    String uploadId = s3.createMultipartUpload(b -> b.bucket(bucket).key("badcopy/target")).uploadId();
+    for (String range : java.util.List.of("bytes=5-3", "bytes=0-10", "bytes=10-12", "0-3", "bytes=-3", "bytes=2-")) {
+      assertS3Error(() -> s3.uploadPartCopy(b -> b.sourceBucket(bucket).sourceKey("badcopy/source")
+          .destinationBucket(bucket).destinationKey("badcopy/target").uploadId(uploadId).partNumber(1)
+          .copySourceRange(range)), 400, "InvalidArgument");
+    }
+    assertS3Error(() -> s3.uploadPartCopy(b -> b.sourceBucket(bucket).sourceKey("badcopy/missing")
+        .destinationBucket(bucket).destinationKey("badcopy/target").uploadId(uploadId).partNumber(1)),
+        404, "NoSuchKey");
+    assertS3Error(() -> s3.uploadPartCopy(b -> b.sourceBucket(bucket).sourceKey("badcopy/source")
+        .destinationBucket(bucket).destinationKey("badcopy/target").uploadId(uploadId).partNumber(1)
+        .copySourceIfMatch("\"0123456789abcdef0123456789abcdef\"")), 412, "PreconditionFailed");
+    assertThat(s3.listParts(b -> b.bucket(bucket).key("badcopy/target").uploadId(uploadId)).parts()).isEmpty();
+    s3.abortMultipartUpload(b -> b.bucket(bucket).key("badcopy/target").uploadId(uploadId));
+  }
+
+  @Test
+  void getObjectByPartNumber() {
+    s3.putObject(b -> b.bucket(bucket).key("pn/single"), RequestBody.fromString("whole object"));
+    var one = s3.getObjectAsBytes(b -> b.bucket(bucket).key("pn/single").partNumber(1));
+    assertThat(one.asUtf8String()).isEqualTo("whole object");
+    assertThat(one.response().contentRange()).isEqualTo("bytes 0-11/12");
+    assertThat(s3.headObject(b -> b.bucket(bucket).key("pn/single").partNumber(1)).contentLength()).isEqualTo(12L);
+    assertS3Error(() -> s3.getObjectAsBytes(b -> b.bucket(bucket).key("pn/single").partNumber(2)),
+        416, "InvalidPartNumber");
+    assertS3Error(() -> s3.getObjectAsBytes(b -> b.bucket(bucket).key("pn/single").partNumber(10_001)),
+        400, "InvalidArgument");
+    assertS3Error(() -> s3.getObjectAsBytes(b -> b.bucket(bucket).key("pn/missing").partNumber(1)),
+        404, "NoSuchKey");
+  }
+
+  private static String etagOf(byte[] content) {
+    return "\"" + java.util.HexFormat.of().formatHex(io.verglas.cache.origin.ETags.newMd5().digest(content)) + "\"";
+  }
 }
