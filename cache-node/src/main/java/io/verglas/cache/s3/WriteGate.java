@@ -47,8 +47,4 @@ final class WriteGate {
       throw e instanceof RuntimeException re ? re : new IllegalStateException(e);
     });
   }
-
-  int inFlight() {
-    return sequencer.inFlight();
-  }
 }

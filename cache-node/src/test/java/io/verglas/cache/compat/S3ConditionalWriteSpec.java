@@ -138,7 +138,7 @@ abstract class S3ConditionalWriteSpec extends S3NodeFixture {
 
   @Test
   void concurrentIfNoneMatchWritersHaveExactlyOneWinner() throws Exception {
-    List<Integer> winners = race(16, i -> () -> {
+    List<Integer> winners = race(16, 412, i -> () -> {
       s3.putObject(b -> b.bucket(bucket).key("race/create").ifNoneMatch("*"), RequestBody.fromString("writer-" + i));
       return i;
     });
@@ -149,7 +149,7 @@ abstract class S3ConditionalWriteSpec extends S3NodeFixture {
   @Test
   void concurrentIfMatchWritersHaveExactlyOneWinner() throws Exception {
     String base = put("race/update", "base");
-    List<Integer> winners = race(16, i -> () -> {
+    List<Integer> winners = race(16, 412, i -> () -> {
       s3.putObject(b -> b.bucket(bucket).key("race/update").ifMatch(base), RequestBody.fromString("writer-" + i));
       return i;
     });
@@ -157,8 +157,25 @@ abstract class S3ConditionalWriteSpec extends S3NodeFixture {
     assertThat(text("race/update")).isEqualTo("writer-" + winners.get(0));
   }
 
-  /** Runs n writers at once; returns the ids of those that succeeded. Every loser must get 412. */
-  private static List<Integer> race(int n, java.util.function.IntFunction<Callable<Integer>> writer)
+  /**
+   * Conditions the endpoint resolves itself (size, time) read the current version first: only
+   * the node's per-key order keeps two such deletes from both passing, since s3proxy deletes a
+   * missing key under If-Match without complaint.
+   */
+  @Test
+  void concurrentConditionalDeletesHaveExactlyOneWinner() throws Exception {
+    for (int round = 0; round < 5; round++) {
+      put("race/delete", "12345");
+      List<Integer> winners = race(8, 404, i -> () -> {
+        s3.deleteObject(b -> b.bucket(bucket).key("race/delete").ifMatchSize(5L));
+        return i;
+      });
+      assertThat(winners).as("round %d", round).hasSize(1);
+    }
+  }
+
+  /** Runs n writers at once; returns the ids of those that succeeded. Every loser must get loserStatus. */
+  private static List<Integer> race(int n, int loserStatus, java.util.function.IntFunction<Callable<Integer>> writer)
       throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(n);
     try {
@@ -171,7 +188,7 @@ abstract class S3ConditionalWriteSpec extends S3NodeFixture {
           try {
             return w.call();
           } catch (S3Exception e) {
-            assertThat(e.statusCode()).as("a losing writer: %s", e.getMessage()).isEqualTo(412);
+            assertThat(e.statusCode()).as("a losing writer: %s", e.getMessage()).isEqualTo(loserStatus);
             return -1;
           }
         }));
