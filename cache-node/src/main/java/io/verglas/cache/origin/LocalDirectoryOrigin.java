@@ -176,6 +176,32 @@ public final class LocalDirectoryOrigin implements Origin {
   }
 
   @Override
+  public CompletableFuture<PartRange> partRange(String bucket, String key, String etag, int partNumber) {
+    return async(() -> {
+      Path file = existingBucketPath(bucket, key);
+      List<Long> sizes = metadata.partSizes(file, layout.sidecarPath(bucket, key), etag);
+      if (sizes == null) {
+        throw new OriginException(Reason.PRECONDITION_FAILED,
+            "Cannot read a part of " + bucket + "/" + key + " at version " + etag + ": it changed");
+      }
+      if (sizes.isEmpty()) {
+        // Completed before part sizes were recorded: one part, the whole object, is still a
+        // correct answer for a client that reads by part (it then reads one part).
+        long size = metadata.current(file, layout.sidecarPath(bucket, key)).size();
+        return partNumber == 1 && size > 0 ? new PartRange(1, 0, size - 1) : PartRange.beyond(1);
+      }
+      if (partNumber > sizes.size()) {
+        return PartRange.beyond(sizes.size());
+      }
+      long start = 0;
+      for (int i = 0; i < partNumber - 1; i++) {
+        start += sizes.get(i);
+      }
+      return new PartRange(sizes.size(), start, start + sizes.get(partNumber - 1) - 1);
+    });
+  }
+
+  @Override
   public CompletableFuture<PutResult> put(
       String bucket, String key, ObjectBody body, WriteOptions options) {
     return async(() -> {

@@ -135,10 +135,13 @@ final class LocalMultipart {
       }
       Path temp = layout.newTempFile(".data");
       byte[][] md5s = new byte[parts.size()][];
+      List<Long> sizes = new ArrayList<>();
       boolean ok = false;
       try (FileChannel out = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
         for (int i = 0; i < parts.size(); i++) {
+          long before = out.position();
           md5s[i] = appendPart(staged, parts.get(i), i == parts.size() - 1, out);
+          sizes.add(out.position() - before);
         }
         out.force(true);
         ok = true;
@@ -148,7 +151,7 @@ final class LocalMultipart {
         }
       }
       PutResult result = publisher.publish(upload.bucket(), upload.key(), temp,
-          ETags.ofParts(md5s), staged.options().withCondition(condition));
+          ETags.ofParts(md5s), staged.options().withCondition(condition), sizes);
       recordCompletion(staged.dir(), upload, parts, result);
       return result;
     } finally {

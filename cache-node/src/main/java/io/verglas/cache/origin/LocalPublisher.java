@@ -28,6 +28,12 @@ final class LocalPublisher {
 
   PutResult publish(String bucket, String key, Path temp, String etag, WriteOptions options)
       throws IOException {
+    return publish(bucket, key, temp, etag, options, java.util.List.of());
+  }
+
+  /** As {@link #publish(String, String, Path, String, WriteOptions)}, recording part sizes. */
+  PutResult publish(String bucket, String key, Path temp, String etag, WriteOptions options,
+      java.util.List<Long> partSizes) throws IOException {
     Path bucketDir = layout.bucketDir(bucket);
     Path target = layout.objectPath(bucket, key);
     Path sidecar = layout.sidecarPath(bucket, key);
@@ -36,7 +42,7 @@ final class LocalPublisher {
       FileStamp stamp = FileStamp.read(temp);
       ObjectMeta meta = new ObjectMeta(etag, stamp.size(), stamp.lastModified(),
           options.contentType(), options.userMetadata(), options.contentHeaders());
-      sidecarTemp = DurableFiles.writeBytesTemp(layout, LocalMetadata.encodeSidecar(stamp, meta));
+      sidecarTemp = DurableFiles.writeBytesTemp(layout, LocalMetadata.encodeSidecar(stamp, meta, partSizes));
       ReentrantLock lock = locks.lockFor(bucket, key);
       lock.lock();
       try {

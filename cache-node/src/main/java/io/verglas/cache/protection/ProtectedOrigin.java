@@ -263,6 +263,12 @@ public final class ProtectedOrigin implements Origin {
   }
 
   @Override
+  public CompletableFuture<io.verglas.cache.origin.PartRange> partRange(
+      String bucket, String key, String etag, int partNumber) {
+    return call(true, () -> delegate.partRange(bucket, key, etag, partNumber));
+  }
+
+  @Override
   public CompletableFuture<byte[]> readRange(String bucket, String key, String expectedEtag, long offset, int length) {
     return call(true, () -> delegate.readRange(bucket, key, expectedEtag, offset, length));
   }

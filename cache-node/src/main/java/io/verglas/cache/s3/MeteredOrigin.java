@@ -70,6 +70,13 @@ final class MeteredOrigin implements Origin {
   }
 
   @Override
+  public CompletableFuture<io.verglas.cache.origin.PartRange> partRange(
+      String bucket, String key, String etag, int partNumber) {
+    requests.increment();
+    return delegate.partRange(bucket, key, etag, partNumber);
+  }
+
+  @Override
   public CompletableFuture<byte[]> readRange(
       String bucket, String key, String expectedEtag, long offset, int length) {
     requests.increment();

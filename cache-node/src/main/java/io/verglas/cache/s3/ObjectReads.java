@@ -12,6 +12,7 @@ import io.verglas.cache.iceberg.IcebergPaths;
 import io.verglas.cache.origin.ObjectMeta;
 import io.verglas.cache.origin.Origin;
 import io.verglas.cache.origin.OriginException;
+import io.verglas.cache.origin.PartRange;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -31,6 +32,10 @@ import java.util.concurrent.atomic.LongAdder;
  * inside it is served from it.
  *
  * <p>Requests naming a versionId bypass the block and metadata caches and go to the origin.
+ *
+ * <p>{@code ?partNumber=n} reads one part as a range of the resolved version: the whole object
+ * for an object in one piece, else the range the origin names for that ETag
+ * ({@link Origin#partRange}).
  */
 final class ObjectReads {
   private static final int MAX_ATTEMPTS = 3;
@@ -57,32 +62,63 @@ final class ObjectReads {
   CompletableFuture<S3Response> read(S3Request r) {
     S3Headers.rejectUnsupportedRead(r);
     String versionId = r.param("versionId");
+    int partNumber = partNumber(r);
     if (versionId != null) {
+      if (partNumber != 0) {
+        throw S3Exception.notImplemented("GetObject/HeadObject of one part (?partNumber) of a version");
+      }
       return readVersion(r, versionId);
     }
-    return attempt(r, 1);
+    return attempt(r, partNumber, 1);
   }
 
-  private CompletableFuture<S3Response> attempt(S3Request r, int attempt) {
-    return metas.resolve(r.bucket, r.key).thenCompose(meta -> {
-      Plan plan = plan(r, meta);
-      if (plan.range() == null) {
-        return CompletableFuture.completedFuture(plan.response());
+  private CompletableFuture<S3Response> attempt(S3Request r, int partNumber, int attempt) {
+    return metas.resolve(r.bucket, r.key).thenCompose(meta -> part(r, meta, partNumber).handle((part, error) -> {
+      if (error == null) {
+        return attempt(r, meta, part, attempt);
       }
-      if (attempt == 1) {
-        observe(r, plan.range());
+      if (changedUnderneath(error) && attempt < MAX_ATTEMPTS) {
+        metas.invalidate(r.bucket, r.key);
+        return attempt(r, partNumber, attempt + 1);
       }
-      return body(r, meta, plan).handle((response, error) -> {
-        if (error == null) {
-          return CompletableFuture.completedFuture(response);
-        }
-        if (changedUnderneath(error) && attempt < MAX_ATTEMPTS) {
-          metas.invalidate(r.bucket, r.key);
-          return attempt(r, attempt + 1);
-        }
-        return CompletableFuture.<S3Response>failedFuture(explain(error));
-      }).thenCompose(f -> f);
-    });
+      return CompletableFuture.<S3Response>failedFuture(explain(error));
+    }).thenCompose(f -> f));
+  }
+
+  private CompletableFuture<S3Response> attempt(S3Request r, ObjectMeta meta, PartRange part, int attempt) {
+    Plan plan = plan(r, meta, part);
+    if (plan.range() == null) {
+      return CompletableFuture.completedFuture(plan.response());
+    }
+    if (attempt == 1) {
+      observe(r, plan.range());
+    }
+    return body(r, meta, plan).handle((response, error) -> {
+      if (error == null) {
+        return CompletableFuture.completedFuture(response);
+      }
+      if (changedUnderneath(error) && attempt < MAX_ATTEMPTS) {
+        metas.invalidate(r.bucket, r.key);
+        return attempt(r, partNumber(r), attempt + 1);
+      }
+      return CompletableFuture.<S3Response>failedFuture(explain(error));
+    }).thenCompose(f -> f);
+  }
+
+  /**
+   * Where part {@code partNumber} of this version lies (null when no part was asked for). An
+   * object uploaded in one piece has one part, the whole object; the parts of a multipart
+   * object come from the origin.
+   */
+  private CompletableFuture<PartRange> part(S3Request r, ObjectMeta meta, int partNumber) {
+    if (partNumber == 0) {
+      return CompletableFuture.completedFuture(null);
+    }
+    if (ObjectAttributes.partsCount(meta.etag()) == 0) {
+      return CompletableFuture.completedFuture(partNumber == 1 && meta.size() > 0
+          ? new PartRange(1, 0, meta.size() - 1) : PartRange.beyond(1));
+    }
+    return origin.partRange(r.bucket, r.key, meta.etag(), partNumber);
   }
 
   /**
@@ -173,7 +209,7 @@ final class ObjectReads {
 
   private CompletableFuture<S3Response> readVersion(S3Request r, String versionId) {
     return origin.headVersion(r.bucket, r.key, versionId).thenCompose(meta -> {
-      Plan plan = plan(r, meta);
+      Plan plan = plan(r, meta, null);
       plan.response().header("x-amz-version-id", versionId);
       if (plan.range() == null) {
         return CompletableFuture.completedFuture(plan.response());
@@ -202,16 +238,19 @@ final class ObjectReads {
   /** The response head, and the byte range to stream (null when there is no body). */
   private record Plan(S3Response response, HttpRange range) {}
 
-  private static Plan plan(S3Request r, ObjectMeta meta) {
+  private static Plan plan(S3Request r, ObjectMeta meta, PartRange part) {
     S3Response notModified = S3Headers.evaluateRead(r, meta);
     if (notModified != null) {
       return new Plan(notModified, null);
     }
-    HttpRange range = r.hasParam("partNumber")
-        ? partRange(r, meta)
+    HttpRange range = part != null
+        ? partRange(part, r)
         : HttpRange.parse(r.header(HttpHeaderNames.RANGE), meta.size());
     S3Response response = S3Response.of(range == null ? HttpResponseStatus.OK : HttpResponseStatus.PARTIAL_CONTENT);
     S3Headers.addObjectHeaders(response, meta, r);
+    if (part != null && ObjectAttributes.partsCount(meta.etag()) > 0) {
+      response.header("x-amz-mp-parts-count", part.partsCount());
+    }
     long length = range == null ? meta.size() : range.length();
     response.header(HttpHeaderNames.CONTENT_LENGTH, length);
     if (range != null) {
@@ -225,12 +264,13 @@ final class ObjectReads {
   }
 
   /**
-   * The range of {@code ?partNumber=n}. An object uploaded in one piece has one part, the whole
-   * object (S3 answers it as a range: 206 with Content-Range); any other part number is 416
-   * InvalidPartNumber. The part boundaries of a multipart object are not known here (origins do
-   * not keep them), so that read answers NotImplemented.
+   * The part number of {@code ?partNumber=n}, 0 if absent. S3 refuses it beside a Range header
+   * and outside 1..10000.
    */
-  private static HttpRange partRange(S3Request r, ObjectMeta meta) {
+  private static int partNumber(S3Request r) {
+    if (!r.hasParam("partNumber")) {
+      return 0;
+    }
     if (r.header(HttpHeaderNames.RANGE) != null) {
       throw new S3Exception(S3ErrorCode.INVALID_REQUEST,
           "Cannot specify both Range header and partNumber query parameter");
@@ -246,16 +286,17 @@ final class ObjectReads {
           "Part number must be an integer between 1 and 10000, inclusive")
           .detail("ArgumentName", "partNumber").detail("ArgumentValue", r.param("partNumber"));
     }
-    if (ObjectAttributes.partsCount(meta.etag()) > 0) {
-      throw S3Exception.notImplemented("GetObject/HeadObject of one part (?partNumber) of a multipart"
-          + " object: the endpoint does not know its part boundaries");
-    }
-    if (partNumber != 1 || meta.size() == 0) {
+    return partNumber;
+  }
+
+  /** The byte range of a part, served as S3 does: as a range (206); 416 beyond the last part. */
+  private static HttpRange partRange(PartRange part, S3Request r) {
+    if (!part.exists()) {
       throw new S3Exception(S3ErrorCode.INVALID_PART_NUMBER, "The requested partnumber is not satisfiable")
-          .detail("PartNumberRequested", Integer.toString(partNumber))
-          .detail("ActualPartCount", "1");
+          .detail("PartNumberRequested", r.param("partNumber"))
+          .detail("ActualPartCount", Integer.toString(part.partsCount()));
     }
-    return new HttpRange(0, meta.size() - 1);
+    return new HttpRange(part.start(), part.end());
   }
 
   private static byte[] checkLength(byte[] data, int expected, long offset) {
