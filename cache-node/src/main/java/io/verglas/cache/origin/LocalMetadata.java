@@ -14,6 +14,8 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.slf4j.Logger;
@@ -158,10 +160,10 @@ final class LocalMetadata {
   }
 
   static byte[] encodeSidecar(FileStamp stamp, ObjectMeta meta) {
-    return encodeSidecar(stamp, meta, java.util.List.of());
+    return encodeSidecar(stamp, meta, List.of());
   }
 
-  static byte[] encodeSidecar(FileStamp stamp, ObjectMeta meta, java.util.List<Long> partSizes) {
+  static byte[] encodeSidecar(FileStamp stamp, ObjectMeta meta, List<Long> partSizes) {
     ObjectNode node = JSON.createObjectNode();
     node.put("format", FORMAT_VERSION);
     node.put("etag", meta.etag());
@@ -214,7 +216,7 @@ final class LocalMetadata {
    * {@code etag}; empty if that version is one part; null if the current version has another
    * ETag (or there is none).
    */
-  java.util.List<Long> partSizes(Path file, Path sidecar, String etag) throws IOException {
+  List<Long> partSizes(Path file, Path sidecar, String etag) throws IOException {
     ObjectMeta meta = current(file, sidecar);
     if (meta == null || !ETags.matches(meta.etag(), etag)) {
       return null;
@@ -224,13 +226,13 @@ final class LocalMetadata {
     try {
       bytes = Files.readAllBytes(sidecar);
     } catch (NoSuchFileException e) {
-      return java.util.List.of();
+      return List.of();
     }
     Stamped stamped = decodeSidecar(bytes);
     if (stamped == null || !stamped.stamp().equals(stamp) || !ETags.matches(stamped.meta().etag(), etag)) {
-      return java.util.List.of();
+      return List.of();
     }
-    java.util.List<Long> sizes = new java.util.ArrayList<>();
+    List<Long> sizes = new ArrayList<>();
     JsonNode parts = JSON.readTree(bytes).path("partSizes");
     parts.forEach(n -> sizes.add(n.asLong()));
     return sizes;

@@ -6,20 +6,25 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.verglas.cache.origin.OriginException.Reason;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -41,8 +46,8 @@ final class LocalMultipart {
   static final long MIN_PART_SIZE = 5L * 1024 * 1024;
   static final int MAX_PART_NUMBER = 10_000;
   static final int FORMAT_VERSION = 1;
-  static final java.time.Duration COMPLETED_RETENTION = java.time.Duration.ofHours(24);
-  private static final long SWEEP_INTERVAL_NANOS = java.util.concurrent.TimeUnit.MINUTES.toNanos(10);
+  static final Duration COMPLETED_RETENTION = Duration.ofHours(24);
+  private static final long SWEEP_INTERVAL_NANOS = TimeUnit.MINUTES.toNanos(10);
   private static final String UPLOAD_FILE = "upload.json";
   private static final String COMPLETED_FILE = "completed.json";
   private static final String PART_PREFIX = "part-";
@@ -52,8 +57,8 @@ final class LocalMultipart {
   private final LocalMetadata metadata;
   private final LocalPublisher publisher;
   private final KeyLocks locks = new KeyLocks();
-  private final java.util.concurrent.atomic.AtomicLong lastSweep =
-      new java.util.concurrent.atomic.AtomicLong(System.nanoTime() - SWEEP_INTERVAL_NANOS);
+  private final AtomicLong lastSweep =
+      new AtomicLong(System.nanoTime() - SWEEP_INTERVAL_NANOS);
 
   LocalMultipart(LocalLayout layout, LocalMetadata metadata, LocalPublisher publisher) {
     this.layout = layout;
@@ -206,7 +211,7 @@ final class LocalMultipart {
     MessageDigest sha = sha256();
     for (CompletedPart p : parts) {
       sha.update((p.partNumber() + ":" + (p.etag() == null ? "" : ETags.bare(p.etag())) + "\n")
-          .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+          .getBytes(StandardCharsets.UTF_8));
     }
     return HexFormat.of().formatHex(sha.digest());
   }
@@ -214,7 +219,7 @@ final class LocalMultipart {
   private static MessageDigest sha256() {
     try {
       return MessageDigest.getInstance("SHA-256");
-    } catch (java.security.NoSuchAlgorithmException e) {
+    } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("The JDK has no SHA-256", e);
     }
   }

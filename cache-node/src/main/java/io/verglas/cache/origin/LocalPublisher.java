@@ -6,6 +6,7 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -28,12 +29,12 @@ final class LocalPublisher {
 
   PutResult publish(String bucket, String key, Path temp, String etag, WriteOptions options)
       throws IOException {
-    return publish(bucket, key, temp, etag, options, java.util.List.of());
+    return publish(bucket, key, temp, etag, options, List.of());
   }
 
   /** As {@link #publish(String, String, Path, String, WriteOptions)}, recording part sizes. */
   PutResult publish(String bucket, String key, Path temp, String etag, WriteOptions options,
-      java.util.List<Long> partSizes) throws IOException {
+      List<Long> partSizes) throws IOException {
     Path bucketDir = layout.bucketDir(bucket);
     Path target = layout.objectPath(bucket, key);
     Path sidecar = layout.sidecarPath(bucket, key);

@@ -13,6 +13,7 @@ import io.verglas.cache.origin.ObjectMeta;
 import io.verglas.cache.origin.Origin;
 import io.verglas.cache.origin.OriginException;
 import io.verglas.cache.origin.PartListing;
+import io.verglas.cache.origin.PartRange;
 import io.verglas.cache.origin.PutResult;
 import io.verglas.cache.origin.UploadListRequest;
 import io.verglas.cache.origin.UploadListing;
@@ -263,7 +264,7 @@ public final class ProtectedOrigin implements Origin {
   }
 
   @Override
-  public CompletableFuture<io.verglas.cache.origin.PartRange> partRange(
+  public CompletableFuture<PartRange> partRange(
       String bucket, String key, String etag, int partNumber) {
     return call(true, () -> delegate.partRange(bucket, key, etag, partNumber));
   }

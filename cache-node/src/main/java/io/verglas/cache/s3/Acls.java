@@ -3,6 +3,7 @@ package io.verglas.cache.s3;
 import io.verglas.cache.origin.Origin;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.w3c.dom.Element;
 
@@ -16,7 +17,7 @@ import org.w3c.dom.Element;
 final class Acls {
   private static final String XSI = "http://www.w3.org/2001/XMLSchema-instance";
   /** Canned ACLs that mean "the owner has full control" under enforced ownership. */
-  private static final java.util.Set<String> OWNER_ONLY = java.util.Set.of("private", "bucket-owner-full-control");
+  private static final Set<String> OWNER_ONLY = Set.of("private", "bucket-owner-full-control");
 
   private final Origin origin;
 

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -99,7 +100,7 @@ final class CompletedUploads {
       for (CompletedPart p : parts) {
         sha.update((p.partNumber() + ":" + ETags.bare(p.etag()) + "\n").getBytes(StandardCharsets.UTF_8));
       }
-      return java.util.HexFormat.of().formatHex(sha.digest());
+      return HexFormat.of().formatHex(sha.digest());
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("The JDK has no SHA-256", e);
     }

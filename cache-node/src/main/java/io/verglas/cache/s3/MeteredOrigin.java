@@ -10,6 +10,7 @@ import io.verglas.cache.origin.ObjectBody;
 import io.verglas.cache.origin.ObjectMeta;
 import io.verglas.cache.origin.Origin;
 import io.verglas.cache.origin.PartListing;
+import io.verglas.cache.origin.PartRange;
 import io.verglas.cache.origin.PutResult;
 import io.verglas.cache.origin.UploadListRequest;
 import io.verglas.cache.origin.UploadListing;
@@ -70,7 +71,7 @@ final class MeteredOrigin implements Origin {
   }
 
   @Override
-  public CompletableFuture<io.verglas.cache.origin.PartRange> partRange(
+  public CompletableFuture<PartRange> partRange(
       String bucket, String key, String etag, int partNumber) {
     requests.increment();
     return delegate.partRange(bucket, key, etag, partNumber);

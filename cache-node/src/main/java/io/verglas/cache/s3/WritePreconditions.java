@@ -4,6 +4,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.verglas.cache.origin.ObjectMeta;
 import io.verglas.cache.origin.WriteCondition;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 
 /**
@@ -147,7 +148,7 @@ final class WritePreconditions {
     }
     try {
       return Instant.parse(value);
-    } catch (java.time.format.DateTimeParseException e) {
+    } catch (DateTimeParseException e) {
       throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT,
           "Invalid x-amz-if-match-last-modified-time: " + value
               + " (an HTTP date or an ISO-8601 timestamp)");

@@ -5,13 +5,18 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.verglas.cache.CacheNode;
 import io.verglas.cache.TestingClock;
+import io.verglas.cache.TestingRawHttp;
 import io.verglas.cache.origin.LocalDirectoryOrigin;
 import io.verglas.cache.origin.Origin;
 import io.verglas.cache.origin.s3.S3Origin;
+import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
@@ -20,7 +25,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.SdkHttpMethod;
 import software.amazon.awssdk.http.apache.ApacheHttpClient;
+import software.amazon.awssdk.http.auth.spi.signer.SignedRequest;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Exception;
@@ -105,14 +113,14 @@ abstract class S3NodeFixture {
   }
 
   /** A signed request the SDK would not send as it is (an empty delimiter, say); path is raw. */
-  io.verglas.cache.TestingRawHttp.Response raw(String method, String pathAndQuery,
-      java.util.Map<String, String> headers, byte[] body) throws java.io.IOException {
-    java.net.URI uri = java.net.URI.create(node.endpoint() + pathAndQuery);
-    var signed = io.verglas.cache.TestingRawHttp.sign(uri,
-        software.amazon.awssdk.http.SdkHttpMethod.fromValue(method), body, headers, ACCESS_KEY, SECRET_KEY);
-    java.util.Map<String, String> all = new java.util.LinkedHashMap<>();
+  TestingRawHttp.Response raw(String method, String pathAndQuery, Map<String, String> headers, byte[] body)
+      throws IOException {
+    URI uri = URI.create(node.endpoint() + pathAndQuery);
+    SignedRequest signed = TestingRawHttp.sign(uri, SdkHttpMethod.fromValue(method), body, headers,
+        ACCESS_KEY, SECRET_KEY);
+    Map<String, String> all = new LinkedHashMap<>();
     signed.request().headers().forEach((k, v) -> all.put(k, String.join(",", v)));
-    try (io.verglas.cache.TestingRawHttp http = new io.verglas.cache.TestingRawHttp(node.endpoint())) {
+    try (TestingRawHttp http = new TestingRawHttp(node.endpoint())) {
       return http.exchange(method, pathAndQuery, all, body);
     }
   }
@@ -126,7 +134,6 @@ abstract class S3NodeFixture {
   }
 
   String put(String key, String content) {
-    return s3.putObject(b -> b.bucket(bucket).key(key),
-        software.amazon.awssdk.core.sync.RequestBody.fromString(content)).eTag();
+    return s3.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromString(content)).eTag();
   }
 }
