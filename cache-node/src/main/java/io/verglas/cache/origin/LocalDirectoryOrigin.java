@@ -33,9 +33,11 @@ import java.util.stream.Stream;
  *
  * <p>Blocking file I/O runs on the origin's own thread pool; callers get futures.
  *
- * <p>Limits, each refused with a clear error: keys that do not map to a path one to one (see
- * {@link LocalLayout}), a key that is also a "directory" of other keys, and versions other than
- * {@code "null"}. Files placed in the directory by other means are served, with the MD5 of their
+ * <p>Keys map to paths segment by segment, with an escape for empty segments, so directory
+ * markers ({@code logs/}) live beside the keys under them (see {@link LocalLayout}). Limits, each
+ * refused with a clear error: {@code .}/{@code ..} segments, a key that is also a "directory" of
+ * other keys without a trailing {@code /} ({@code a} beside {@code a/b}), and versions other
+ * than {@code "null"}. Files placed in the directory by other means are served, with the MD5 of their
  * content as ETag and default metadata. Symbolic links are not objects (never listed or served
  * as the last path element); a symlinked directory placed inside a bucket by hand is followed,
  * so keep the root free of links you do not want served.
@@ -170,6 +172,32 @@ public final class LocalDirectoryOrigin implements Origin {
         }
         return buffer.array();
       }
+    });
+  }
+
+  @Override
+  public CompletableFuture<PartRange> partRange(String bucket, String key, String etag, int partNumber) {
+    return async(() -> {
+      Path file = existingBucketPath(bucket, key);
+      List<Long> sizes = metadata.partSizes(file, layout.sidecarPath(bucket, key), etag);
+      if (sizes == null) {
+        throw new OriginException(Reason.PRECONDITION_FAILED,
+            "Cannot read a part of " + bucket + "/" + key + " at version " + etag + ": it changed");
+      }
+      if (sizes.isEmpty()) {
+        // Completed before part sizes were recorded: one part, the whole object, is still a
+        // correct answer for a client that reads by part (it then reads one part).
+        long size = metadata.current(file, layout.sidecarPath(bucket, key)).size();
+        return partNumber == 1 && size > 0 ? new PartRange(1, 0, size - 1) : PartRange.beyond(1);
+      }
+      if (partNumber > sizes.size()) {
+        return PartRange.beyond(sizes.size());
+      }
+      long start = 0;
+      for (int i = 0; i < partNumber - 1; i++) {
+        start += sizes.get(i);
+      }
+      return new PartRange(sizes.size(), start, start + sizes.get(partNumber - 1) - 1);
     });
   }
 

@@ -30,11 +30,23 @@ import java.util.regex.Pattern;
  *
  * Sidecars live in a flat hashed tree rather than next to the objects so that no key can collide
  * with a sidecar name. {@code .verglas} can never be a bucket (bucket names start with a letter or
- * digit). Key rules are checked here: keys map to paths one to one, so {@code .}/{@code ..}
- * segments, empty segments, a trailing {@code /}, NUL and unpaired surrogates are refused.
+ * digit).
+ *
+ * <p>Keys map to paths one to one, segment by segment ({@code /} separates segments). A segment is
+ * its own file name, except that an empty segment is stored as {@value #ESCAPE} and a segment
+ * starting with {@value #ESCAPE} gets one more {@value #ESCAPE} in front. So a directory marker
+ * {@code logs/} is the file {@code logs/%%} and coexists with {@code logs/a} (the file
+ * {@code logs/a}); {@code /a} is {@code %%/a}; {@code a//b} is {@code a/%%/b}. Every name that
+ * does not start with {@value #ESCAPE} stands for itself, so data directories written before the
+ * escape existed read as they did (a name starting with {@code %%} would now lose that prefix; no
+ * URL encoder produces one, as it spells {@code %} as {@code %25}). Still refused: {@code .} and
+ * {@code ..} segments, NUL and unpaired surrogates, a key that is also a directory of other keys
+ * without a {@code /} ({@code a} beside {@code a/b}; {@code a/} beside {@code a/b} is fine).
  */
 final class LocalLayout {
   static final String INTERNAL_DIR = ".verglas";
+  /** The file name prefix that marks an escaped key segment (see the class comment). */
+  static final String ESCAPE = "%%";
   static final int MAX_KEY_BYTES = 1024;
   private static final int MAX_NAME_BYTES = 255;
   private static final Pattern BUCKET = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
@@ -80,7 +92,11 @@ final class LocalLayout {
     Path dir = bucketDir(bucket);
     checkKey(key);
     try {
-      return dir.resolve(key);
+      Path path = dir;
+      for (String segment : key.split("/", -1)) {
+        path = path.resolve(fileName(segment));
+      }
+      return path;
     } catch (InvalidPathException e) {
       throw new OriginException(
           Reason.INVALID_KEY,
@@ -115,14 +131,26 @@ final class LocalLayout {
     return tmp.resolve(UUID.randomUUID() + suffix);
   }
 
+  /** The file name of one key segment. */
+  static String fileName(String segment) {
+    return segment.isEmpty() || segment.startsWith(ESCAPE) ? ESCAPE + segment : segment;
+  }
+
+  /** The key segment a file name stands for. */
+  static String segmentOf(String fileName) {
+    return fileName.startsWith(ESCAPE) ? fileName.substring(ESCAPE.length()) : fileName;
+  }
+
   /** The key of a file found under a bucket directory. */
   static String keyOf(Path bucketDir, Path file) {
     StringBuilder key = new StringBuilder();
+    boolean first = true;
     for (Path part : bucketDir.relativize(file)) {
-      if (key.length() > 0) {
+      if (!first) {
         key.append('/');
       }
-      key.append(part);
+      first = false;
+      key.append(segmentOf(part.toString()));
     }
     return key.toString();
   }
@@ -140,19 +168,11 @@ final class LocalLayout {
     if (key.indexOf('\0') >= 0) {
       throw invalidKey(key, "it contains NUL");
     }
-    if (key.startsWith("/") || key.endsWith("/")) {
-      throw invalidKey(key, "keys starting or ending with '/' are not supported by the local"
-          + " directory origin");
-    }
     for (String segment : key.split("/", -1)) {
-      if (segment.isEmpty()) {
-        throw invalidKey(key, "empty path segments ('//') are not supported by the local"
-            + " directory origin");
-      }
       if (segment.equals(".") || segment.equals("..")) {
         throw invalidKey(key, "'.' and '..' segments are not allowed");
       }
-      if (segment.getBytes(StandardCharsets.UTF_8).length > MAX_NAME_BYTES) {
+      if (fileName(segment).getBytes(StandardCharsets.UTF_8).length > MAX_NAME_BYTES) {
         throw new OriginException(
             Reason.KEY_TOO_LONG,
             "Cannot store key '" + key + "': a path segment is longer than " + MAX_NAME_BYTES

@@ -27,6 +27,9 @@ import java.util.List;
  * not entered, and once a key rolls up into a common prefix the walker skips the rest of that
  * prefix, so a delimiter listing of a huge directory stays cheap.
  *
+ * <p>Entries are named by the key segments their file names stand for ({@link LocalLayout}), so a
+ * directory marker {@code d/} (the file {@code d/%%}) is the first key under {@code d}.
+ *
  * <p>Continuation tokens are the base64url of the page's last entry (key or common prefix),
  * resumed as start-after; a common prefix at or before start-after is not repeated.
  */
@@ -183,7 +186,7 @@ final class LocalLister {
       List<Entry> entries = new ArrayList<>();
       try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
         for (Path p : stream) {
-          String name = p.getFileName().toString();
+          String name = LocalLayout.segmentOf(p.getFileName().toString());
           BasicFileAttributes attrs;
           try {
             attrs = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);

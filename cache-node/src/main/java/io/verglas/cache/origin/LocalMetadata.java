@@ -14,6 +14,8 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.slf4j.Logger;
@@ -32,8 +34,12 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  * {"format":1,"etag":"\"..\"","size":N,"mtimeNanos":N,"inode":N,
- *  "contentType":"..","userMetadata":{..},"contentHeaders":{..}}
+ *  "contentType":"..","userMetadata":{..},"contentHeaders":{..}[,"partSizes":[N,..]]}
  * </pre>
+ *
+ * {@code partSizes} (optional, written for completed multipart uploads only) is an addition
+ * within format version 1: readers that do not know it ignore it, and a sidecar without it is a
+ * sidecar of an object in one part.
  */
 final class LocalMetadata {
   static final int FORMAT_VERSION = 1;
@@ -154,6 +160,10 @@ final class LocalMetadata {
   }
 
   static byte[] encodeSidecar(FileStamp stamp, ObjectMeta meta) {
+    return encodeSidecar(stamp, meta, List.of());
+  }
+
+  static byte[] encodeSidecar(FileStamp stamp, ObjectMeta meta, List<Long> partSizes) {
     ObjectNode node = JSON.createObjectNode();
     node.put("format", FORMAT_VERSION);
     node.put("etag", meta.etag());
@@ -165,6 +175,10 @@ final class LocalMetadata {
     new TreeMap<>(meta.userMetadata()).forEach(user::put);
     ObjectNode headers = node.putObject("contentHeaders");
     new TreeMap<>(meta.contentHeaders()).forEach(headers::put);
+    if (!partSizes.isEmpty()) {
+      var parts = node.putArray("partSizes");
+      partSizes.forEach(parts::add);
+    }
     try {
       return JSON.writeValueAsBytes(node);
     } catch (IOException e) {
@@ -195,6 +209,33 @@ final class LocalMetadata {
       LOG.warn("Ignoring an unreadable sidecar: {}", e.toString());
       return null;
     }
+  }
+
+  /**
+   * The part sizes of the current version of {@code file} if it is the multipart object with
+   * {@code etag}; empty if that version is one part; null if the current version has another
+   * ETag (or there is none).
+   */
+  List<Long> partSizes(Path file, Path sidecar, String etag) throws IOException {
+    ObjectMeta meta = current(file, sidecar);
+    if (meta == null || !ETags.matches(meta.etag(), etag)) {
+      return null;
+    }
+    FileStamp stamp = FileStamp.read(file);
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(sidecar);
+    } catch (NoSuchFileException e) {
+      return List.of();
+    }
+    Stamped stamped = decodeSidecar(bytes);
+    if (stamped == null || !stamped.stamp().equals(stamp) || !ETags.matches(stamped.meta().etag(), etag)) {
+      return List.of();
+    }
+    List<Long> sizes = new ArrayList<>();
+    JsonNode parts = JSON.readTree(bytes).path("partSizes");
+    parts.forEach(n -> sizes.add(n.asLong()));
+    return sizes;
   }
 
   private static Stamped readSidecar(Path sidecar) throws IOException {

@@ -6,12 +6,16 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.verglas.cache.origin.OriginException.Reason;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -19,6 +23,8 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -28,12 +34,22 @@ import java.util.concurrent.locks.ReentrantLock;
  * sidecar. Completion streams the listed parts into one temp file, checks each part's ETag on the
  * very handle it copies from, and publishes the result with the S3 multipart ETag
  * (MD5 of the part MD5s, then {@code -N}).
+ *
+ * <p>Idempotent completion: after publishing, {@code completed.json} (format version 1: the
+ * digest of the completed part list, ETag and time) is written into the upload's directory and
+ * the rest of it deleted, so a repeated Complete with the same parts (an SDK retry after a lost
+ * response) answers the same result, durably, and any other request on the upload answers
+ * NoSuchUpload as S3 does. Records older than {@link #COMPLETED_RETENTION} are swept when uploads
+ * are created (at most once per sweep interval), which bounds their number.
  */
 final class LocalMultipart {
   static final long MIN_PART_SIZE = 5L * 1024 * 1024;
   static final int MAX_PART_NUMBER = 10_000;
   static final int FORMAT_VERSION = 1;
+  static final Duration COMPLETED_RETENTION = Duration.ofHours(24);
+  private static final long SWEEP_INTERVAL_NANOS = TimeUnit.MINUTES.toNanos(10);
   private static final String UPLOAD_FILE = "upload.json";
+  private static final String COMPLETED_FILE = "completed.json";
   private static final String PART_PREFIX = "part-";
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -41,6 +57,8 @@ final class LocalMultipart {
   private final LocalMetadata metadata;
   private final LocalPublisher publisher;
   private final KeyLocks locks = new KeyLocks();
+  private final AtomicLong lastSweep =
+      new AtomicLong(System.nanoTime() - SWEEP_INTERVAL_NANOS);
 
   LocalMultipart(LocalLayout layout, LocalMetadata metadata, LocalPublisher publisher) {
     this.layout = layout;
@@ -51,6 +69,7 @@ final class LocalMultipart {
   private record Upload(Path dir, WriteOptions options, Instant initiated) {}
 
   String create(String bucket, String key, WriteOptions options) throws IOException {
+    sweepCompleted();
     layout.objectPath(bucket, key);
     LocalPublisher.requireBucket(bucket, layout.bucketDir(bucket));
     String uploadId = LocalLayout.newUploadId();
@@ -107,6 +126,10 @@ final class LocalMultipart {
     ReentrantLock lock = locks.lockFor("uploads", upload.uploadId());
     lock.lock();
     try {
+      PutResult repeated = completedBefore(upload, parts);
+      if (repeated != null) {
+        return repeated;
+      }
       Upload staged = load(upload);
       for (int i = 1; i < parts.size(); i++) {
         if (parts.get(i).partNumber() <= parts.get(i - 1).partNumber()) {
@@ -117,10 +140,13 @@ final class LocalMultipart {
       }
       Path temp = layout.newTempFile(".data");
       byte[][] md5s = new byte[parts.size()][];
+      List<Long> sizes = new ArrayList<>();
       boolean ok = false;
       try (FileChannel out = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
         for (int i = 0; i < parts.size(); i++) {
+          long before = out.position();
           md5s[i] = appendPart(staged, parts.get(i), i == parts.size() - 1, out);
+          sizes.add(out.position() - before);
         }
         out.force(true);
         ok = true;
@@ -130,11 +156,89 @@ final class LocalMultipart {
         }
       }
       PutResult result = publisher.publish(upload.bucket(), upload.key(), temp,
-          ETags.ofParts(md5s), staged.options().withCondition(condition));
-      DurableFiles.deleteRecursively(staged.dir());
+          ETags.ofParts(md5s), staged.options().withCondition(condition), sizes);
+      recordCompletion(staged.dir(), upload, parts, result);
       return result;
     } finally {
       lock.unlock();
+    }
+  }
+
+  /** The earlier result of this very completion, or null if the upload was not completed. */
+  private PutResult completedBefore(MultipartUpload upload, List<CompletedPart> parts)
+      throws IOException {
+    Path dir = layout.uploadDir(upload.uploadId());
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(dir.resolve(COMPLETED_FILE));
+    } catch (NoSuchFileException e) {
+      return null;
+    }
+    JsonNode node = JSON.readTree(bytes);
+    if (node.path("format").asInt(-1) != FORMAT_VERSION) {
+      throw new IOException("Cannot read completed upload " + upload.uploadId()
+          + ": unknown format version " + node.path("format"));
+    }
+    if (!upload.bucket().equals(node.path("bucket").asText())
+        || !upload.key().equals(node.path("key").asText())
+        || !partsDigest(parts).equals(node.path("parts").asText())) {
+      throw noSuchUpload(upload.uploadId());
+    }
+    return new PutResult(node.path("etag").asText(), Instant.parse(node.path("lastModified").asText()));
+  }
+
+  private void recordCompletion(Path dir, MultipartUpload upload, List<CompletedPart> parts,
+      PutResult result) throws IOException {
+    ObjectNode node = JSON.createObjectNode();
+    node.put("format", FORMAT_VERSION);
+    node.put("bucket", upload.bucket());
+    node.put("key", upload.key());
+    node.put("parts", partsDigest(parts));
+    node.put("etag", result.etag());
+    node.put("lastModified", result.lastModified().toString());
+    Path tmp = DurableFiles.writeBytesTemp(layout, JSON.writeValueAsBytes(node));
+    Files.move(tmp, dir.resolve(COMPLETED_FILE), StandardCopyOption.ATOMIC_MOVE);
+    Files.delete(dir.resolve(UPLOAD_FILE));
+    DurableFiles.fsyncDirectory(dir);
+    try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir, PART_PREFIX + "*")) {
+      for (Path p : stream) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+
+  private static String partsDigest(List<CompletedPart> parts) {
+    MessageDigest sha = sha256();
+    for (CompletedPart p : parts) {
+      sha.update((p.partNumber() + ":" + (p.etag() == null ? "" : ETags.bare(p.etag())) + "\n")
+          .getBytes(StandardCharsets.UTF_8));
+    }
+    return HexFormat.of().formatHex(sha.digest());
+  }
+
+  private static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("The JDK has no SHA-256", e);
+    }
+  }
+
+  /** Deletes completion records past their retention; at most once per sweep interval. */
+  private void sweepCompleted() throws IOException {
+    long now = System.nanoTime();
+    long last = lastSweep.get();
+    if (now - last < SWEEP_INTERVAL_NANOS || !lastSweep.compareAndSet(last, now)) {
+      return;
+    }
+    Instant cutoff = Instant.now().minus(COMPLETED_RETENTION);
+    try (DirectoryStream<Path> dirs = Files.newDirectoryStream(layout.uploads)) {
+      for (Path dir : dirs) {
+        FileStamp stamp = FileStamp.read(dir.resolve(COMPLETED_FILE));
+        if (stamp != null && stamp.lastModified().isBefore(cutoff)) {
+          DurableFiles.deleteRecursively(dir);
+        }
+      }
     }
   }
 

@@ -6,6 +6,7 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -28,6 +29,12 @@ final class LocalPublisher {
 
   PutResult publish(String bucket, String key, Path temp, String etag, WriteOptions options)
       throws IOException {
+    return publish(bucket, key, temp, etag, options, List.of());
+  }
+
+  /** As {@link #publish(String, String, Path, String, WriteOptions)}, recording part sizes. */
+  PutResult publish(String bucket, String key, Path temp, String etag, WriteOptions options,
+      List<Long> partSizes) throws IOException {
     Path bucketDir = layout.bucketDir(bucket);
     Path target = layout.objectPath(bucket, key);
     Path sidecar = layout.sidecarPath(bucket, key);
@@ -36,7 +43,7 @@ final class LocalPublisher {
       FileStamp stamp = FileStamp.read(temp);
       ObjectMeta meta = new ObjectMeta(etag, stamp.size(), stamp.lastModified(),
           options.contentType(), options.userMetadata(), options.contentHeaders());
-      sidecarTemp = DurableFiles.writeBytesTemp(layout, LocalMetadata.encodeSidecar(stamp, meta));
+      sidecarTemp = DurableFiles.writeBytesTemp(layout, LocalMetadata.encodeSidecar(stamp, meta, partSizes));
       ReentrantLock lock = locks.lockFor(bucket, key);
       lock.lock();
       try {

@@ -73,6 +73,17 @@ public interface Origin extends AutoCloseable {
         "Cannot list multipart uploads: this origin (" + getClass().getSimpleName() + ") does not support it"));
   }
 
+  /**
+   * Where part {@code partNumber} of the multipart object with ETag {@code etag} lies (GetObject
+   * with {@code ?partNumber}); fails with PRECONDITION_FAILED if the current version has another
+   * ETag. The default: unsupported.
+   */
+  default CompletableFuture<PartRange> partRange(String bucket, String key, String etag, int partNumber) {
+    return CompletableFuture.failedFuture(new OriginException(OriginException.Reason.NOT_IMPLEMENTED,
+        "Cannot read one part of a multipart object: not supported by this origin ("
+            + getClass().getSimpleName() + ")"));
+  }
+
   default CompletableFuture<ObjectMeta> headVersion(String bucket, String key, String versionId) {
     return NULL_VERSION.equals(versionId)
         ? head(bucket, key)

@@ -13,6 +13,7 @@ import io.verglas.cache.origin.ObjectMeta;
 import io.verglas.cache.origin.Origin;
 import io.verglas.cache.origin.OriginException;
 import io.verglas.cache.origin.PartListing;
+import io.verglas.cache.origin.PartRange;
 import io.verglas.cache.origin.PutResult;
 import io.verglas.cache.origin.UploadListRequest;
 import io.verglas.cache.origin.UploadListing;
@@ -260,6 +261,12 @@ public final class ProtectedOrigin implements Origin {
   @Override
   public CompletableFuture<Optional<ObjectMeta>> revalidate(String bucket, String key, String etag) {
     return call(true, () -> delegate.revalidate(bucket, key, etag));
+  }
+
+  @Override
+  public CompletableFuture<PartRange> partRange(
+      String bucket, String key, String etag, int partNumber) {
+    return call(true, () -> delegate.partRange(bucket, key, etag, partNumber));
   }
 
   @Override

@@ -5,7 +5,10 @@ import io.verglas.cache.origin.Origin;
 import java.util.concurrent.CompletableFuture;
 import org.w3c.dom.Element;
 
-/** HeadBucket, CreateBucket, DeleteBucket, GetBucketLocation and GetBucketVersioning. */
+/**
+ * HeadBucket, CreateBucket (with S3's naming rules, {@link BucketNames}), DeleteBucket,
+ * GetBucketLocation and GetBucketVersioning.
+ */
 final class Buckets {
   private final Origin origin;
   private final String region;
@@ -21,10 +24,8 @@ final class Buckets {
 
   CompletableFuture<S3Response> create(Exchange ex) {
     S3Request r = ex.request();
-    String acl = r.header("x-amz-acl");
-    if (acl != null && !acl.trim().equals("private")) {
-      throw S3Exception.notImplemented("x-amz-acl " + acl + " (only private)");
-    }
+    BucketNames.check(r.bucket);
+    Acls.checkCreateBucketHeaders(r);
     if (r.header("x-amz-bucket-object-lock-enabled") != null
         && r.header("x-amz-bucket-object-lock-enabled").trim().equalsIgnoreCase("true")) {
       throw S3Exception.notImplemented("object lock");

@@ -62,7 +62,7 @@ final class Listings {
     boolean url = encodingType(r);
     int maxKeys = maxKeys(r);
     String prefix = r.param("prefix");
-    String delimiter = r.param("delimiter");
+    String delimiter = delimiter(r);
     String token = r.param("continuation-token");
     String startAfter = r.param("start-after");
     boolean fetchOwner = "true".equals(r.param("fetch-owner"));
@@ -88,7 +88,7 @@ final class Listings {
     boolean url = encodingType(r);
     int maxKeys = maxKeys(r);
     String prefix = r.param("prefix");
-    String delimiter = r.param("delimiter");
+    String delimiter = delimiter(r);
     String marker = r.param("marker");
     ListRequest request = new ListRequest(r.bucket, prefix, delimiter, marker, null, maxKeys);
     return origin.list(request).thenApply(page -> {
@@ -110,7 +110,7 @@ final class Listings {
     boolean url = encodingType(r);
     int maxKeys = maxKeys(r);
     String prefix = r.param("prefix");
-    String delimiter = r.param("delimiter");
+    String delimiter = delimiter(r);
     String keyMarker = r.param("key-marker");
     String versionIdMarker = r.param("version-id-marker");
     if (versionIdMarker != null && !versionIdMarker.isEmpty() && keyMarker == null) {
@@ -176,6 +176,12 @@ final class Listings {
 
   static String enc(String value, boolean url) {
     return value == null || !url ? value : UriEncoding.encode(value, true);
+  }
+
+  /** The delimiter; an empty one is no delimiter, as on S3 (and is not echoed). */
+  static String delimiter(S3Request r) {
+    String delimiter = r.param("delimiter");
+    return delimiter == null || delimiter.isEmpty() ? null : delimiter;
   }
 
   static boolean encodingType(S3Request r) {

@@ -10,6 +10,7 @@ import io.verglas.cache.origin.ObjectBody;
 import io.verglas.cache.origin.ObjectMeta;
 import io.verglas.cache.origin.Origin;
 import io.verglas.cache.origin.PartListing;
+import io.verglas.cache.origin.PartRange;
 import io.verglas.cache.origin.PutResult;
 import io.verglas.cache.origin.UploadListRequest;
 import io.verglas.cache.origin.UploadListing;
@@ -67,6 +68,13 @@ final class MeteredOrigin implements Origin {
   public CompletableFuture<java.util.Optional<ObjectMeta>> revalidate(String bucket, String key, String etag) {
     requests.increment();
     return delegate.revalidate(bucket, key, etag);
+  }
+
+  @Override
+  public CompletableFuture<PartRange> partRange(
+      String bucket, String key, String etag, int partNumber) {
+    requests.increment();
+    return delegate.partRange(bucket, key, etag, partNumber);
   }
 
   @Override

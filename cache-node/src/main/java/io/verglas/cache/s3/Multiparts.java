@@ -14,7 +14,9 @@ import org.w3c.dom.Element;
 
 /**
  * CreateMultipartUpload, UploadPart, CompleteMultipartUpload, AbortMultipartUpload, ListParts,
- * ListMultipartUploads (without {@code delimiter}, which answers NotImplemented).
+ * ListMultipartUploads (without {@code delimiter}, which answers NotImplemented). A repeated
+ * Complete of an upload this node completed answers the first result ({@link CompletedUploads});
+ * a part number listed twice in a row in Complete counts once, with its last ETag.
  * Part checksums in the Complete document are not re-checked: each part's checksum was verified
  * when it was uploaded.
  */
@@ -22,16 +24,19 @@ final class Multiparts {
   private static final int MAX_PARTS = 10_000;
 
   private final Origin origin;
-  private final ObjectMetaCache metas;
+  private final WriteGate gate;
+  private final PartCopies copies;
+  private final CompletedUploads completed = new CompletedUploads();
 
-  Multiparts(Origin origin, ObjectMetaCache metas) {
+  Multiparts(Origin origin, WriteGate gate, PartCopies copies) {
     this.origin = origin;
-    this.metas = metas;
+    this.gate = gate;
+    this.copies = copies;
   }
 
   CompletableFuture<S3Response> create(S3Request r) {
     S3Headers.rejectUnsupportedWrite(r);
-    return origin.createMultipartUpload(r.bucket, r.key, S3Headers.writeOptions(r, false))
+    return origin.createMultipartUpload(r.bucket, r.key, S3Headers.writeOptions(r))
         .thenApply(uploadId -> S3Response.xml(S3Xml.document("InitiateMultipartUploadResult")
             .element("Bucket", r.bucket)
             .element("Key", r.key)
@@ -41,11 +46,18 @@ final class Multiparts {
   CompletableFuture<S3Response> uploadPart(Exchange ex) {
     S3Request r = ex.request();
     int partNumber = partNumber(r);
+    completed.requireNotCompleted(r.param("uploadId"));
     return origin.uploadPart(upload(r), partNumber, ex.body()).thenApply(etag -> {
       S3Response response = S3Response.ok().header(HttpHeaderNames.ETAG, etag);
       ex.checksums().responseHeaders().forEach(response::header);
       return response;
     });
+  }
+
+  CompletableFuture<S3Response> uploadPartCopy(S3Request r) {
+    int partNumber = partNumber(r);
+    completed.requireNotCompleted(r.param("uploadId"));
+    return copies.copy(r, upload(r), partNumber);
   }
 
   CompletableFuture<S3Response> complete(Exchange ex) {
@@ -70,16 +82,31 @@ final class Multiparts {
     if (parts.isEmpty() || parts.size() > MAX_PARTS) {
       throw malformed("You must specify at least one part (and at most " + MAX_PARTS + ")");
     }
-    return origin.completeMultipartUpload(upload(r), parts, S3Headers.writeCondition(r))
-        .whenComplete((result, error) -> metas.invalidate(r.bucket, r.key))
-        .thenApply(result -> S3Response.xml(S3Xml.document("CompleteMultipartUploadResult")
-            .element("Location", "/" + r.bucket + "/" + UriEncoding.encode(r.key, true))
-            .element("Bucket", r.bucket)
-            .element("Key", r.key)
-            .element("ETag", result.etag())));
+    List<CompletedPart> completing = CompletedUploads.lastOfEachNumber(parts);
+    CompletedUploads.checkOrder(completing);
+    MultipartUpload upload = upload(r);
+    String repeated = completed.repeated(r.bucket, r.key, upload.uploadId(), completing);
+    if (repeated != null) {
+      return CompletableFuture.completedFuture(completeResult(r, repeated));
+    }
+    return gate.write(r.bucket, r.key, WritePreconditions.ofWrite(r),
+            condition -> origin.completeMultipartUpload(upload, completing, condition))
+        .thenApply(result -> {
+          completed.remember(r.bucket, r.key, upload.uploadId(), completing, result.etag());
+          return completeResult(r, result.etag());
+        });
+  }
+
+  private static S3Response completeResult(S3Request r, String etag) {
+    return S3Response.xml(S3Xml.document("CompleteMultipartUploadResult")
+        .element("Location", "/" + r.bucket + "/" + UriEncoding.encode(r.key, true))
+        .element("Bucket", r.bucket)
+        .element("Key", r.key)
+        .element("ETag", etag));
   }
 
   CompletableFuture<S3Response> abort(S3Request r) {
+    completed.requireNotCompleted(r.param("uploadId"));
     return origin.abortMultipartUpload(upload(r)).thenApply(v -> S3Response.noContent());
   }
 
@@ -88,6 +115,7 @@ final class Multiparts {
         ? 0 : Listings.intParam(r, "part-number-marker", 0, MAX_PARTS);
     int maxParts = r.param("max-parts") == null
         ? 1000 : Listings.intParam(r, "max-parts", 0, 1000);
+    completed.requireNotCompleted(r.param("uploadId"));
     return origin.listParts(upload(r), marker, maxParts).thenApply(listing -> {
       S3Xml xml = S3Xml.document("ListPartsResult")
           .element("Bucket", r.bucket)

@@ -12,6 +12,7 @@ import io.verglas.cache.iceberg.IcebergPaths;
 import io.verglas.cache.origin.ObjectMeta;
 import io.verglas.cache.origin.Origin;
 import io.verglas.cache.origin.OriginException;
+import io.verglas.cache.origin.PartRange;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
@@ -38,6 +39,10 @@ import java.util.concurrent.atomic.LongAdder;
  * {@link ReadObserver} (they are not the clients' heat) and their misses are not admitted to
  * the block tiers or the metadata store (a rewrite reading a whole table must not evict the
  * working set).
+ *
+ * <p>{@code ?partNumber=n} reads one part as a range of the resolved version: the whole object
+ * for an object in one piece, else the range the origin names for that ETag
+ * ({@link Origin#partRange}).
  */
 final class ObjectReads {
   private static final int MAX_ATTEMPTS = 3;
@@ -66,33 +71,66 @@ final class ObjectReads {
   CompletableFuture<S3Response> read(S3Request r, Authentication auth) {
     S3Headers.rejectUnsupportedRead(r);
     String versionId = r.param("versionId");
+    int partNumber = partNumber(r);
     if (versionId != null) {
+      if (partNumber != 0) {
+        throw S3Exception.notImplemented("GetObject/HeadObject of one part (?partNumber) of a version");
+      }
       return readVersion(r, versionId);
     }
     boolean background = auth != null && !auth.anonymous() && backgroundAccessKeys.contains(auth.accessKey());
-    return attempt(r, background, 1);
+    return attempt(r, partNumber, background, 1);
   }
 
-  private CompletableFuture<S3Response> attempt(S3Request r, boolean background, int attempt) {
-    return metas.resolve(r.bucket, r.key).thenCompose(meta -> {
-      Plan plan = plan(r, meta);
-      if (plan.range() == null) {
-        return CompletableFuture.completedFuture(plan.response());
+  private CompletableFuture<S3Response> attempt(S3Request r, int partNumber, boolean background,
+      int attempt) {
+    return metas.resolve(r.bucket, r.key).thenCompose(meta -> part(r, meta, partNumber).handle((part, error) -> {
+      if (error == null) {
+        return attempt(r, meta, part, background, attempt);
       }
-      if (attempt == 1 && !background) {
-        observe(r, plan.range());
+      if (changedUnderneath(error) && attempt < MAX_ATTEMPTS) {
+        metas.invalidate(r.bucket, r.key);
+        return attempt(r, partNumber, background, attempt + 1);
       }
-      return body(r, meta, plan, background).handle((response, error) -> {
-        if (error == null) {
-          return CompletableFuture.completedFuture(response);
-        }
-        if (changedUnderneath(error) && attempt < MAX_ATTEMPTS) {
-          metas.invalidate(r.bucket, r.key);
-          return attempt(r, background, attempt + 1);
-        }
-        return CompletableFuture.<S3Response>failedFuture(explain(error));
-      }).thenCompose(f -> f);
-    });
+      return CompletableFuture.<S3Response>failedFuture(explain(error));
+    }).thenCompose(f -> f));
+  }
+
+  private CompletableFuture<S3Response> attempt(S3Request r, ObjectMeta meta, PartRange part,
+      boolean background, int attempt) {
+    Plan plan = plan(r, meta, part);
+    if (plan.range() == null) {
+      return CompletableFuture.completedFuture(plan.response());
+    }
+    if (attempt == 1 && !background) {
+      observe(r, plan.range());
+    }
+    return body(r, meta, plan, background).handle((response, error) -> {
+      if (error == null) {
+        return CompletableFuture.completedFuture(response);
+      }
+      if (changedUnderneath(error) && attempt < MAX_ATTEMPTS) {
+        metas.invalidate(r.bucket, r.key);
+        return attempt(r, partNumber(r), background, attempt + 1);
+      }
+      return CompletableFuture.<S3Response>failedFuture(explain(error));
+    }).thenCompose(f -> f);
+  }
+
+  /**
+   * Where part {@code partNumber} of this version lies (null when no part was asked for). An
+   * object uploaded in one piece has one part, the whole object; the parts of a multipart
+   * object come from the origin.
+   */
+  private CompletableFuture<PartRange> part(S3Request r, ObjectMeta meta, int partNumber) {
+    if (partNumber == 0) {
+      return CompletableFuture.completedFuture(null);
+    }
+    if (ObjectAttributes.partsCount(meta.etag()) == 0) {
+      return CompletableFuture.completedFuture(partNumber == 1 && meta.size() > 0
+          ? new PartRange(1, 0, meta.size() - 1) : PartRange.beyond(1));
+    }
+    return origin.partRange(r.bucket, r.key, meta.etag(), partNumber);
   }
 
   /**
@@ -204,7 +242,7 @@ final class ObjectReads {
 
   private CompletableFuture<S3Response> readVersion(S3Request r, String versionId) {
     return origin.headVersion(r.bucket, r.key, versionId).thenCompose(meta -> {
-      Plan plan = plan(r, meta);
+      Plan plan = plan(r, meta, null);
       plan.response().header("x-amz-version-id", versionId);
       if (plan.range() == null) {
         return CompletableFuture.completedFuture(plan.response());
@@ -233,14 +271,19 @@ final class ObjectReads {
   /** The response head, and the byte range to stream (null when there is no body). */
   private record Plan(S3Response response, HttpRange range) {}
 
-  private static Plan plan(S3Request r, ObjectMeta meta) {
+  private static Plan plan(S3Request r, ObjectMeta meta, PartRange part) {
     S3Response notModified = S3Headers.evaluateRead(r, meta);
     if (notModified != null) {
       return new Plan(notModified, null);
     }
-    HttpRange range = HttpRange.parse(r.header(HttpHeaderNames.RANGE), meta.size());
+    HttpRange range = part != null
+        ? partRange(part, r)
+        : HttpRange.parse(r.header(HttpHeaderNames.RANGE), meta.size());
     S3Response response = S3Response.of(range == null ? HttpResponseStatus.OK : HttpResponseStatus.PARTIAL_CONTENT);
     S3Headers.addObjectHeaders(response, meta, r);
+    if (part != null && ObjectAttributes.partsCount(meta.etag()) > 0) {
+      response.header("x-amz-mp-parts-count", part.partsCount());
+    }
     long length = range == null ? meta.size() : range.length();
     response.header(HttpHeaderNames.CONTENT_LENGTH, length);
     if (range != null) {
@@ -251,6 +294,42 @@ final class ObjectReads {
       return new Plan(response, null);
     }
     return new Plan(response, range != null ? range : new HttpRange(0, meta.size() - 1));
+  }
+
+  /**
+   * The part number of {@code ?partNumber=n}, 0 if absent. S3 refuses it beside a Range header
+   * and outside 1..10000.
+   */
+  private static int partNumber(S3Request r) {
+    if (!r.hasParam("partNumber")) {
+      return 0;
+    }
+    if (r.header(HttpHeaderNames.RANGE) != null) {
+      throw new S3Exception(S3ErrorCode.INVALID_REQUEST,
+          "Cannot specify both Range header and partNumber query parameter");
+    }
+    int partNumber;
+    try {
+      partNumber = Integer.parseInt(r.param("partNumber").trim());
+    } catch (NumberFormatException e) {
+      partNumber = 0;
+    }
+    if (partNumber < 1 || partNumber > 10_000) {
+      throw new S3Exception(S3ErrorCode.INVALID_ARGUMENT,
+          "Part number must be an integer between 1 and 10000, inclusive")
+          .detail("ArgumentName", "partNumber").detail("ArgumentValue", r.param("partNumber"));
+    }
+    return partNumber;
+  }
+
+  /** The byte range of a part, served as S3 does: as a range (206); 416 beyond the last part. */
+  private static HttpRange partRange(PartRange part, S3Request r) {
+    if (!part.exists()) {
+      throw new S3Exception(S3ErrorCode.INVALID_PART_NUMBER, "The requested partnumber is not satisfiable")
+          .detail("PartNumberRequested", r.param("partNumber"))
+          .detail("ActualPartCount", Integer.toString(part.partsCount()));
+    }
+    return new HttpRange(part.start(), part.end());
   }
 
   private static byte[] checkLength(byte[] data, int expected, long offset) {

@@ -12,27 +12,26 @@ import java.util.concurrent.CompletableFuture;
 import org.w3c.dom.Element;
 
 /**
- * PutObject, CopyObject, DeleteObject and DeleteObjects: write-through to the origin. The
- * metadata cache entry of every written key is dropped before the response is sent, so the
- * writer's next read sees its write.
+ * PutObject, CopyObject, DeleteObject and DeleteObjects: write-through to the origin, each write
+ * through the {@link WriteGate} (key order, conditions, metadata cache invalidation).
  */
 final class ObjectWrites {
   private static final int MAX_DELETE_KEYS = 1000;
 
   private final Origin origin;
-  private final ObjectMetaCache metas;
+  private final WriteGate gate;
 
-  ObjectWrites(Origin origin, ObjectMetaCache metas) {
+  ObjectWrites(Origin origin, WriteGate gate) {
     this.origin = origin;
-    this.metas = metas;
+    this.gate = gate;
   }
 
   CompletableFuture<S3Response> put(Exchange ex) {
     S3Request r = ex.request();
     S3Headers.rejectUnsupportedWrite(r);
-    WriteOptions options = S3Headers.writeOptions(r, true);
-    return origin.put(r.bucket, r.key, ex.body(), options)
-        .whenComplete((result, error) -> metas.invalidate(r.bucket, r.key))
+    WriteOptions options = S3Headers.writeOptions(r);
+    return gate.write(r.bucket, r.key, WritePreconditions.ofWrite(r),
+            condition -> origin.put(r.bucket, r.key, ex.body(), options.withCondition(condition)))
         .thenApply(result -> {
           S3Response response = S3Response.ok().header(HttpHeaderNames.ETAG, result.etag());
           ex.checksums().responseHeaders().forEach(response::header);
@@ -61,8 +60,8 @@ final class ObjectWrites {
               + " changing the object's metadata, storage class, website redirect location or"
               + " encryption attributes.");
     }
-    WriteOptions replacement = replace ? S3Headers.writeOptions(r, false) : null;
-    WriteCondition targetCondition = S3Headers.writeCondition(r);
+    WriteOptions replacement = replace ? S3Headers.writeOptions(r) : null;
+    WritePreconditions targetConditions = WritePreconditions.ofWrite(r);
     boolean sourceConditions = r.header("x-amz-copy-source-if-match") != null
         || r.header("x-amz-copy-source-if-none-match") != null
         || r.header("x-amz-copy-source-if-modified-since") != null
@@ -78,9 +77,9 @@ final class ObjectWrites {
       });
     }
     return expectedSourceEtag
-        .thenCompose(etag -> origin.copy(new CopyRequest(source.bucket(), source.key(),
-            source.versionId(), etag, r.bucket, r.key, replacement, targetCondition)))
-        .whenComplete((result, error) -> metas.invalidate(r.bucket, r.key))
+        .thenCompose(etag -> gate.write(r.bucket, r.key, targetConditions,
+            condition -> origin.copy(new CopyRequest(source.bucket(), source.key(),
+                source.versionId(), etag, r.bucket, r.key, replacement, condition))))
         .thenApply(result -> {
           S3Response response = S3Response.xml(S3Xml.document("CopyObjectResult")
               .element("LastModified", S3Dates.xml(result.lastModified()))
@@ -96,10 +95,11 @@ final class ObjectWrites {
     S3Request r = ex.request();
     String versionId = r.param("versionId");
     CompletableFuture<Void> deleted = versionId != null
-        ? origin.deleteVersion(r.bucket, r.key, versionId)
-        : origin.delete(r.bucket, r.key, S3Headers.writeCondition(r));
+        ? gate.write(r.bucket, r.key, WritePreconditions.NONE,
+            condition -> origin.deleteVersion(r.bucket, r.key, versionId))
+        : gate.write(r.bucket, r.key, WritePreconditions.ofDelete(r),
+            condition -> origin.delete(r.bucket, r.key, condition));
     return deleted
-        .whenComplete((v, error) -> metas.invalidate(r.bucket, r.key))
         .thenApply(v -> {
           S3Response response = S3Response.noContent();
           if (versionId != null) {
@@ -109,7 +109,7 @@ final class ObjectWrites {
         });
   }
 
-  private record Target(String key, String versionId) {}
+  private record Target(String key, String versionId, WritePreconditions conditions) {}
 
   private record Outcome(Target target, Throwable error) {}
 
@@ -126,7 +126,9 @@ final class ObjectWrites {
       if (key == null || key.isEmpty()) {
         throw malformed("every Object needs a Key");
       }
-      targets.add(new Target(key, S3Xml.childText(object, "VersionId")));
+      targets.add(new Target(key, S3Xml.childText(object, "VersionId"), WritePreconditions.forDelete(
+          S3Xml.childText(object, "ETag"), S3Xml.childText(object, "LastModifiedTime"),
+          S3Xml.childText(object, "Size"))));
     }
     if (targets.isEmpty() || targets.size() > MAX_DELETE_KEYS) {
       throw malformed("DeleteObjects takes 1 to " + MAX_DELETE_KEYS + " keys, not " + targets.size());
@@ -140,16 +142,13 @@ final class ObjectWrites {
       for (Target t : targets) {
         CompletableFuture<Void> deleted;
         try {
-          deleted = t.versionId() != null
+          deleted = gate.write(r.bucket, t.key(), t.conditions(), condition -> t.versionId() != null
               ? origin.deleteVersion(r.bucket, t.key(), t.versionId())
-              : origin.delete(r.bucket, t.key(), WriteCondition.NONE);
+              : origin.delete(r.bucket, t.key(), condition));
         } catch (RuntimeException e) {
           deleted = CompletableFuture.failedFuture(e);
         }
-        outcomes.add(deleted.handle((v, error) -> {
-          metas.invalidate(r.bucket, t.key());
-          return new Outcome(t, error);
-        }));
+        outcomes.add(deleted.handle((v, error) -> new Outcome(t, error)));
       }
       return CompletableFuture.allOf(outcomes.toArray(new CompletableFuture<?>[0]))
           .thenApply(v -> result(outcomes, quiet, r.requestId));

@@ -4,6 +4,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 
 /** The S3 error codes this endpoint answers with, each with its HTTP status. */
 enum S3ErrorCode {
+  ACCESS_CONTROL_LIST_NOT_SUPPORTED("AccessControlListNotSupported", 400),
   ACCESS_DENIED("AccessDenied", 403),
   AUTHORIZATION_HEADER_MALFORMED("AuthorizationHeaderMalformed", 400),
   AUTHORIZATION_QUERY_PARAMETERS_ERROR("AuthorizationQueryParametersError", 400),
@@ -18,9 +19,11 @@ enum S3ErrorCode {
   INTERNAL_ERROR("InternalError", 500),
   INVALID_ACCESS_KEY_ID("InvalidAccessKeyId", 403),
   INVALID_ARGUMENT("InvalidArgument", 400),
+  INVALID_BUCKET_ACL_WITH_OBJECT_OWNERSHIP("InvalidBucketAclWithObjectOwnership", 400),
   INVALID_BUCKET_NAME("InvalidBucketName", 400),
   INVALID_DIGEST("InvalidDigest", 400),
   INVALID_PART("InvalidPart", 400),
+  INVALID_PART_NUMBER("InvalidPartNumber", 416),
   INVALID_PART_ORDER("InvalidPartOrder", 400),
   INVALID_RANGE("InvalidRange", 416),
   INVALID_REQUEST("InvalidRequest", 400),

@@ -19,8 +19,9 @@ import java.util.TreeMap;
  * <p>Stored with an object: Content-Type, {@code x-amz-meta-*}, Cache-Control,
  * Content-Disposition, Content-Encoding (without the {@code aws-chunked} transfer token),
  * Content-Language, Expires. Headers that ask for features this endpoint does not have
- * (server-side encryption, tagging, object lock, ACL grants, other storage classes) are refused
- * with NotImplemented rather than accepted and dropped.
+ * (server-side encryption, tagging, object lock, other storage classes) are refused with
+ * NotImplemented rather than accepted and dropped; ACLs other than the owner's private one with
+ * S3's AccessControlListNotSupported (see {@link Acls}).
  */
 final class S3Headers {
   private static final String META_PREFIX = "x-amz-meta-";
@@ -42,7 +43,8 @@ final class S3Headers {
 
   private S3Headers() {}
 
-  static WriteOptions writeOptions(S3Request r, boolean allowConditions) {
+  /** The metadata of a new object; its condition is set by the {@link WriteGate}. */
+  static WriteOptions writeOptions(S3Request r) {
     Map<String, String> user = new TreeMap<>();
     for (Map.Entry<String, String> h : r.headers) {
       String name = h.getKey().toLowerCase(Locale.ROOT);
@@ -60,30 +62,8 @@ final class S3Headers {
         content.put(name, value);
       }
     }
-    WriteCondition condition = allowConditions ? writeCondition(r) : WriteCondition.NONE;
-    return new WriteOptions(r.header(HttpHeaderNames.CONTENT_TYPE), user, content, condition);
-  }
-
-  static WriteCondition writeCondition(S3Request r) {
-    String ifNoneMatch = r.header(HttpHeaderNames.IF_NONE_MATCH);
-    String ifMatch = r.header(HttpHeaderNames.IF_MATCH);
-    if (ifNoneMatch != null && !ifNoneMatch.trim().equals("*")) {
-      throw S3Exception.notImplemented("If-None-Match on writes other than '*': " + ifNoneMatch);
-    }
-    if (ifNoneMatch != null && ifMatch != null) {
-      throw new S3Exception(S3ErrorCode.INVALID_REQUEST,
-          "Cannot combine If-None-Match and If-Match on a write");
-    }
-    if (ifNoneMatch != null) {
-      return WriteCondition.ifNoneMatchAny();
-    }
-    if (ifMatch != null) {
-      if (ifMatch.trim().equals("*")) {
-        throw S3Exception.notImplemented("If-Match: * on writes");
-      }
-      return WriteCondition.ifMatch(ifMatch.trim());
-    }
-    return WriteCondition.NONE;
+    return new WriteOptions(r.header(HttpHeaderNames.CONTENT_TYPE), user, content,
+        WriteCondition.NONE);
   }
 
   private static String stripAwsChunked(String encoding) {
@@ -105,15 +85,12 @@ final class S3Headers {
     for (Map.Entry<String, String> h : r.headers) {
       String name = h.getKey().toLowerCase(Locale.ROOT);
       if (name.startsWith("x-amz-server-side-encryption") || name.equals("x-amz-tagging")
-          || name.startsWith("x-amz-object-lock-") || name.startsWith("x-amz-grant-")
+          || name.startsWith("x-amz-object-lock-")
           || name.equals("x-amz-website-redirect-location") || name.equals("x-amz-write-offset-bytes")) {
         throw S3Exception.notImplemented("header " + name);
       }
     }
-    String acl = r.header("x-amz-acl");
-    if (acl != null && !acl.trim().equals("private")) {
-      throw S3Exception.notImplemented("x-amz-acl " + acl + " (only private)");
-    }
+    Acls.checkWriteHeaders(r);
     String storageClass = r.header("x-amz-storage-class");
     if (storageClass != null && !storageClass.trim().equals("STANDARD")) {
       throw S3Exception.notImplemented("x-amz-storage-class " + storageClass + " (only STANDARD)");

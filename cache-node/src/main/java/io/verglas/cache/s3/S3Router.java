@@ -17,7 +17,7 @@ final class S3Router {
       "requestPayment", "session", "tagging", "uploads", "website", "versioning", "location",
       "versions", "delete", "list-type");
   private static final Set<String> OBJECT_SUBRESOURCES = Set.of(
-      "acl", "attributes", "legal-hold", "restore", "retention", "select", "tagging", "torrent",
+      "legal-hold", "restore", "retention", "select", "tagging", "torrent",
       "renameObject");
 
   private S3Router() {}
@@ -33,6 +33,15 @@ final class S3Router {
     if (r.key == null) {
       return bucketOperation(r, m);
     }
+    if (r.hasParam("acl") && (HttpMethod.GET.equals(m) || HttpMethod.PUT.equals(m))) {
+      return HttpMethod.GET.equals(m) ? S3Operation.GET_OBJECT_ACL : S3Operation.PUT_OBJECT_ACL;
+    }
+    if (r.hasParam("attributes") && HttpMethod.GET.equals(m)) {
+      return S3Operation.GET_OBJECT_ATTRIBUTES;
+    }
+    if (r.hasParam("acl") || r.hasParam("attributes")) {
+      throw S3Exception.notImplemented(m.name() + " on object sub-resource ?" + (r.hasParam("acl") ? "acl" : "attributes"));
+    }
     for (String sub : OBJECT_SUBRESOURCES) {
       if (r.hasParam(sub)) {
         throw S3Exception.notImplemented("object sub-resource ?" + sub);
@@ -42,20 +51,15 @@ final class S3Router {
       if (r.hasParam("uploadId")) {
         return S3Operation.LIST_PARTS;
       }
-      rejectPartNumber(r);
       return S3Operation.GET_OBJECT;
     }
     if (HttpMethod.HEAD.equals(m)) {
-      rejectPartNumber(r);
       return S3Operation.HEAD_OBJECT;
     }
     if (HttpMethod.PUT.equals(m)) {
       boolean copy = r.header("x-amz-copy-source") != null;
       if (r.hasParam("uploadId") || r.hasParam("partNumber")) {
-        if (copy) {
-          throw S3Exception.notImplemented("UploadPartCopy (x-amz-copy-source with uploadId)");
-        }
-        return S3Operation.UPLOAD_PART;
+        return copy ? S3Operation.UPLOAD_PART_COPY : S3Operation.UPLOAD_PART;
       }
       return copy ? S3Operation.COPY_OBJECT : S3Operation.PUT_OBJECT;
     }
@@ -82,6 +86,9 @@ final class S3Router {
       if (r.hasParam("versioning")) {
         return S3Operation.GET_BUCKET_VERSIONING;
       }
+      if (r.hasParam("acl")) {
+        return S3Operation.GET_BUCKET_ACL;
+      }
       if (r.hasParam("versions")) {
         return S3Operation.LIST_OBJECT_VERSIONS;
       }
@@ -102,6 +109,13 @@ final class S3Router {
       return S3Operation.HEAD_BUCKET;
     }
     if (HttpMethod.PUT.equals(m)) {
+      if (r.hasParam("acl")) {
+        return S3Operation.PUT_BUCKET_ACL;
+      }
+      if (r.hasParam("versioning")) {
+        throw S3Exception.notImplemented("PutBucketVersioning: this endpoint keeps only the current"
+            + " version of each object (buckets stay unversioned)");
+      }
       rejectSubresources(r, Set.of());
       return S3Operation.CREATE_BUCKET;
     }
@@ -123,12 +137,6 @@ final class S3Router {
       if (r.hasParam(sub) && !allowed.contains(sub)) {
         throw S3Exception.notImplemented(r.method.name() + " on bucket sub-resource ?" + sub);
       }
-    }
-  }
-
-  private static void rejectPartNumber(S3Request r) {
-    if (r.hasParam("partNumber")) {
-      throw S3Exception.notImplemented("GET/HEAD of an object by ?partNumber");
     }
   }
 

@@ -73,12 +73,16 @@ public final class S3Server implements AutoCloseable {
         config.immutableObjects());
     this.reads = new ObjectReads(this.origin, metas, blocks, metadataStore, config.blockSize(), bytesFromCache,
         java.util.Objects.requireNonNull(observer, "observer"), config.backgroundAccessKeys());
+    WriteGate gate = new WriteGate(this.origin, metas);
     S3Dispatcher dispatcher = new S3Dispatcher(
         reads,
-        new ObjectWrites(this.origin, metas),
+        new ObjectWrites(this.origin, gate),
         new Listings(this.origin),
         new Buckets(this.origin, config.region()),
-        new Multiparts(this.origin, metas));
+        new Multiparts(this.origin, gate,
+            new PartCopies(this.origin, config.spoolThresholdBytes(), config.spoolDirectory())),
+        new ObjectAttributes(this.origin),
+        new Acls(this.origin));
     SigV4Verifier verifier = new SigV4Verifier(
         config.credentials(), config.allowAnonymous(), config.clock(), config.maxClockSkew());
     this.initializer = new S3ServerInitializer(config, verifier, dispatcher, requestIds(), catalog);

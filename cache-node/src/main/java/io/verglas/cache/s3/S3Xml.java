@@ -50,6 +50,13 @@ final class S3Xml {
     return this;
   }
 
+  /** An element with attributes, written as given (constants only, never request data). */
+  S3Xml startWithAttributes(String name, String attributes) {
+    out.append('<').append(name).append(' ').append(attributes).append('>');
+    open.push(name);
+    return this;
+  }
+
   S3Xml end() {
     out.append("</").append(open.pop()).append('>');
     return this;

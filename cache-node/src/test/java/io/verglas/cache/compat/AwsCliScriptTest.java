@@ -17,7 +17,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs {@code aws-cli-smoke.sh} (cp, ls, rm, multipart) with the AWS CLI against a cache node.
+ * Runs {@code aws-cli-smoke.sh} (cp, ls, rm, multipart, s3api conditional writes,
+ * get-object-attributes, a directory marker) with the AWS CLI against a cache node.
  * Skipped, with the reason logged, where the {@code aws} command is not installed
  * ({@code apt-get install awscli}).
  */

@@ -16,7 +16,7 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
 
 /**
- * Listing compared against a model: sort all keys by code point, filter by prefix, roll up at the
+ * Listing compared against a model, keys laid out on disk as {@link LocalLayout} maps them: sort all keys by code point, filter by prefix, roll up at the
  * delimiter, page by max-keys. Keys are drawn from a small alphabet so that prefixes, common
  * prefixes and the ordering traps ('-' and '.' sort before '/') occur often.
  */
@@ -24,8 +24,10 @@ class LocalListerTest {
   @Provide
   Arbitrary<List<String>> keySets() {
     // 'x' becomes U+1F600 (a surrogate pair); U+FF21 sorts after it in UTF-16 but before it in UTF-8.
-    Arbitrary<String> segment = Arbitraries.strings().withChars('a', 'b', '-', '.', 'é', 'x', '\uFF21')
-        .ofMinLength(1).ofMaxLength(3)
+    // Empty segments make directory markers ("a/"), leading slashes and "a//b"; '%' makes names
+    // that need the escape of LocalLayout.
+    Arbitrary<String> segment = Arbitraries.strings().withChars('a', 'b', '-', '.', 'é', 'x', '\uFF21', '%')
+        .ofMinLength(0).ofMaxLength(3)
         .filter(s -> !s.equals(".") && !s.equals(".."))
         .map(s -> s.replace("x", "\uD83D\uDE00"));
     Arbitrary<String> key = segment.list().ofMinSize(1).ofMaxSize(3).map(parts -> String.join("/", parts));
@@ -50,7 +52,10 @@ class LocalListerTest {
         if (keys.stream().anyMatch(e -> e.startsWith(k + "/") || k.startsWith(e + "/"))) {
           continue;
         }
-        Path file = root.resolve("bkt").resolve(k);
+        Path file = root.resolve("bkt");
+        for (String segment : k.split("/", -1)) {
+          file = file.resolve(LocalLayout.fileName(segment));
+        }
         Files.createDirectories(file.getParent());
         Files.writeString(file, k);
         keys.add(k);
@@ -80,7 +85,7 @@ class LocalListerTest {
 
   @Provide
   Arbitrary<String> prefixes() {
-    return Arbitraries.of("", "a", "a/", "b-", "a.", "é/", "a/b");
+    return Arbitraries.of("", "a", "a/", "b-", "a.", "é/", "a/b", "/", "a//", "%");
   }
 
   private static List<String> model(TreeSet<String> keys, String prefix, String delimiter) {

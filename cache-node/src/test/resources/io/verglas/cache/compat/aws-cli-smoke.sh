@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# cp / ls / rm / multipart through a cache node with the AWS CLI.
+# cp / ls / rm / multipart, conditional writes, get-object-attributes and directory markers
+# through a cache node with the AWS CLI.
 # Environment: ENDPOINT, BUCKET, WORK (a scratch directory), AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY.
 set -euo pipefail
 
@@ -27,6 +28,38 @@ listing=$(s3 s3 ls "s3://$BUCKET/cli/")
 echo "$listing"
 grep -q "big.bin" <<<"$listing"
 grep -q "small.txt" <<<"$listing"
+
+echo "conditional writes (s3api put-object --if-none-match / --if-match)"
+echo "first" > "$WORK/first.txt"
+echo "second" > "$WORK/second.txt"
+s3 s3api put-object --bucket "$BUCKET" --key cli/cond.txt --body "$WORK/first.txt" --if-none-match '*' >/dev/null
+if s3 s3api put-object --bucket "$BUCKET" --key cli/cond.txt --body "$WORK/second.txt" --if-none-match '*' \
+    2>"$WORK/cond.err"; then
+  echo "a second If-None-Match: * put succeeded" >&2; exit 1
+fi
+grep -q "PreconditionFailed" "$WORK/cond.err"
+cond_etag=$(s3 s3api head-object --bucket "$BUCKET" --key cli/cond.txt --query ETag --output text)
+s3 s3api put-object --bucket "$BUCKET" --key cli/cond.txt --body "$WORK/second.txt" --if-match "$cond_etag" >/dev/null
+if s3 s3api put-object --bucket "$BUCKET" --key cli/cond.txt --body "$WORK/first.txt" --if-match "$cond_etag" \
+    2>"$WORK/cond.err"; then
+  echo "an If-Match put with a stale ETag succeeded" >&2; exit 1
+fi
+grep -q "PreconditionFailed" "$WORK/cond.err"
+s3 s3 cp "s3://$BUCKET/cli/cond.txt" "$WORK/cond.out"
+cmp "$WORK/second.txt" "$WORK/cond.out"
+
+echo "get-object-attributes"
+attributes=$(s3 s3api get-object-attributes --bucket "$BUCKET" --key cli/big.bin \
+  --object-attributes ETag ObjectSize ObjectParts StorageClass \
+  --query '[ObjectSize, ObjectParts.TotalPartsCount, StorageClass]' --output text)
+echo "$attributes"
+[ "$attributes" = "$(printf '%s\t%s\t%s' $((20 * 1024 * 1024)) 3 STANDARD)" ]
+
+echo "directory marker"
+s3 s3api put-object --bucket "$BUCKET" --key cli/dir/ >/dev/null
+s3 s3api put-object --bucket "$BUCKET" --key cli/dir/inner.txt --body "$WORK/first.txt" >/dev/null
+markers=$(s3 s3api list-objects-v2 --bucket "$BUCKET" --prefix cli/dir/ --query 'Contents[].Key' --output text)
+[ "$markers" = "$(printf 'cli/dir/\tcli/dir/inner.txt')" ]
 
 echo "removal"
 s3 s3 rm "s3://$BUCKET/cli/big.bin"

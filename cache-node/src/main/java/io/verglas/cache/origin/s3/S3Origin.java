@@ -15,6 +15,7 @@ import io.verglas.cache.origin.OriginException.Reason;
 import io.verglas.cache.origin.OriginException;
 import io.verglas.cache.origin.PartInfo;
 import io.verglas.cache.origin.PartListing;
+import io.verglas.cache.origin.PartRange;
 import io.verglas.cache.origin.PutResult;
 import io.verglas.cache.origin.UploadListRequest;
 import io.verglas.cache.origin.UploadListing;
@@ -180,6 +181,45 @@ public final class S3Origin implements Origin {
         .range("bytes=" + offset + "-" + (offset + length - 1)).ifMatch(expectedEtag).build();
     return call(client.getObject(request, AsyncResponseTransformer.toBytes()), bucket, key,
         bytes -> bytes.asByteArrayUnsafe());
+  }
+
+  /**
+   * One HEAD with {@code partNumber} and {@code If-Match}: S3 answers the part's Content-Range and
+   * the parts count. A part number beyond the count (416) costs a second HEAD for the count.
+   */
+  @Override
+  public CompletableFuture<PartRange> partRange(String bucket, String key, String etag, int partNumber) {
+    return client.headObject(b -> b.bucket(bucket).key(key).ifMatch(etag).partNumber(partNumber))
+        .handle((r, error) -> {
+          if (error == null) {
+            return CompletableFuture.completedFuture(partRange(r, bucket, key));
+          }
+          Throwable e = unwrap(error);
+          if (e instanceof S3Exception s3 && s3.statusCode() == 416 && partNumber > 1) {
+            return partRange(bucket, key, etag, 1).thenApply(first -> PartRange.beyond(first.partsCount()));
+          }
+          throw translate(e, bucket, key);
+        })
+        .thenCompose(f -> f);
+  }
+
+  static PartRange partRange(HeadObjectResponse r, String bucket, String key) {
+    int count = r.partsCount() == null ? 1 : r.partsCount();
+    String range = r.contentRange();
+    long length = r.contentLength() == null ? 0 : r.contentLength();
+    if (range == null) {
+      return new PartRange(count, 0, length - 1);
+    }
+    try {
+      String spec = range.trim().substring("bytes ".length());
+      int dash = spec.indexOf('-');
+      int slash = spec.indexOf('/');
+      return new PartRange(count, Long.parseLong(spec.substring(0, dash)),
+          Long.parseLong(spec.substring(dash + 1, slash)));
+    } catch (RuntimeException e) {
+      throw new IllegalStateException("Cannot read a part of " + bucket + "/" + key
+          + ": the origin answered Content-Range " + range, e);
+    }
   }
 
   @Override
@@ -405,6 +445,11 @@ public final class S3Origin implements Origin {
   }
 
   static ObjectMeta meta(HeadObjectResponse r) {
+    if (r.eTag() == null) {
+      // s3proxy's file-system store answers so for a directory marker ("dir/"); without an ETag
+      // no read can be pinned to a version.
+      throw new IllegalStateException("Cannot use the origin's object: its answer has no ETag");
+    }
     Map<String, String> content = new LinkedHashMap<>();
     putIfPresent(content, "cache-control", r.cacheControl());
     putIfPresent(content, "content-disposition", r.contentDisposition());
