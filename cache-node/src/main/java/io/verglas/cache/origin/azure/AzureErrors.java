@@ -6,9 +6,13 @@ import io.verglas.cache.origin.OriginException;
 import io.verglas.cache.origin.OriginException.Reason;
 import java.io.IOException;
 import java.util.concurrent.CompletionException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** Azure's answers in the origin's terms: error codes to {@link Reason}s, ETags quoted. */
 final class AzureErrors {
+  private static final Pattern MESSAGE = Pattern.compile("<Message>(.*?)</Message>", Pattern.DOTALL);
+
   private AzureErrors() {}
 
   /** Azure's ETag spelled as the origin's are: quoted, never weak. */
@@ -42,7 +46,7 @@ final class AzureErrors {
     if (e instanceof BlobStorageException b) {
       String code = b.getErrorCode() == null ? null : b.getErrorCode().toString();
       Reason reason = reasonFor(code, b.getStatusCode(), key != null);
-      String message = firstLine(b.getServiceMessage() != null ? b.getServiceMessage() : b.getMessage());
+      String message = serviceMessage(b, code);
       if (reason != null) {
         return new OriginException(reason, message + " (origin: azure " + what + ")", b);
       }
@@ -68,12 +72,13 @@ final class AzureErrors {
     return false;
   }
 
-  private static String firstLine(String s) {
-    if (s == null) {
-      return "";
-    }
-    int nl = s.indexOf('\n');
-    return nl < 0 ? s : s.substring(0, nl);
+  /** Azure's own message (the XML body's Message, up to its first line), after the error code. */
+  private static String serviceMessage(BlobStorageException b, String code) {
+    String text = b.getServiceMessage() != null ? b.getServiceMessage() : String.valueOf(b.getMessage());
+    Matcher m = MESSAGE.matcher(text);
+    String message = m.find() ? m.group(1).trim() : "status " + b.getStatusCode();
+    int nl = message.indexOf('\n');
+    return (code == null ? "" : code + ": ") + (nl < 0 ? message : message.substring(0, nl).trim());
   }
 
   static Reason reasonFor(String code, int status, boolean objectRequest) {
