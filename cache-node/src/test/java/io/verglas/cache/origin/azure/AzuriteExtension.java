@@ -1,5 +1,12 @@
 package io.verglas.cache.origin.azure;
 
+import com.azure.storage.blob.BlobServiceClient;
+import com.azure.storage.blob.BlobServiceClientBuilder;
+import com.azure.storage.common.StorageSharedKeyCredential;
+import com.azure.storage.common.sas.AccountSasPermission;
+import com.azure.storage.common.sas.AccountSasResourceType;
+import com.azure.storage.common.sas.AccountSasService;
+import com.azure.storage.common.sas.AccountSasSignatureValues;
 import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -8,6 +15,7 @@ import java.net.Socket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.OffsetDateTime;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -74,6 +82,19 @@ public final class AzuriteExtension implements BeforeAllCallback, AfterAllCallba
   /** An origin on this Azurite with the account's shared key. */
   public AzureOrigin sharedKeyOrigin() {
     return AzureOrigin.builder().endpoint(endpoint()).account(ACCOUNT).sharedKey(KEY).build();
+  }
+
+  /** The SDK's own client for the account, with its shared key: to set up what tests need. */
+  public BlobServiceClient adminClient() {
+    return new BlobServiceClientBuilder().endpoint(endpoint().toString())
+        .credential(new StorageSharedKeyCredential(ACCOUNT, KEY)).buildClient();
+  }
+
+  /** An account SAS for the blob service (all resource types, all permissions), valid an hour. */
+  public String accountSas() {
+    return adminClient().generateAccountSas(new AccountSasSignatureValues(OffsetDateTime.now().plusHours(1),
+        AccountSasPermission.parse("rwdlacup"), new AccountSasService().setBlobAccess(true),
+        new AccountSasResourceType().setService(true).setContainer(true).setObject(true)));
   }
 
   private void start(Path binary) throws IOException, InterruptedException {
