@@ -6,7 +6,9 @@ import io.verglas.cache.CacheNode;
 import io.verglas.cache.awareness.AwarenessConfig;
 import io.verglas.cache.catalog.CatalogProxy;
 import io.verglas.cache.catalog.RestCatalogConfig;
-import io.verglas.cache.origin.LocalDirectoryOrigin;
+import io.verglas.cache.origin.ListRequest;
+import io.verglas.cache.origin.Origin;
+import io.verglas.cache.origin.OriginException;
 import io.verglas.catalog.Catalogs;
 import io.verglas.events.CatalogEvent;
 import io.verglas.events.FeedEvent;
@@ -32,6 +34,7 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.flink.configuration.Configuration;
 import org.apache.iceberg.catalog.Catalog;
@@ -40,8 +43,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The whole Verglas stack in one process: a local-directory origin behind the cache node's S3
- * endpoint, a JDBC catalog on SQLite, the change feed and admin endpoint, the Arrow Flight
+ * The whole Verglas stack in one process: a local-directory (or Azure) origin behind the cache
+ * node's S3 endpoint, a JDBC catalog on SQLite, the change feed and admin endpoint, the Arrow Flight
  * ingest server, and the materializer and maintenance jobs on Flink MiniClusters.
  *
  * <p>Start order follows the data path's dependencies (storage first, writers last) and
@@ -115,7 +118,7 @@ public final class LocalStack implements AutoCloseable {
         .port(config.s3Port())
         .region(config.region())
         .credentials(credentials.accessKey(), credentials.secretKey())
-        .origin(new LocalDirectoryOrigin(config.originDir()))
+        .origin(openOrigin())
         .dramCapacityBytes(config.dramCacheBytes())
         .spoolDirectory(tmp("s3-spool"))
         .awareness(AwarenessConfig.builder()
@@ -158,6 +161,26 @@ public final class LocalStack implements AutoCloseable {
         CATALOG_NAME, cache.catalogUri(), catalogProperties,
         admin.uri(), eventsUri, credentials.adminToken(), credentials.catalogToken());
     endpoints.write(config.endpointsFile());
+  }
+
+  /**
+   * The origin {@code --origin} names, closed after the cache node; its bucket is created if
+   * missing. A listing, not a container query, checks it: a container SAS may list its blobs but
+   * not read the container's properties.
+   */
+  private Origin openOrigin() {
+    Origin origin = config.origin().open(config.originDir(), System.getenv());
+    started.push(origin);
+    try {
+      origin.list(new ListRequest(config.bucket(), "", null, null, null, 1)).join();
+    } catch (CompletionException e) {
+      if (!(e.getCause() instanceof OriginException o && o.reason() == OriginException.Reason.NO_SUCH_BUCKET)) {
+        throw new IllegalStateException("Cannot use the origin " + config.origin() + ": "
+            + e.getCause().getMessage(), e.getCause());
+      }
+      origin.createBucket(config.bucket()).join();
+    }
+    return origin;
   }
 
   /**
@@ -335,7 +358,9 @@ public final class LocalStack implements AutoCloseable {
   private void createDirectories() {
     started.push(DataDirectory.open(config.dataDir(), config.tmpDir()));
     try {
-      Files.createDirectories(config.originDir().resolve(config.bucket()));
+      if (config.origin() instanceof OriginSpec.Local) {
+        Files.createDirectories(config.originDir().resolve(config.bucket()));
+      }
       Files.createDirectories(config.checkpointDir());
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot create the data directory " + config.dataDir()
