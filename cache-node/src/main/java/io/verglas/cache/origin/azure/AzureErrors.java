@@ -85,7 +85,8 @@ final class AzureErrors {
     if (code != null) {
       switch (code) {
         case "BlobNotFound": return Reason.NO_SUCH_KEY;
-        case "ContainerNotFound", "ContainerBeingDeleted": return Reason.NO_SUCH_BUCKET;
+        case "ContainerNotFound": return Reason.NO_SUCH_BUCKET;
+        case "ContainerBeingDeleted": return Reason.CONFLICT;
         case "ConditionNotMet", "BlobAlreadyExists", "SourceConditionNotMet", "TargetConditionNotMet":
           return Reason.PRECONDITION_FAILED;
         case "ContainerAlreadyExists": return Reason.BUCKET_ALREADY_OWNED;
