@@ -42,6 +42,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import reactor.core.publisher.Mono;
 
@@ -68,11 +71,18 @@ public final class AzureOrigin implements Origin {
   private final BlobServiceAsyncClient service;
   private final String sasToken;
   private final AzureMultipart multipart;
+  private final ExecutorService completions;
 
   private AzureOrigin(BlobServiceAsyncClient service, String sasToken) {
     this.service = service;
     this.sasToken = sasToken;
     this.multipart = new AzureMultipart(this::container);
+    AtomicInteger n = new AtomicInteger();
+    this.completions = Executors.newFixedThreadPool(Math.max(4, Runtime.getRuntime().availableProcessors()), r -> {
+      Thread t = new Thread(r, "verglas-azure-origin-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
   }
 
   public static Builder builder() {
@@ -243,9 +253,11 @@ public final class AzureOrigin implements Origin {
     return call(request.bucket(), null, () -> multipart.listUploads(request));
   }
 
-  /** Nothing to release: the SDK's HTTP client shares its connection pool and threads. */
+  /** Stops the completion threads; calls still in flight fail. */
   @Override
-  public void close() {}
+  public void close() {
+    completions.shutdown();
+  }
 
   // ---- helpers
 
@@ -280,15 +292,19 @@ public final class AzureOrigin implements Origin {
         && b.getStatusCode() == 404 && (b.getErrorCode() == null || "BlobNotFound".equals(b.getErrorCode().toString()));
   }
 
-  /** Runs an SDK call; whatever fails, synchronously or not, completes the future as an origin failure. */
-  private static <T> CompletableFuture<T> call(String bucket, String key, Supplier<Mono<T>> sdk) {
+  /**
+   * Runs an SDK call; whatever fails, synchronously or not, completes the future as an origin
+   * failure. The future completes on this origin's completion threads, not on the HTTP client's
+   * event loop, so what the node chains onto it never stalls the SDK's I/O.
+   */
+  private <T> CompletableFuture<T> call(String bucket, String key, Supplier<Mono<T>> sdk) {
     try {
-      return sdk.get().toFuture().handle((value, error) -> {
+      return sdk.get().toFuture().handleAsync((value, error) -> {
         if (error != null) {
           throw AzureErrors.translate(error, bucket, key);
         }
         return value;
-      });
+      }, completions);
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(AzureErrors.translate(e, bucket, key));
     }
