@@ -40,6 +40,7 @@ public final class AzuriteExtension implements BeforeAllCallback, AfterAllCallba
       "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
 
   private Process process;
+  private Thread stopAtExit;
   private Path dir;
   private int port;
 
@@ -106,6 +107,13 @@ public final class AzuriteExtension implements BeforeAllCallback, AfterAllCallba
         .redirectErrorStream(true)
         .redirectOutput(log.toFile())
         .start();
+    // a test JVM that exits before afterAll must not leave Azurite running
+    Process started = process;
+    stopAtExit = new Thread(() -> {
+      started.descendants().forEach(ProcessHandle::destroyForcibly);
+      started.destroyForcibly();
+    }, "azurite-stop");
+    Runtime.getRuntime().addShutdownHook(stopAtExit);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (System.nanoTime() < deadline) {
       if (!process.isAlive()) {
@@ -122,6 +130,11 @@ public final class AzuriteExtension implements BeforeAllCallback, AfterAllCallba
   private void stopProcess() throws InterruptedException {
     if (process == null) {
       return;
+    }
+    try {
+      Runtime.getRuntime().removeShutdownHook(stopAtExit);
+    } catch (IllegalStateException shuttingDown) {
+      // the hook runs anyway
     }
     process.descendants().forEach(ProcessHandle::destroy);
     process.destroy();
