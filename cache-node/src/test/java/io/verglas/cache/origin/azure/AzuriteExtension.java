@@ -24,6 +24,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
@@ -33,7 +35,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * the class. Without the binary the class is skipped with a message saying how to install it
  * ({@code .ci/run} installs it, so CI never skips).
  */
-public final class AzuriteExtension implements BeforeAllCallback, AfterAllCallback {
+public final class AzuriteExtension implements ExecutionCondition, BeforeAllCallback, AfterAllCallback {
+  private static final String NOT_INSTALLED = "Azurite is not installed: the Azure origin tests need "
+      + "'azurite-blob' on the PATH (npm install -g azurite; .ci/run installs it) or $AZURITE_BLOB";
+
   /** Azurite's well-known development account and key (public, emulator only). */
   public static final String ACCOUNT = "devstoreaccount1";
   public static final String KEY =
@@ -44,11 +49,17 @@ public final class AzuriteExtension implements BeforeAllCallback, AfterAllCallba
   private Path dir;
   private int port;
 
+  /** Skips the class, saying why, when there is no Azurite to run. */
+  @Override
+  public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+    return binary().isPresent() ? ConditionEvaluationResult.enabled("Azurite found")
+        : ConditionEvaluationResult.disabled(NOT_INSTALLED);
+  }
+
   @Override
   public void beforeAll(ExtensionContext context) throws Exception {
     Optional<Path> binary = binary();
-    Assumptions.assumeTrue(binary.isPresent(), "Azurite is not installed: the Azure origin tests need "
-        + "'azurite-blob' on the PATH (npm install -g azurite; .ci/run installs it) or $AZURITE_BLOB");
+    Assumptions.assumeTrue(binary.isPresent(), NOT_INSTALLED);
     dir = Files.createTempDirectory("azurite-");
     IOException last = null;
     for (int attempt = 0; attempt < 3; attempt++) {
