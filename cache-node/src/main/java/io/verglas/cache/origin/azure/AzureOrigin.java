@@ -224,7 +224,10 @@ public final class AzureOrigin implements Origin {
 
   @Override
   public CompletableFuture<String> createMultipartUpload(String bucket, String key, WriteOptions options) {
-    return call(bucket, key, () -> multipart.create(bucket, key, options));
+    return call(bucket, key, () -> {
+      checkKey(key);
+      return multipart.create(bucket, key, options);
+    });
   }
 
   @Override
@@ -280,11 +283,26 @@ public final class AzureOrigin implements Origin {
     return container(bucket).getBlobAsyncClient(key);
   }
 
+  /**
+   * Refuses keys this origin reserves and keys Azure would store under another name: it turns a
+   * backslash into '/' and drops the dots that end a path segment (so "." and ".." too).
+   */
   private static void checkKey(String key) {
     if (key.startsWith(RESERVED_PREFIX)) {
-      throw new OriginException(Reason.INVALID_KEY,
-          "Cannot use the key " + key + ": names under " + RESERVED_PREFIX + " are reserved for the cache node");
+      throw invalidKey(key, "names under " + RESERVED_PREFIX + " are reserved for the cache node");
     }
+    if (key.indexOf('\\') >= 0) {
+      throw invalidKey(key, "Azure Blob Storage stores a backslash as '/'");
+    }
+    for (String segment : key.split("/", -1)) {
+      if (segment.endsWith(".")) {
+        throw invalidKey(key, "Azure Blob Storage drops the dots ending a path segment");
+      }
+    }
+  }
+
+  private static OriginException invalidKey(String key, String why) {
+    return new OriginException(Reason.INVALID_KEY, "Cannot use the key " + key + ": " + why);
   }
 
   private static boolean isBlobNotFound(Throwable e) {

@@ -15,6 +15,7 @@ import io.verglas.cache.origin.OriginException.Reason;
 import io.verglas.cache.origin.WriteCondition;
 import io.verglas.cache.origin.WriteOptions;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -133,6 +134,7 @@ class AzureOriginTest extends OriginContract {
     origin.createMultipartUpload("rsv", "k2", WriteOptions.DEFAULT).join();
     assertReason(origin.put("rsv", ".verglas/uploads/x", body("x"), WriteOptions.DEFAULT), Reason.INVALID_KEY);
     assertReason(origin.head("rsv", ".verglas/uploads/x"), Reason.INVALID_KEY);
+    assertReason(origin.createMultipartUpload("rsv", ".verglas/uploads/y", WriteOptions.DEFAULT), Reason.INVALID_KEY);
     assertThat(origin.list(new ListRequest("rsv", "", null, null, null, 1000)).join().objects())
         .extracting(ListedObject::key).containsExactly("k");
     ListPage rolled = origin.list(new ListRequest("rsv", "", "/", null, null, 1000)).join();
@@ -141,6 +143,25 @@ class AzureOriginTest extends OriginContract {
     // only our own markers left: the bucket counts as empty, as S3's with an upload in progress
     origin.deleteBucket("rsv").join();
     assertThat(origin.bucketExists("rsv").join()).isFalse();
+  }
+
+  @Test
+  void keysThatNeedEscapingRoundTrip() {
+    origin.createBucket("odd").join();
+    List<String> keys = List.of("dir/", "a b+c", "100%/x", "q?x=1#frag", "unicode/\u00e9\u6f22\ud83d\ude00",
+        "a//b", ".hidden/x.y", "semi;colon&amp", "~tilde'quote\"");
+    for (String key : keys) {
+      String etag = origin.put("odd", key, body(key), WriteOptions.DEFAULT).join().etag();
+      assertThat(origin.head("odd", key).join().etag()).as(key).isEqualTo(etag);
+      int length = key.getBytes(StandardCharsets.UTF_8).length;
+      assertThat(text(origin.readRange("odd", key, etag, 0, length).join())).as(key).isEqualTo(key);
+    }
+    assertThat(origin.list(new ListRequest("odd", "", null, null, null, 1000)).join().objects())
+        .extracting(ListedObject::key).containsExactlyInAnyOrderElementsOf(keys);
+    // keys Azure would store under another name are refused, never silently renamed
+    for (String key : List.of("back\\slash", "trailing.", "dot./segment", "a/./b", "a/../b")) {
+      assertReason(origin.put("odd", key, body(key), WriteOptions.DEFAULT), Reason.INVALID_KEY);
+    }
   }
 
   @Test
