@@ -95,6 +95,11 @@ class AzureOriginTest extends OriginContract {
     assertThat(dst2.userMetadata()).isEqualTo(Map.of("b-c", "2"));
     assertThat(text(origin.readRange("bkt", "dst2", replaced, 0, 7).join())).isEqualTo("payload");
 
+    // a copy onto itself replaces the metadata (S3's way to change it)
+    String self = origin.copy(new CopyRequest("bkt", "src", null, src, "bkt", "src", replacement, null)).join().etag();
+    assertThat(origin.head("bkt", "src").join().userMetadata()).isEqualTo(Map.of("b-c", "2"));
+    assertThat(text(origin.readRange("bkt", "src", self, 0, 7).join())).isEqualTo("payload");
+
     origin.put("bkt", "src", body("changed"), WriteOptions.DEFAULT).join();
     assertReason(origin.copy(new CopyRequest("bkt", "src", null, src, "bkt", "dst3", null, null)),
         Reason.PRECONDITION_FAILED);
