@@ -6,9 +6,7 @@ import io.verglas.cache.CacheNode;
 import io.verglas.cache.awareness.AwarenessConfig;
 import io.verglas.cache.catalog.CatalogProxy;
 import io.verglas.cache.catalog.RestCatalogConfig;
-import io.verglas.cache.origin.ListRequest;
 import io.verglas.cache.origin.Origin;
-import io.verglas.cache.origin.OriginException;
 import io.verglas.catalog.Catalogs;
 import io.verglas.events.CatalogEvent;
 import io.verglas.events.FeedEvent;
@@ -163,22 +161,17 @@ public final class LocalStack implements AutoCloseable {
     endpoints.write(config.endpointsFile());
   }
 
-  /**
-   * The origin {@code --origin} names, closed after the cache node; its bucket is created if
-   * missing. A listing, not a container query, checks it: a container SAS may list its blobs but
-   * not read the container's properties.
-   */
+  /** The origin {@code --origin} names, closed after the cache node; its bucket is created if missing. */
   private Origin openOrigin() {
     Origin origin = config.origin().open(config.originDir(), System.getenv());
     started.push(origin);
     try {
-      origin.list(new ListRequest(config.bucket(), "", null, null, null, 1)).join();
-    } catch (CompletionException e) {
-      if (!(e.getCause() instanceof OriginException o && o.reason() == OriginException.Reason.NO_SUCH_BUCKET)) {
-        throw new IllegalStateException("Cannot use the origin " + config.origin() + ": "
-            + e.getCause().getMessage(), e.getCause());
+      if (!origin.bucketExists(config.bucket()).join()) {
+        origin.createBucket(config.bucket()).join();
       }
-      origin.createBucket(config.bucket()).join();
+    } catch (CompletionException e) {
+      throw new IllegalStateException("Cannot use the origin " + config.origin() + ": "
+          + e.getCause().getMessage(), e.getCause());
     }
     return origin;
   }

@@ -98,9 +98,12 @@ public final class AzureOrigin implements Origin {
         .collectList());
   }
 
+  /** A one-entry listing, not a container query: a container SAS may list but not read the container. */
   @Override
   public CompletableFuture<Boolean> bucketExists(String bucket) {
-    return call(bucket, null, () -> container(bucket).exists());
+    return call(bucket, null, () -> container(bucket).listBlobs(new ListBlobsOptions().setMaxResultsPerPage(1))
+        .byPage().next().map(page -> true)
+        .onErrorResume(e -> AzureErrors.status(e) == 404, e -> Mono.just(false)));
   }
 
   @Override

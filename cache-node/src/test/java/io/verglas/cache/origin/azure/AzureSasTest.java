@@ -43,6 +43,7 @@ class AzureSasTest {
   void aContainerSasReadsWritesCopiesListsAndUploads() {
     BlobContainerClient container = AZURITE.adminClient().createBlobContainer("scoped");
     try (AzureOrigin origin = sasOrigin("?" + containerSas(container, "racwdl"))) {
+      assertThat(origin.bucketExists("scoped").join()).isTrue();
       String etag = origin.put("scoped", "a", body("hello"), WriteOptions.DEFAULT).join().etag();
       assertThat(text(origin.readRange("scoped", "a", etag, 0, 5).join())).isEqualTo("hello");
       assertThat(origin.head("scoped", "a").join().etag()).isEqualTo(etag);
