@@ -5,10 +5,12 @@ import static io.verglas.cache.origin.azure.AzureTesting.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.verglas.cache.compat.OriginContract;
+import io.verglas.cache.origin.CompletedPart;
 import io.verglas.cache.origin.CopyRequest;
 import io.verglas.cache.origin.ListPage;
 import io.verglas.cache.origin.ListRequest;
 import io.verglas.cache.origin.ListedObject;
+import io.verglas.cache.origin.MultipartUpload;
 import io.verglas.cache.origin.ObjectMeta;
 import io.verglas.cache.origin.Origin;
 import io.verglas.cache.origin.OriginException.Reason;
@@ -59,6 +61,19 @@ class AzureOriginTest extends OriginContract {
     assertThat(meta.contentHeaders()).isEqualTo(headers);
     origin.put("bkt", "plain", body("x"), WriteOptions.DEFAULT).join();
     assertThat(origin.head("bkt", "plain").join().contentType()).isEqualTo(ObjectMeta.DEFAULT_CONTENT_TYPE);
+  }
+
+  @Test
+  void emptyObjectsAndEmptyParts() {
+    String etag = origin.put("bkt", "empty", body(""), WriteOptions.DEFAULT).join().etag();
+    assertThat(origin.head("bkt", "empty").join().size()).isZero();
+    assertThat(origin.readRange("bkt", "empty", etag, 0, 0).join()).isEmpty();
+    MultipartUpload upload = new MultipartUpload("bkt", "empty-mp",
+        origin.createMultipartUpload("bkt", "empty-mp", WriteOptions.DEFAULT).join());
+    String part = origin.uploadPart(upload, 1, body("")).join();
+    origin.completeMultipartUpload(upload, List.of(new CompletedPart(1, part)),
+        WriteCondition.NONE).join();
+    assertThat(origin.head("bkt", "empty-mp").join().size()).isZero();
   }
 
   @Test
