@@ -208,8 +208,12 @@ public final class AzureOrigin implements Origin {
           return Mono.error(new IllegalStateException("Cannot copy to " + request.bucket() + "/" + request.key()
               + ": the copy ended " + done.getValue().getCopyStatus() + " " + done.getValue().getError()));
         }
-        return target.getProperties().map(p -> new PutResult(AzureErrors.etag(p.getETag()),
-            AzureMetadata.instant(p.getLastModified())));
+        // the ETag of the copy itself (a later read could see another writer's version)
+        return done.getValue().getETag() != null
+            ? Mono.just(new PutResult(AzureErrors.etag(done.getValue().getETag()),
+                AzureMetadata.instant(done.getValue().getLastModified())))
+            : target.getProperties().map(p -> new PutResult(AzureErrors.etag(p.getETag()),
+                AzureMetadata.instant(p.getLastModified())));
       });
       return request.replacement() == null ? copied : copied.flatMap(c -> replaceMetadata(target, c, request.replacement()));
     });
