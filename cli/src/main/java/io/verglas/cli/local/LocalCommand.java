@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
 /** {@code verglas local}: the whole stack in this process until Ctrl-C or SIGTERM. */
 @Command(name = "local", mixinStandardHelpOptions = true,
     description = "Run the whole stack in one process: S3 endpoint with block cache over a local "
-        + "directory origin, JDBC catalog on SQLite, Arrow Flight ingest, materializer on a Flink "
+        + "directory origin (or an Azure Blob Storage container, --origin), JDBC catalog on SQLite, Arrow Flight ingest, materializer on a Flink "
         + "MiniCluster, change feed. Writes DIR/endpoints.json when ready.")
 public final class LocalCommand implements Callable<Integer> {
   @Option(names = "--data-dir", description = "Data directory (default: .verglas)")
@@ -22,6 +22,11 @@ public final class LocalCommand implements Callable<Integer> {
 
   @Option(names = "--config", description = "Properties file with local.* keys; flags override it")
   Path configFile;
+
+  @Option(names = "--origin", description = "Where objects live: local (default, DIR/origin) or "
+      + "azure://ACCOUNT/CONTAINER[?endpoint=URL] with AZURE_STORAGE_KEY or AZURE_STORAGE_SAS_TOKEN "
+      + "set; the container is the bucket")
+  String origin;
 
   @Option(names = "--host", description = "Address of the S3, Flight and admin ports (default: "
       + "127.0.0.1); Flink's own ports always stay on 127.0.0.1")
@@ -63,6 +68,7 @@ public final class LocalCommand implements Callable<Integer> {
     EndpointsFile e = stack.endpoints();
     System.out.println("Verglas is up.");
     System.out.println("  S3 endpoint   " + e.s3Endpoint() + "  (bucket " + e.bucket() + ", region " + e.region() + ")");
+    System.out.println("  Origin        " + config.origin());
     System.out.println("  Flight        " + e.flightUri());
     System.out.println("  REST catalog  " + e.catalogRestUri()
         + "  (Authorization: Bearer <catalog.token of endpoints.json>)");
@@ -96,6 +102,7 @@ public final class LocalCommand implements Callable<Integer> {
   private LocalConfig config(Properties props) {
     LocalConfig.Builder builder = LocalConfig.builder().apply(props);
     if (dataDir != null) { builder.dataDir(dataDir); }
+    if (origin != null) { builder.origin(origin); }
     if (host != null) { builder.host(host); }
     if (s3Port != null) { builder.s3Port(s3Port); }
     if (flightPort != null) { builder.flightPort(flightPort); }

@@ -26,6 +26,7 @@ public final class LocalConfig {
   private final long dramCacheBytes;
   private final int parallelism;
   private final String catalogUri;
+  private final OriginSpec origin;
 
   private LocalConfig(Builder b) {
     this.dataDir = b.dataDir.toAbsolutePath().normalize();
@@ -33,7 +34,9 @@ public final class LocalConfig {
     this.s3Port = b.s3Port;
     this.flightPort = b.flightPort;
     this.adminPort = b.adminPort;
-    this.bucket = b.bucket;
+    this.origin = b.origin;
+    // an Azure origin's container is the bucket: S3 buckets are its containers
+    this.bucket = b.origin.bucket().orElse(b.bucket);
     this.region = b.region;
     this.checkpointInterval = b.checkpointInterval;
     this.dramCacheBytes = b.dramCacheBytes;
@@ -55,12 +58,14 @@ public final class LocalConfig {
   public Duration checkpointInterval() { return checkpointInterval; }
   public long dramCacheBytes() { return dramCacheBytes; }
   public int parallelism() { return parallelism; }
+  public OriginSpec origin() { return origin; }
 
   /** The JDBC catalog's URI: a PostgreSQL database when configured, else SQLite in the data directory. */
   public String catalogUri() {
     return catalogUri != null ? catalogUri : "jdbc:sqlite:" + catalogDb();
   }
 
+  /** The objects' directory when the origin is {@code local}. */
   public Path originDir() { return dataDir.resolve("origin"); }
   public Path catalogDb() { return dataDir.resolve("catalog.db"); }
   public Path checkpointDir() { return dataDir.resolve("checkpoints"); }
@@ -83,6 +88,7 @@ public final class LocalConfig {
     private long dramCacheBytes = 512L << 20;
     private int parallelism = 2;
     private String catalogUri;
+    private OriginSpec origin = new OriginSpec.Local();
 
     public Builder dataDir(Path dir) { this.dataDir = Objects.requireNonNull(dir, "dataDir"); return this; }
     public Builder host(String value) { this.host = Objects.requireNonNull(value, "host"); return this; }
@@ -90,6 +96,8 @@ public final class LocalConfig {
     public Builder flightPort(int port) { this.flightPort = port(port, "Flight"); return this; }
     public Builder adminPort(int port) { this.adminPort = port(port, "admin"); return this; }
     public Builder bucket(String value) { this.bucket = Objects.requireNonNull(value, "bucket"); return this; }
+    /** {@code local} or {@code azure://ACCOUNT/CONTAINER[?endpoint=URL]} (see {@link OriginSpec}). */
+    public Builder origin(String value) { this.origin = OriginSpec.parse(value); return this; }
     public Builder region(String value) { this.region = Objects.requireNonNull(value, "region"); return this; }
 
     public Builder checkpointInterval(Duration interval) {
@@ -139,6 +147,7 @@ public final class LocalConfig {
       if ((v = props.getProperty("local.flight-port")) != null) { flightPort(Integer.parseInt(v)); }
       if ((v = props.getProperty("local.admin-port")) != null) { adminPort(Integer.parseInt(v)); }
       if ((v = props.getProperty("local.bucket")) != null) { bucket(v); }
+      if ((v = props.getProperty("local.origin")) != null) { origin(v); }
       if ((v = props.getProperty("local.checkpoint-interval-ms")) != null) {
         checkpointInterval(Duration.ofMillis(Long.parseLong(v)));
       }

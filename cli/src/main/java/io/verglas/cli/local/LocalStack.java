@@ -9,7 +9,7 @@ import io.verglas.cache.catalog.CatalogProxy;
 import io.verglas.cli.status.Readiness;
 import io.verglas.cli.status.StatusReport;
 import io.verglas.cache.catalog.RestCatalogConfig;
-import io.verglas.cache.origin.LocalDirectoryOrigin;
+import io.verglas.cache.origin.Origin;
 import io.verglas.catalog.Catalogs;
 import io.verglas.catalog.JdbcCatalogIndexes;
 import io.verglas.events.CatalogEvent;
@@ -37,6 +37,7 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.flink.configuration.Configuration;
 import org.apache.iceberg.catalog.Catalog;
@@ -46,8 +47,8 @@ import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * The whole Verglas stack in one process: a local-directory origin behind the cache node's S3
- * endpoint, a JDBC catalog on SQLite, the change feed and admin endpoint, the Arrow Flight
+ * The whole Verglas stack in one process: a local-directory (or Azure) origin behind the cache
+ * node's S3 endpoint, a JDBC catalog on SQLite, the change feed and admin endpoint, the Arrow Flight
  * ingest server, and the materializer and maintenance jobs on Flink MiniClusters.
  *
  * <p>Start order follows the data path's dependencies (storage first, writers last) and
@@ -132,7 +133,7 @@ public final class LocalStack implements AutoCloseable {
         .credentials(credentials.accessKey(), credentials.secretKey())
         // the stack's own jobs: their reads (WAL segments, compaction) are not the clients' heat
         .backgroundCredentials(credentials.jobAccessKey(), credentials.jobSecretKey())
-        .origin(new LocalDirectoryOrigin(config.originDir()))
+        .origin(openOrigin())
         .dramCapacityBytes(config.dramCacheBytes())
         .spoolDirectory(tmp("s3-spool"))
         .awareness(AwarenessConfig.builder()
@@ -184,6 +185,21 @@ public final class LocalStack implements AutoCloseable {
         CATALOG_NAME, cache.catalogUri(), catalogProperties,
         admin.uri(), eventsUri, credentials.adminToken(), credentials.catalogToken());
     endpoints.write(config.endpointsFile());
+  }
+
+  /** The origin {@code --origin} names, closed after the cache node; its bucket is created if missing. */
+  private Origin openOrigin() {
+    Origin origin = config.origin().open(config.originDir(), System.getenv());
+    started.push(origin);
+    try {
+      if (!origin.bucketExists(config.bucket()).join()) {
+        origin.createBucket(config.bucket()).join();
+      }
+    } catch (CompletionException e) {
+      throw new IllegalStateException("Cannot use the origin " + config.origin() + ": "
+          + e.getCause().getMessage(), e.getCause());
+    }
+    return origin;
   }
 
   /**
@@ -376,7 +392,9 @@ public final class LocalStack implements AutoCloseable {
   private void createDirectories() {
     started.push(DataDirectory.open(config.dataDir(), config.tmpDir()));
     try {
-      Files.createDirectories(config.originDir().resolve(config.bucket()));
+      if (config.origin() instanceof OriginSpec.Local) {
+        Files.createDirectories(config.originDir().resolve(config.bucket()));
+      }
       Files.createDirectories(config.checkpointDir());
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot create the data directory " + config.dataDir()
