@@ -15,6 +15,7 @@ import io.verglas.cache.origin.Origin;
 import io.verglas.cache.protection.OriginProtection;
 import io.verglas.cache.protection.ProtectedOrigin;
 import io.verglas.cache.s3.ReadObserver;
+import io.verglas.cache.s3.ServiceEndpoint;
 import io.verglas.cache.s3.S3Server;
 import io.verglas.cache.s3.S3ServerConfig;
 import java.net.InetAddress;
@@ -25,6 +26,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
@@ -104,12 +107,17 @@ public final class CacheNode implements AutoCloseable {
   private boolean closed;
 
   private CacheNode(S3ServerConfig config, Origin origin, String adminHost, Integer adminPort,
-      String adminToken, Awareness awareness, RestCatalogConfig catalogConfig) {
+      String adminToken, Awareness awareness, RestCatalogConfig catalogConfig,
+      List<ServiceEndpoint> services) {
     this.config = config;
     this.catalog = catalogConfig == null ? null
         : new CatalogProxy(catalogConfig, this::endpoint, config.region(), config.clock());
+    List<ServiceEndpoint> served = new ArrayList<>(services);
+    if (catalog != null) {
+      served.add(catalog);
+    }
     this.server = new S3Server(config, origin,
-        awareness == null ? ReadObserver.NONE : awareness.readObserver(), catalog);
+        awareness == null ? ReadObserver.NONE : awareness.readObserver(), served);
     this.awareness = awareness;
     this.adminHost = adminHost;
     this.adminServer = adminPort == null ? null
@@ -234,7 +242,7 @@ public final class CacheNode implements AutoCloseable {
    */
   public URI catalogUri() {
     catalogProxy();
-    return URI.create(endpoint() + CatalogProxy.PATH);
+    return URI.create(endpoint() + ("/" + CatalogProxy.SEGMENT));
   }
 
   /**
@@ -390,6 +398,7 @@ public final class CacheNode implements AutoCloseable {
     private OriginProtection originProtection;
     private AwarenessConfig awareness;
     private RestCatalogConfig catalog;
+    private final List<ServiceEndpoint> services = new ArrayList<>();
 
     private Builder() {}
 
@@ -628,6 +637,19 @@ public final class CacheNode implements AutoCloseable {
      * Serve an Iceberg REST catalog under {@code /catalog} over {@code value}'s catalog (clients:
      * {@code uri=<endpoint>/catalog}, {@code token=<token>}). Without it /catalog answers 501.
      */
+    /**
+     * Serves {@code endpoint} under its reserved path segment of the S3 port (such as the query
+     * primitives under {@code /v1}); the catalog is set with {@link #catalog} instead.
+     */
+    public Builder service(ServiceEndpoint endpoint) {
+      Objects.requireNonNull(endpoint, "endpoint");
+      if (CatalogProxy.SEGMENT.equals(endpoint.segment())) {
+        throw new IllegalArgumentException("Cannot add a service under /catalog: use catalog(...)");
+      }
+      services.add(endpoint);
+      return this;
+    }
+
     public Builder catalog(RestCatalogConfig value) {
       once(catalog, "catalog");
       catalog = Objects.requireNonNull(value, "catalog");
@@ -753,7 +775,7 @@ public final class CacheNode implements AutoCloseable {
         throw new IllegalStateException("Cannot build a cache node whose admin port equals its S3 port: " + port);
       }
       return new CacheNode(config, origin, adminHost != null ? adminHost : config.host(), adminPort,
-          adminToken, aware, catalog);
+          adminToken, aware, catalog, services);
     }
 
     private static void once(Object current, String name) {

@@ -335,7 +335,7 @@ class S3ObjectOperationsTest {
     assertThat(response.statusCode()).isEqualTo(501);
     assertThat(response.headers().firstValue("content-type")).hasValue("application/json");
     assertThat(response.body()).isEqualTo("{\"error\":{\"message\":\"Cannot serve /catalog: this cache node"
-        + " has no catalog configured\",\"type\":\"NotImplementedException\",\"code\":501}}");
+        + " has no catalog endpoint configured\",\"type\":\"NotImplementedException\",\"code\":501}}");
   }
 
   static byte[] randomBytes(int size, long seed) {

@@ -3,7 +3,7 @@ package io.verglas.cache.catalog;
 import com.github.benmanes.caffeine.cache.Ticker;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
-import io.verglas.cache.s3.CatalogEndpoint;
+import io.verglas.cache.s3.ServiceEndpoint;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -30,7 +30,7 @@ import org.apache.iceberg.rest.responses.ErrorResponse;
  * The cache node's Iceberg REST catalog ({@code /catalog}): a shallow proxy over a configured
  * {@code org.apache.iceberg.catalog.Catalog} (the local stack's JDBC catalog on SQLite).
  *
- * <p>Design: requests arrive from the S3 endpoint's event loops ({@link CatalogEndpoint}); the
+ * <p>Design: requests arrive from the S3 endpoint's event loops ({@link ServiceEndpoint}); the
  * bearer token is checked there on the request head, and everything else runs on a bounded
  * pool of catalog threads, since a backing catalog may block (JDBC does). A full queue answers
  * 503 rather than queue without bound; bodies are bounded by the S3 layer before they are read.
@@ -45,7 +45,10 @@ import org.apache.iceberg.rest.responses.ErrorResponse;
  * and {@code s3.path-style-access} as overrides, {@code io-impl} (S3FileIO),
  * {@code client.region} and {@code s3.region} as defaults; S3 credentials stay the client's own.
  */
-public final class CatalogProxy implements CatalogEndpoint, AutoCloseable {
+public final class CatalogProxy implements ServiceEndpoint, AutoCloseable {
+  /** The path segment the catalog is served under: {@code /catalog}. */
+  public static final String SEGMENT = "catalog";
+  private static final String PATH = "/" + SEGMENT;
   static final String S3_FILE_IO = "org.apache.iceberg.aws.s3.S3FileIO";
 
   private final RestCatalogConfig config;
@@ -99,6 +102,11 @@ public final class CatalogProxy implements CatalogEndpoint, AutoCloseable {
   /** loadTable requests that asked the backing catalog. */
   public long loadCacheMisses() {
     return loads.misses();
+  }
+
+  @Override
+  public String segment() {
+    return SEGMENT;
   }
 
   @Override

@@ -76,10 +76,13 @@ final class S3Errors {
     return response.body(xml.toBytes(), S3Response.XML_TYPE);
   }
 
-  /** The answer under /catalog when the node serves no catalog (an Iceberg REST error). */
-  static S3Response catalogNotConfigured() {
-    String json = "{\"error\":{\"message\":\"Cannot serve /catalog: this cache node has no catalog"
-        + " configured\",\"type\":\"NotImplementedException\",\"code\":501}}";
+  /**
+   * The answer under a reserved segment ({@code /catalog}, {@code /v1}) the node does not serve:
+   * an Iceberg REST error, which query clients read as well.
+   */
+  static S3Response serviceNotConfigured(String segment) {
+    String json = "{\"error\":{\"message\":\"Cannot serve /" + segment + ": this cache node has no "
+        + segment + " endpoint configured\",\"type\":\"NotImplementedException\",\"code\":501}}";
     return S3Response.of(HttpResponseStatus.NOT_IMPLEMENTED)
         .body(json.getBytes(StandardCharsets.UTF_8), "application/json");
   }

@@ -28,10 +28,11 @@ final class S3Request {
   final String key;
   final String requestId;
   final boolean keepAlive;
-  final boolean catalog;
+  /** The reserved first path segment ({@link ServiceEndpoint#RESERVED}) it is under, or null. */
+  final String service;
 
   private S3Request(HttpMethod method, String rawPath, List<QueryParam> query, HttpHeaders headers,
-      String bucket, String key, String requestId, boolean keepAlive, boolean catalog) {
+      String bucket, String key, String requestId, boolean keepAlive, String service) {
     this.method = method;
     this.rawPath = rawPath;
     this.query = query;
@@ -49,7 +50,7 @@ final class S3Request {
     this.key = key;
     this.requestId = requestId;
     this.keepAlive = keepAlive;
-    this.catalog = catalog;
+    this.service = service;
   }
 
   static S3Request parse(HttpRequest request, String requestId, String virtualHostDomain) {
@@ -69,7 +70,7 @@ final class S3Request {
     String vhostBucket = virtualHostBucket(request.headers().get(HttpHeaderNames.HOST), virtualHostDomain);
     String bucket;
     String key;
-    boolean catalog = false;
+    String service = null;
     if (vhostBucket != null) {
       bucket = vhostBucket;
       key = path.length() > 1 ? path.substring(1) : null;
@@ -78,13 +79,13 @@ final class S3Request {
       int slash = rest.indexOf('/');
       bucket = slash < 0 ? rest : rest.substring(0, slash);
       key = slash < 0 || slash == rest.length() - 1 ? null : rest.substring(slash + 1);
-      catalog = bucket.equals("catalog");
+      service = ServiceEndpoint.RESERVED.contains(bucket) ? bucket : null;
       if (bucket.isEmpty()) {
         bucket = null;
       }
     }
     return new S3Request(request.method(), rawPath, query, request.headers(), bucket,
-        key == null ? null : checkKey(key), requestId, keepAlive, catalog);
+        key == null ? null : checkKey(key), requestId, keepAlive, service);
   }
 
   /**

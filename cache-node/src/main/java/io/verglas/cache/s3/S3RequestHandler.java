@@ -24,6 +24,7 @@ import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 import java.time.Clock;
 import java.util.ArrayDeque;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Supplier;
@@ -49,8 +50,8 @@ final class S3RequestHandler extends ChannelInboundHandlerAdapter {
   static final long MAX_XML_BODY = 8L * 1024 * 1024;
   private static final int MAX_PIPELINED = 64;
   private static final long MAX_DISCARD = 64L * 1024 * 1024;
-  /** Catalog requests carry a bearer token, not a signature: their bodies are plain. */
-  private static final Authentication CATALOG_AUTH =
+  /** Service requests carry a bearer token, not a signature: their bodies are plain. */
+  private static final Authentication SERVICE_AUTH =
       new Authentication(null, PayloadMode.UNSIGNED, null, null);
 
   private enum State { IDLE, RECEIVING, DISCARDING, PROCESSING }
@@ -59,7 +60,7 @@ final class S3RequestHandler extends ChannelInboundHandlerAdapter {
   private final SigV4Verifier verifier;
   private final S3Dispatcher dispatcher;
   private final Supplier<String> requestIds;
-  private final CatalogEndpoint catalog;
+  private final Map<String, ServiceEndpoint> services;
   private final Clock clock;
   private final ArrayDeque<Object> pipelined = new ArrayDeque<>();
 
@@ -76,15 +77,16 @@ final class S3RequestHandler extends ChannelInboundHandlerAdapter {
   private long discardBudget;
   private boolean closeWhenDiscarded;
   private boolean awaitingContinue;
-  private boolean catalogRequest;
+  /** The endpoint of the request being received when it is a service request, else null. */
+  private ServiceEndpoint service;
 
   S3RequestHandler(S3ServerConfig config, SigV4Verifier verifier, S3Dispatcher dispatcher,
-      Supplier<String> requestIds, CatalogEndpoint catalog) {
+      Supplier<String> requestIds, Map<String, ServiceEndpoint> services) {
     this.config = config;
     this.verifier = verifier;
     this.dispatcher = dispatcher;
     this.requestIds = requestIds;
-    this.catalog = catalog;
+    this.services = Map.copyOf(services);
     this.clock = config.clock();
   }
 
@@ -136,14 +138,13 @@ final class S3RequestHandler extends ChannelInboundHandlerAdapter {
     requestLength = HttpUtil.getContentLength(httpRequest, 0L);
     awaitingContinue = HttpUtil.is100ContinueExpected(httpRequest);
     closeWhenDiscarded = false;
-    catalogRequest = false;
+    service = null;
     String resource = "/";
     try {
       request = S3Request.parse(httpRequest, requestId, config.virtualHostDomain());
       resource = request.resource();
-      if (request.catalog) {
-        catalogRequest = true;
-        if (!startCatalogRequest(ctx, hasBody)) {
+      if (request.service != null) {
+        if (!startServiceRequest(ctx, hasBody)) {
           return;
         }
       } else {
@@ -166,32 +167,34 @@ final class S3RequestHandler extends ChannelInboundHandlerAdapter {
   }
 
   /**
-   * A request under /catalog goes to the catalog endpoint instead of SigV4 and the S3 router: its
-   * head is checked there (the bearer token), and its body is kept in memory within the
-   * endpoint's limit. Returns false when it was answered already.
+   * A request under a reserved segment (/catalog, /v1) goes to its service endpoint instead of
+   * SigV4 and the S3 router: its head is checked there (the bearer token), and its body is kept
+   * in memory within the endpoint's limit. Returns false when it was answered already.
    */
-  private boolean startCatalogRequest(ChannelHandlerContext ctx, boolean hasBody) {
-    if (catalog == null) {
-      answerEarly(ctx, S3Errors.catalogNotConfigured(), hasBody);
+  private boolean startServiceRequest(ChannelHandlerContext ctx, boolean hasBody) {
+    ServiceEndpoint endpoint = services.get(request.service);
+    if (endpoint == null) {
+      answerEarly(ctx, S3Errors.serviceNotConfigured(request.service), hasBody);
       return false;
     }
-    CatalogEndpoint.Reply refused = catalog.check(request.method.name(), request.headers);
+    ServiceEndpoint.Reply refused = endpoint.check(request.method.name(), request.headers);
     if (refused != null) {
-      answerEarly(ctx, catalogResponse(refused), hasBody);
+      answerEarly(ctx, serviceResponse(refused), hasBody);
       return false;
     }
-    auth = CATALOG_AUTH;
-    body = BodyReceiver.forXml(request, auth, catalog.maxBodyBytes());
+    service = endpoint;
+    auth = SERVICE_AUTH;
+    body = BodyReceiver.forXml(request, auth, endpoint.maxBodyBytes());
     return true;
   }
 
-  private CompletableFuture<S3Response> dispatchCatalog(SpooledBody spooled) {
-    CatalogEndpoint.Call call = new CatalogEndpoint.Call(request.method.name(), request.rawPath,
+  private CompletableFuture<S3Response> dispatchService(SpooledBody spooled) {
+    ServiceEndpoint.Call call = new ServiceEndpoint.Call(request.method.name(), request.rawPath,
         request.params, request.headers, spooled == null ? new byte[0] : spooled.bytes());
-    return catalog.handle(call).thenApply(S3RequestHandler::catalogResponse);
+    return service.handle(call).thenApply(S3RequestHandler::serviceResponse);
   }
 
-  private static S3Response catalogResponse(CatalogEndpoint.Reply reply) {
+  private static S3Response serviceResponse(ServiceEndpoint.Reply reply) {
     S3Response response = S3Response.of(HttpResponseStatus.valueOf(reply.status()));
     return reply.json() == null ? response : response.body(reply.json(), "application/json");
   }
@@ -240,7 +243,7 @@ final class S3RequestHandler extends ChannelInboundHandlerAdapter {
       head = HttpMethod.HEAD.equals(httpRequest.method());
       request = null;
       awaitingContinue = false;
-      catalogRequest = false;
+      service = null;
       answerEarly(ctx, unparsableRequest(cause), "/", false);
       return;
     }
@@ -268,8 +271,8 @@ final class S3RequestHandler extends ChannelInboundHandlerAdapter {
     CompletableFuture<S3Response> result;
     try {
       SpooledBody spooled = receiver != null ? receiver.finish() : null;
-      if (catalogRequest) {
-        result = dispatchCatalog(spooled);
+      if (service != null) {
+        result = dispatchService(spooled);
       } else {
         Exchange exchange = new Exchange(request, auth, spooled,
             receiver != null ? receiver.checksums() : null);
@@ -335,8 +338,8 @@ final class S3RequestHandler extends ChannelInboundHandlerAdapter {
 
   private S3Response errorResponse(Throwable error, String resource) {
     S3Exception e = S3Errors.toS3(error, requestId);
-    if (catalogRequest && catalog != null) {
-      return catalogResponse(catalog.error(e.code().status().code(), e.getMessage()));
+    if (service != null) {
+      return serviceResponse(service.error(e.code().status().code(), e.getMessage()));
     }
     if (e.code() == S3ErrorCode.INTERNAL_ERROR) {
       LOG.debug("Request {} on {} failed", requestId, resource, e);

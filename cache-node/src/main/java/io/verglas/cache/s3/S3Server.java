@@ -13,6 +13,9 @@ import io.verglas.cache.origin.ObjectMeta;
 import io.verglas.cache.origin.Origin;
 import io.verglas.cache.protection.Delayer;
 import io.verglas.cache.protection.ProtectedOrigin;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -47,15 +50,16 @@ public final class S3Server implements AutoCloseable {
   private boolean closed;
 
   public S3Server(S3ServerConfig config, Origin origin) {
-    this(config, origin, ReadObserver.NONE, null);
+    this(config, origin, ReadObserver.NONE, List.of());
   }
 
   /**
-   * A server telling {@code observer} of each object read it serves, and serving {@code /catalog}
-   * with {@code catalog} (null: it answers 501).
+   * A server telling {@code observer} of each object read it serves, and serving each reserved
+   * path segment ({@code /catalog}, {@code /v1}) with the one of {@code services} that owns it
+   * (one it lacks answers 501).
    */
   public S3Server(S3ServerConfig config, Origin origin, ReadObserver observer,
-      CatalogEndpoint catalog) {
+      List<ServiceEndpoint> services) {
     this.config = config;
     this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "verglas-origin-timer");
@@ -85,7 +89,22 @@ public final class S3Server implements AutoCloseable {
         new Acls(this.origin));
     SigV4Verifier verifier = new SigV4Verifier(
         config.credentials(), config.allowAnonymous(), config.clock(), config.maxClockSkew());
-    this.initializer = new S3ServerInitializer(config, verifier, dispatcher, requestIds(), catalog);
+    this.initializer = new S3ServerInitializer(config, verifier, dispatcher, requestIds(),
+        bySegment(services));
+  }
+
+  private static Map<String, ServiceEndpoint> bySegment(List<ServiceEndpoint> services) {
+    Map<String, ServiceEndpoint> bySegment = new HashMap<>();
+    for (ServiceEndpoint service : services) {
+      if (!ServiceEndpoint.RESERVED.contains(service.segment())) {
+        throw new IllegalArgumentException("Cannot serve /" + service.segment()
+            + ": service endpoints live under " + ServiceEndpoint.RESERVED);
+      }
+      if (bySegment.put(service.segment(), service) != null) {
+        throw new IllegalArgumentException("Cannot serve /" + service.segment() + " twice");
+      }
+    }
+    return bySegment;
   }
 
   /** Binds and returns the bound port. */

@@ -6,9 +6,10 @@ import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.util.concurrent.TimeUnit;
+import java.util.Map;
 import java.util.function.Supplier;
 
-/** The pipeline of a connection: HTTP/1.1 codec, idle timeout, the S3 request handler (which hands /catalog to the catalog endpoint). */
+/** The pipeline of a connection: HTTP/1.1 codec, idle timeout, the S3 request handler (which hands /catalog and /v1 to their service endpoints). */
 final class S3ServerInitializer extends ChannelInitializer<SocketChannel> {
   private static final int IDLE_SECONDS = 300;
   static final int MAX_INITIAL_LINE_LENGTH = 16 * 1024;
@@ -18,11 +19,11 @@ final class S3ServerInitializer extends ChannelInitializer<SocketChannel> {
   private final SigV4Verifier verifier;
   private final S3Dispatcher dispatcher;
   private final Supplier<String> requestIds;
-  private final CatalogEndpoint catalog;
+  private final Map<String, ServiceEndpoint> services;
 
   S3ServerInitializer(S3ServerConfig config, SigV4Verifier verifier, S3Dispatcher dispatcher,
-      Supplier<String> requestIds, CatalogEndpoint catalog) {
-    this.catalog = catalog;
+      Supplier<String> requestIds, Map<String, ServiceEndpoint> services) {
+    this.services = services;
     this.config = config;
     this.verifier = verifier;
     this.dispatcher = dispatcher;
@@ -38,6 +39,6 @@ final class S3ServerInitializer extends ChannelInitializer<SocketChannel> {
     ch.pipeline()
         .addLast("http", new HttpServerCodec(decoder))
         .addLast("idle", new IdleStateHandler(0, 0, IDLE_SECONDS, TimeUnit.SECONDS))
-        .addLast("s3", new S3RequestHandler(config, verifier, dispatcher, requestIds, catalog));
+        .addLast("s3", new S3RequestHandler(config, verifier, dispatcher, requestIds, services));
   }
 }

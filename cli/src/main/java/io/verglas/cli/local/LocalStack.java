@@ -6,12 +6,12 @@ import io.verglas.cache.CacheNode;
 import io.verglas.cache.admin.PrometheusFormat;
 import io.verglas.cache.awareness.AwarenessConfig;
 import io.verglas.cache.catalog.CatalogProxy;
-import io.verglas.cli.status.Readiness;
-import io.verglas.cli.status.StatusReport;
 import io.verglas.cache.catalog.RestCatalogConfig;
 import io.verglas.cache.origin.Origin;
 import io.verglas.catalog.Catalogs;
 import io.verglas.catalog.JdbcCatalogIndexes;
+import io.verglas.cli.status.Readiness;
+import io.verglas.cli.status.StatusReport;
 import io.verglas.events.CatalogEvent;
 import io.verglas.events.FeedEvent;
 import io.verglas.events.feed.ChangeFeed;
@@ -24,6 +24,9 @@ import io.verglas.maintenance.status.MaintenanceStatus;
 import io.verglas.maintenance.status.MaintenanceStatusParser;
 import io.verglas.materializer.MaterializerConfig;
 import io.verglas.materializer.MaterializerJob;
+import io.verglas.query.QueryLimits;
+import io.verglas.query.QueryService;
+import io.verglas.query.http.QueryEndpoint;
 import io.verglas.store.ObjectStoreEndpoint;
 import io.verglas.table.TableIdentifiers;
 import io.verglas.wal.WalLayout;
@@ -66,6 +69,9 @@ public final class LocalStack implements AutoCloseable {
   private static final int HEAT_PARTITIONS = 20;
   /** Tables the status page lists at most (the first by name; it says when there are more). */
   private static final int STATUS_TABLES = 100;
+  /** Queries of /v1/query run at once, and wait beyond those (more answer 503). */
+  private static final int QUERY_THREADS = 2;
+  private static final int QUERY_QUEUE = 32;
   private static final Logger LOG = LoggerFactory.getLogger(LocalStack.class);
   /** Flink's servers listen here whatever {@code --host} says (see {@link #flinkCluster}). */
   private static final String FLINK_HOST = "127.0.0.1";
@@ -126,6 +132,9 @@ public final class LocalStack implements AutoCloseable {
     started.push(admin);
     URI eventsUri = URI.create(admin.uri() + "/events");
 
+    QueryEndpoint queries = new QueryEndpoint(new QueryService(catalogRef::get, QueryLimits.defaults()),
+        credentials.catalogToken(), QUERY_THREADS, QUERY_QUEUE);
+    started.push(queries);
     CacheNode cache = CacheNode.builder()
         .host(config.host())
         .port(config.s3Port())
@@ -145,6 +154,8 @@ public final class LocalStack implements AutoCloseable {
             .build())
         // /catalog answers 503 until the catalog exists: its FileIO goes through this node
         .catalog(RestCatalogConfig.builder(catalogRef::get, credentials.catalogToken()).build())
+        // /v1/query reads tables through this node (its FileIO), with the catalog's token
+        .service(queries)
         .build()
         .start();
     started.push(cache);

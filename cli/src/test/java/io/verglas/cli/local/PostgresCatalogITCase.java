@@ -71,8 +71,7 @@ class PostgresCatalogITCase {
   }
 
   private LocalStack start(String catalogUri) {
-    return LocalStack.start(LocalConfig.builder().dataDir(dir).s3Port(0).flightPort(0).adminPort(0)
-        .checkpointInterval(Duration.ofSeconds(1)).dramCacheBytes(64L << 20).parallelism(1)
+    return LocalStack.start(TestingOrders.smallStack(dir)
         .catalogUri(catalogUri).build());
   }
 

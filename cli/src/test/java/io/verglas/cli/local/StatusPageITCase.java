@@ -48,8 +48,7 @@ class StatusPageITCase {
   @Test
   void theStatusPageRendersTheStacksTablesCacheAndHeat() throws Exception {
     assumeTrue(Files.isExecutable(CHROMIUM), "Chromium is not installed (.ci/run installs it)");
-    stack = LocalStack.start(LocalConfig.builder().dataDir(dir).s3Port(0).flightPort(0).adminPort(0)
-        .checkpointInterval(Duration.ofSeconds(1)).dramCacheBytes(64L << 20).parallelism(1).build());
+    stack = LocalStack.start(TestingOrders.smallStack(dir).build());
     EndpointsFile endpoints = stack.endpoints();
     TestingOrders.push(endpoints, 0, ROWS);
     Catalog catalog = Catalogs.load(endpoints.catalogName(), endpoints.catalogProperties());

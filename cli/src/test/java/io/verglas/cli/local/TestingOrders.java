@@ -4,6 +4,7 @@ import io.verglas.sdk.RowBatchBuilder;
 import io.verglas.sdk.TableWriter;
 import io.verglas.sdk.VerglasClient;
 import io.verglas.table.CreateTableRequest;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +28,12 @@ final class TestingOrders {
       Types.NestedField.optional(2, "item", Types.StringType.get()));
 
   private TestingOrders() {}
+
+  /** A small local stack on random ports in {@code dir}, checkpointing every second. */
+  static LocalConfig.Builder smallStack(Path dir) {
+    return LocalConfig.builder().dataDir(dir).s3Port(0).flightPort(0).adminPort(0)
+        .checkpointInterval(java.time.Duration.ofSeconds(1)).dramCacheBytes(64L << 20).parallelism(1);
+  }
 
   /** Creates the table when {@code first} is 0, then pushes ids {@code [first, first + count)} as one acknowledged batch. */
   static void push(EndpointsFile endpoints, long first, int count) throws Exception {

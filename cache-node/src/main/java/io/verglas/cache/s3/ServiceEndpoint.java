@@ -5,15 +5,20 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * What serves requests under {@code /catalog} (the Iceberg REST catalog,
- * {@code io.verglas.cache.catalog}). They are not S3 requests: no SigV4, a bearer token
- * instead, JSON errors. So the S3 request handler hands them over on arrival, before SigV4
- * authentication, receives their body within {@link #maxBodyBytes()}, and writes back the
- * {@link Reply}. A bucket named {@code catalog} therefore cannot be served path-style.
+ * What serves the requests under one reserved first path segment of the S3 port: {@code
+ * /catalog} (the Iceberg REST catalog, {@code io.verglas.cache.catalog}) and {@code /v1} (the
+ * query primitives). They are not S3 requests: no SigV4, a bearer token instead, JSON errors.
+ * So the S3 request handler hands them over on arrival, before SigV4 authentication, receives
+ * their body within {@link #maxBodyBytes()}, and writes back the {@link Reply}. Buckets named
+ * like a reserved segment therefore cannot be served path-style ({@code v1} is too short to be
+ * a bucket name anyway).
  */
-public interface CatalogEndpoint {
-  /** The path prefix this endpoint owns. */
-  String PATH = "/catalog";
+public interface ServiceEndpoint {
+  /** The reserved first path segments, whether or not an endpoint serves them. */
+  java.util.Set<String> RESERVED = java.util.Set.of("catalog", "v1");
+
+  /** The first path segment this endpoint owns: one of {@link #RESERVED}. */
+  String segment();
 
   /** Largest request body accepted; a larger one is refused before it is read. */
   long maxBodyBytes();
@@ -33,7 +38,8 @@ public interface CatalogEndpoint {
   /**
    * One request.
    *
-   * @param rawPath the path as sent (still percent-encoded), starting with {@link #PATH}
+   * @param rawPath the path as sent (still percent-encoded), starting with {@code /} and the
+   *     endpoint's {@link #segment()}
    * @param params the decoded query parameters
    */
   record Call(String method, String rawPath, Map<String, String> params, HttpHeaders headers,

@@ -1,0 +1,174 @@
+package io.verglas.cli.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.verglas.catalog.Catalogs;
+import io.verglas.sdk.RowBatchBuilder;
+import io.verglas.sdk.TableWriter;
+import io.verglas.sdk.VerglasClient;
+import io.verglas.table.CreateTableRequest;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code POST /v1/query} on the local stack's S3 port, on tables the materializer wrote with
+ * updates and deletes (deletion vectors): scan, lookup and traverse compared with a model of
+ * what was pushed, and the errors a client gets.
+ */
+class QueryEndpointITCase {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final TableIdentifier LINKS = TableIdentifier.of("shop", "links");
+  private static final Schema LINK = new Schema(
+      Types.NestedField.optional(1, "id", Types.LongType.get()),
+      Types.NestedField.optional(2, "src", Types.LongType.get()),
+      Types.NestedField.optional(3, "dst", Types.LongType.get()));
+
+  @TempDir Path dir;
+  private LocalStack stack;
+
+  @AfterEach
+  void stop() {
+    if (stack != null) {
+      stack.close();
+    }
+  }
+
+  @Test
+  void scanLookupAndTraverseAnswerWhatWasPushedAndBadQueriesTheirError() throws Exception {
+    stack = LocalStack.start(TestingOrders.smallStack(dir).build());
+    EndpointsFile endpoints = stack.endpoints();
+    Map<Long, String> model = new TreeMap<>();
+    TestingOrders.push(endpoints, 0, 300);
+    for (long id = 0; id < 300; id++) {
+      model.put(id, "item-" + id);
+    }
+    Catalog catalog = Catalogs.load(endpoints.catalogName(), endpoints.catalogProperties());
+    assertThat(TestingOrders.awaitRows(catalog, 300)).isEqualTo(300);
+    pushChanges(endpoints, model);   // updates of 0..19, deletes of 20..29
+    assertThat(TestingOrders.awaitRows(catalog, 290)).isEqualTo(290);
+    pushLinks(endpoints);
+    awaitLinks(endpoints);
+
+    JsonNode all = query(endpoints, "{\"kind\":\"scan\",\"table\":\"shop.orders\",\"select\":[\"id\",\"item\"]}");
+    assertThat(all.get("snapshot").asLong()).isEqualTo(
+        catalog.loadTable(TestingOrders.ORDERS).currentSnapshot().snapshotId());
+    Map<Long, String> scanned = new TreeMap<>();
+    all.get("rows").forEach(r -> scanned.put(r.get("id").asLong(), r.get("item").asText()));
+    assertThat(scanned).isEqualTo(model);
+
+    JsonNode found = query(endpoints, "{\"kind\":\"lookup\",\"table\":\"shop.orders\",\"keys\":[5,25,250]}");
+    Map<Long, String> looked = new TreeMap<>();
+    found.get("rows").forEach(r -> looked.put(r.get("id").asLong(), r.get("item").asText()));
+    assertThat(looked).isEqualTo(Map.of(5L, "item-5-v2", 250L, "item-250"));
+
+    JsonNode filtered = query(endpoints, "{\"kind\":\"scan\",\"table\":\"shop.orders\",\"filter\":"
+        + "{\"type\":\"lt\",\"term\":\"id\",\"value\":25},\"limit\":100}");
+    assertThat(filtered.get("rows")).hasSize(20);
+    filtered.get("rows").forEach(r -> assertThat(r.get("item").asText()).endsWith("-v2"));
+
+    JsonNode graph = query(endpoints, "{\"kind\":\"traverse\",\"table\":\"shop.links\",\"seeds\":[0],\"depth\":3}");
+    List<String> vertices = new ArrayList<>();
+    graph.get("vertices").forEach(v -> vertices.add(v.get("id").asLong() + "@" + v.get("depth").asInt()));
+    // links 0->1, 1->2, 2->3, 3->4 and 0->9 (which a later push deleted)
+    assertThat(vertices).containsExactlyInAnyOrder("0@0", "1@1", "2@2", "3@3");
+
+    assertError(endpoints, "{\"kind\":\"scan\",\"table\":\"shop.nope\"}", 404, "Cannot find table shop.nope");
+    assertError(endpoints, "{\"kind\":\"scan\",\"table\":\"shop.orders\",\"select\":[\"price\"]}", 400,
+        "unknown column price");
+    HttpResponse<String> anonymous = post(endpoints, "{}", null);
+    assertThat(anonymous.statusCode()).isEqualTo(401);
+  }
+
+  private static void pushChanges(EndpointsFile endpoints, Map<Long, String> model) throws Exception {
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (long id = 0; id < 20; id++) {
+      rows.add(new LinkedHashMap<>(Map.of("id", id, "item", "item-" + id + "-v2")));
+      model.put(id, "item-" + id + "-v2");
+    }
+    for (long id = 20; id < 30; id++) {
+      rows.add(new LinkedHashMap<>(Map.of("id", id, "_op", "D")));
+      model.remove(id);
+    }
+    write(endpoints, TestingOrders.ORDERS, rows);
+  }
+
+  private static void pushLinks(EndpointsFile endpoints) throws Exception {
+    try (VerglasClient client = VerglasClient.builder().uri(endpoints.flightUri()).token(endpoints.flightToken()).build()) {
+      client.createTable(new CreateTableRequest(List.of("shop"), "links", LINK, List.of("id"),
+          PartitionSpec.unpartitioned(), Map.of()));
+    }
+    List<Map<String, Object>> links = new ArrayList<>();
+    long[][] edges = {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {0, 9}};
+    for (int i = 0; i < edges.length; i++) {
+      links.add(new LinkedHashMap<>(Map.of("id", (long) i, "src", edges[i][0], "dst", edges[i][1])));
+    }
+    write(endpoints, LINKS, links);
+    write(endpoints, LINKS, List.of(new LinkedHashMap<>(Map.of("id", 4L, "_op", "D"))));
+  }
+
+  private static void awaitLinks(EndpointsFile endpoints) throws Exception {
+    Catalog catalog = Catalogs.load(endpoints.catalogName(), endpoints.catalogProperties());
+    long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+    while (System.nanoTime() < deadline) {
+      if (catalog.tableExists(LINKS) && catalog.loadTable(LINKS).currentSnapshot() != null
+          && query(endpoints, "{\"kind\":\"scan\",\"table\":\"shop.links\"}").get("rows").size() == 4) {
+        return;
+      }
+      Thread.sleep(300);
+    }
+    throw new AssertionError("The links were not committed within 120 s");
+  }
+
+  private static void write(EndpointsFile endpoints, TableIdentifier table, List<Map<String, Object>> rows)
+      throws Exception {
+    try (VerglasClient client = VerglasClient.builder().uri(endpoints.flightUri()).token(endpoints.flightToken()).build();
+        TableWriter writer = client.openWriter(table);
+        RowBatchBuilder builder = client.rowBatchBuilder(table)) {
+      rows.forEach(builder::add);
+      try (VectorSchemaRoot batch = builder.build()) {
+        writer.write(batch).join();
+      }
+    }
+  }
+
+  private static JsonNode query(EndpointsFile endpoints, String json) throws Exception {
+    HttpResponse<String> response = post(endpoints, json, endpoints.catalogToken());
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    return JSON.readTree(response.body());
+  }
+
+  private static void assertError(EndpointsFile endpoints, String json, int status, String message) throws Exception {
+    HttpResponse<String> response = post(endpoints, json, endpoints.catalogToken());
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
+    assertThat(JSON.readTree(response.body()).at("/error/message").asText()).contains(message);
+  }
+
+  private static HttpResponse<String> post(EndpointsFile endpoints, String json, String token) throws Exception {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(endpoints.s3Endpoint() + "/v1/query"))
+        .POST(HttpRequest.BodyPublishers.ofString(json)).header("Content-Type", "application/json");
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
+    return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+}

@@ -1,0 +1,116 @@
+package io.verglas.query;
+
+import io.verglas.query.graph.Traversal;
+import io.verglas.table.TableIdentifiers;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.expressions.Expression;
+
+/**
+ * Runs the query primitives on one snapshot of a table read through a catalog whose FileIO goes
+ * through the cache node, so repeated queries are served from its tiers: {@code scan},
+ * {@code lookup} by primary key, and {@code traverse} over an edge table. Every answer names the
+ * snapshot it read; limits ({@link QueryLimits}) keep any one query from exhausting the node.
+ */
+public final class QueryService {
+  private final Supplier<Catalog> catalog;
+  private final QueryLimits limits;
+
+  public QueryService(Supplier<Catalog> catalog, QueryLimits limits) {
+    this.catalog = Objects.requireNonNull(catalog, "catalog");
+    this.limits = Objects.requireNonNull(limits, "limits");
+  }
+
+  public QueryLimits limits() {
+    return limits;
+  }
+
+  public QueryResult run(QueryRequest request) {
+    long deadline = System.nanoTime() + limits.timeout().toNanos();
+    Table table = load(request);
+    Snapshot snapshot = request.snapshot().select(table);
+    String name = TableIdentifiers.toString(request.table());
+    if (snapshot == null) {
+      return new QueryResult(kind(request), name, null, List.of(), false, null);
+    }
+    TableReads reads = new TableReads(table, snapshot, deadline);
+    ResultBudget budget = new ResultBudget(limits.maxResultBytes(), name);
+    if (request instanceof QueryRequest.Scan scan) {
+      return scan(name, snapshot, reads, scan, budget);
+    }
+    if (request instanceof QueryRequest.Lookup lookup) {
+      return lookup(name, snapshot, reads, lookup, budget);
+    }
+    QueryRequest.Traverse traverse = (QueryRequest.Traverse) request;
+    return new QueryResult("traverse", name, snapshot.snapshotId(), List.of(), false,
+        new Traversal(reads, traverse, limits, budget).run());
+  }
+
+  private QueryResult scan(String name, Snapshot snapshot, TableReads reads, QueryRequest.Scan scan,
+      ResultBudget budget) {
+    if (scan.limit() != null && scan.limit() > limits.maxRows()) {
+      throw QueryException.overLimit("Cannot scan " + name + " with limit " + scan.limit()
+          + ": the node returns at most " + limits.maxRows() + " rows a query");
+    }
+    List<String> select = reads.columns(scan.select());
+    Expression filter = scan.filter() == null ? null : reads.expression(scan.filter().toString());
+    TableReads.Collector rows = new TableReads.Collector(
+        scan.limit() == null ? limits.maxRows() : scan.limit(), select, budget);
+    reads.read(select, filter, rows);
+    return new QueryResult("scan", name, snapshot.snapshotId(), rows.rows, rows.truncated, null);
+  }
+
+  private QueryResult lookup(String name, Snapshot snapshot, TableReads reads,
+      QueryRequest.Lookup lookup, ResultBudget budget) {
+    if (lookup.keys().size() > limits.maxKeys()) {
+      throw QueryException.overLimit("Cannot look up " + lookup.keys().size() + " keys of " + name
+          + ": the node looks up at most " + limits.maxKeys() + " a query");
+    }
+    Schema schema = reads.schema();
+    Set<String> keyColumns = schema.identifierFieldNames();
+    if (keyColumns.isEmpty()) {
+      throw QueryException.badRequest("Cannot look up rows of " + name
+          + ": it has no primary key (Iceberg identifier fields)");
+    }
+    Expression filter = KeyFilter.of(reads, new ArrayList<>(keyColumns), lookup.keys());
+    List<String> select = reads.columns(withKey(lookup.select(), keyColumns));
+    TableReads.Collector rows = new TableReads.Collector(limits.maxRows(), select, budget);
+    reads.read(select, filter, rows);
+    return new QueryResult("lookup", name, snapshot.snapshotId(), rows.rows, rows.truncated, null);
+  }
+
+  /** The projection, with the key columns added so each row says which key it answers. */
+  private static List<String> withKey(List<String> select, Set<String> keyColumns) {
+    if (select == null) {
+      return null;
+    }
+    List<String> columns = new ArrayList<>(select);
+    keyColumns.stream().filter(k -> !columns.contains(k)).sorted().forEach(columns::add);
+    return columns;
+  }
+
+  private Table load(QueryRequest request) {
+    Catalog current = catalog.get();
+    if (current == null) {
+      throw new QueryException(503, "Cannot run queries yet: the catalog is starting");
+    }
+    try {
+      return current.loadTable(request.table());
+    } catch (NoSuchTableException e) {
+      throw QueryException.notFound("Cannot find table " + TableIdentifiers.toString(request.table()));
+    }
+  }
+
+  private static String kind(QueryRequest request) {
+    return request instanceof QueryRequest.Scan ? "scan"
+        : request instanceof QueryRequest.Lookup ? "lookup" : "traverse";
+  }
+}

@@ -1,0 +1,159 @@
+package io.verglas.query.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.verglas.cache.s3.ServiceEndpoint;
+import io.verglas.query.QueryException;
+import io.verglas.query.QueryRequestParser;
+import io.verglas.query.QueryResult;
+import io.verglas.query.QueryService;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code POST /v1/query} on the cache node's S3 port: a JSON query in, a JSON answer out
+ * ({@code {"kind", "table", "snapshot", "rows", "truncated"}}, and {@code "graph"} for a
+ * traversal), with the bearer token; errors as {@code {"error": {"message", "type", "code"}}}.
+ * Queries run on a bounded pool of their own (never on the node's event loops); beyond its queue
+ * a query is refused with 503 rather than waiting without bound.
+ */
+public final class QueryEndpoint implements ServiceEndpoint, AutoCloseable {
+  public static final String SEGMENT = "v1";
+  public static final String PATH = "/v1/query";
+  private static final Logger LOG = LoggerFactory.getLogger(QueryEndpoint.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final long MAX_BODY_BYTES = 4L << 20;
+
+  private final QueryService service;
+  private final byte[] token;
+  private final ExecutorService pool;
+
+  /**
+   * @param threads queries run at once
+   * @param queued queries waiting beyond those; more are refused with 503
+   */
+  public QueryEndpoint(QueryService service, String token, int threads, int queued) {
+    this.service = Objects.requireNonNull(service, "service");
+    if (token == null || token.isBlank()) {
+      throw new IllegalArgumentException("Cannot serve /v1/query without a token");
+    }
+    this.token = ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
+    this.pool = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.SECONDS,
+        new LinkedBlockingQueue<>(queued), r -> {
+          Thread t = new Thread(r, "verglas-query");
+          t.setDaemon(true);
+          return t;
+        });
+  }
+
+  @Override
+  public String segment() {
+    return SEGMENT;
+  }
+
+  @Override
+  public long maxBodyBytes() {
+    return MAX_BODY_BYTES;
+  }
+
+  @Override
+  public Reply check(String method, HttpHeaders headers) {
+    String authorization = headers.get(HttpHeaderNames.AUTHORIZATION);
+    if (authorization == null) {
+      return error(401, "Cannot run a query without Authorization: Bearer <token>");
+    }
+    if (!MessageDigest.isEqual(token, authorization.getBytes(StandardCharsets.UTF_8))) {
+      return error(403, "Cannot run a query: the token was refused");
+    }
+    if (!"POST".equals(method)) {
+      return error(405, "Cannot " + method + " " + PATH + ": queries are POSTed");
+    }
+    return null;
+  }
+
+  @Override
+  public CompletableFuture<Reply> handle(Call call) {
+    if (!call.rawPath().equals(PATH)) {
+      return CompletableFuture.completedFuture(error(404, "No such endpoint: " + call.rawPath()
+          + " (the query endpoint is " + PATH + ")"));
+    }
+    try {
+      return CompletableFuture.supplyAsync(() -> run(call.body()), pool);
+    } catch (RejectedExecutionException busy) {
+      return CompletableFuture.completedFuture(error(503, "Cannot run the query now: the node is"
+          + " running as many queries as it queues; retry"));
+    }
+  }
+
+  private Reply run(byte[] body) {
+    try {
+      QueryResult result = service.run(QueryRequestParser.parse(body));
+      return new Reply(200, JSON.writeValueAsBytes(answer(result)));
+    } catch (QueryException e) {
+      return error(e.status(), e.getMessage());
+    } catch (JsonProcessingException e) {
+      return error(500, "Cannot render the answer: " + e.getOriginalMessage());
+    } catch (RuntimeException e) {
+      LOG.warn("Query failed", e);
+      return error(500, "Cannot run the query: " + e);
+    }
+  }
+
+  private static Map<String, Object> answer(QueryResult result) {
+    Map<String, Object> answer = new LinkedHashMap<>();
+    answer.put("kind", result.kind());
+    answer.put("table", result.table());
+    answer.put("snapshot", result.snapshotId());
+    if (result.graph() != null) {
+      answer.putAll(result.graph());
+    } else {
+      answer.put("rows", result.rows());
+      answer.put("truncated", result.truncated());
+    }
+    return answer;
+  }
+
+  @Override
+  public Reply error(int status, String message) {
+    Map<String, Object> error = new LinkedHashMap<>();
+    error.put("message", message);
+    error.put("type", type(status));
+    error.put("code", status);
+    try {
+      return new Reply(status, JSON.writeValueAsBytes(Map.of("error", error)));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("Cannot render an error", e);
+    }
+  }
+
+  private static String type(int status) {
+    return switch (status) {
+      case 400 -> "BadRequest";
+      case 401, 403 -> "NotAuthorized";
+      case 404 -> "NotFound";
+      case 405 -> "MethodNotAllowed";
+      case 422 -> "LimitExceeded";
+      case 501 -> "NotImplemented";
+      case 503 -> "Unavailable";
+      default -> "InternalError";
+    };
+  }
+
+  @Override
+  public void close() {
+    pool.shutdownNow();
+  }
+}
