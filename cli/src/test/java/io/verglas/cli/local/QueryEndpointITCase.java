@@ -1,10 +1,14 @@
 package io.verglas.cli.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.verglas.catalog.Catalogs;
+import io.verglas.sdk.QueryAnswer;
+import io.verglas.sdk.QueryClient;
+import io.verglas.sdk.QueryFailedException;
 import io.verglas.sdk.RowBatchBuilder;
 import io.verglas.sdk.TableWriter;
 import io.verglas.sdk.VerglasClient;
@@ -25,6 +29,7 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -97,6 +102,22 @@ class QueryEndpointITCase {
         "unknown column price");
     HttpResponse<String> anonymous = post(endpoints, "{}", null);
     assertThat(anonymous.statusCode()).isEqualTo(401);
+    assertTheSdkVerbsAgree(endpoints, all.get("snapshot").asLong());
+  }
+
+  /** The same primitives as the Java SDK's verbs. */
+  private static void assertTheSdkVerbsAgree(EndpointsFile endpoints, long snapshot) {
+    QueryClient sdk = QueryClient.of(endpoints.s3Endpoint(), endpoints.catalogToken());
+    QueryAnswer scan = sdk.scan(TestingOrders.ORDERS).select("id", "item")
+        .where(Expressions.lessThan("id", 25L)).atSnapshot(snapshot).run();
+    assertThat(scan.snapshotId()).isEqualTo(snapshot);
+    assertThat(scan.rows()).hasSize(20).allSatisfy(r -> assertThat((String) r.get("item")).endsWith("-v2"));
+    assertThat(sdk.lookup(TestingOrders.ORDERS, List.of(5L, 25L)).rows())
+        .extracting(r -> r.get("item")).containsExactly("item-5-v2");
+    assertThat(sdk.traverse(LINKS, List.of(0L), 3, 10).vertices()).hasSize(4);
+    assertThatThrownBy(() -> sdk.scan(TableIdentifier.of("shop", "nope")).run())
+        .isInstanceOfSatisfying(QueryFailedException.class, e -> assertThat(e.status()).isEqualTo(404))
+        .hasMessageContaining("Cannot find table shop.nope");
   }
 
   private static void pushChanges(EndpointsFile endpoints, Map<Long, String> model) throws Exception {
