@@ -7,7 +7,9 @@ import io.github.jbellis.jvector.graph.RandomAccessVectorValues;
 import io.github.jbellis.jvector.graph.SearchResult;
 import io.github.jbellis.jvector.graph.disk.OnDiskGraphIndex;
 import io.github.jbellis.jvector.graph.similarity.DefaultSearchScoreProvider;
+import io.github.jbellis.jvector.graph.similarity.ScoreFunction;
 import io.github.jbellis.jvector.util.Bits;
+import io.github.jbellis.jvector.vector.VectorSimilarityFunction;
 import io.github.jbellis.jvector.vector.VectorizationProvider;
 import io.github.jbellis.jvector.vector.types.VectorFloat;
 import io.github.jbellis.jvector.vector.types.VectorTypeSupport;
@@ -31,7 +33,7 @@ final class VamanaIndex implements VectorIndex {
   private final VectorMetric metric;
   private final OnDiskGraphIndex graph;
   private final long bytes;
-  private final Queue<GraphSearcher> idle = new ConcurrentLinkedQueue<>();
+  private final Queue<Searcher> idle = new ConcurrentLinkedQueue<>();
   private volatile boolean closed;
 
   private VamanaIndex(VectorMetric metric, OnDiskGraphIndex graph, long bytes) {
@@ -64,13 +66,10 @@ final class VamanaIndex implements VectorIndex {
   @Override
   public List<Neighbor> search(float[] query, int k, int ef, IntPredicate accept) {
     checkQuery(query, k, ef);
-    GraphSearcher searcher = borrow();
+    Searcher searcher = borrow();
     try {
-      VectorFloat<?> q = VECTORS.createFloatVector(query.clone());
-      RandomAccessVectorValues vectors = (RandomAccessVectorValues) searcher.getView();
       Bits bits = accept == null ? Bits.ALL : accept::test;
-      SearchResult result = searcher.search(
-          DefaultSearchScoreProvider.exact(q, metric.similarity(), vectors),
+      SearchResult result = searcher.graph().search(searcher.exact(query, metric),
           k, ef, Float.NEGATIVE_INFINITY, 0.0f, bits);
       List<Neighbor> hits = new ArrayList<>(result.getNodes().length);
       for (SearchResult.NodeScore node : result.getNodes()) {
@@ -93,20 +92,38 @@ final class VamanaIndex implements VectorIndex {
     }
   }
 
-  private GraphSearcher borrow() {
+  private Searcher borrow() {
     if (closed) {
       throw new IllegalStateException("Cannot search vector index: it is closed");
     }
-    GraphSearcher searcher = idle.poll();
-    return searcher != null ? searcher : new GraphSearcher(graph);
+    Searcher searcher = idle.poll();
+    return searcher != null ? searcher
+        : new Searcher(new GraphSearcher(graph), VECTORS.createFloatVector(dimension()));
+  }
+
+  /**
+   * One search at a time: JVector's searcher (view, visited set, queues) and a buffer each
+   * candidate's vector is read into, so scoring allocates nothing per visited node.
+   */
+  private record Searcher(GraphSearcher graph, VectorFloat<?> candidate) {
+    DefaultSearchScoreProvider exact(float[] query, VectorMetric metric) {
+      VectorFloat<?> q = VECTORS.createFloatVector(query.clone());
+      RandomAccessVectorValues vectors = (RandomAccessVectorValues) graph.getView();
+      VectorSimilarityFunction similarity = metric.similarity();
+      ScoreFunction.ExactScoreFunction score = node -> {
+        vectors.getVectorInto(node, candidate, 0);
+        return similarity.compare(q, candidate);
+      };
+      return new DefaultSearchScoreProvider(score);
+    }
   }
 
   @Override
   public void close() {
     closed = true;
     try {
-      for (GraphSearcher searcher = idle.poll(); searcher != null; searcher = idle.poll()) {
-        searcher.close();
+      for (Searcher searcher = idle.poll(); searcher != null; searcher = idle.poll()) {
+        searcher.graph().close();
       }
       graph.close();
     } catch (IOException e) {
