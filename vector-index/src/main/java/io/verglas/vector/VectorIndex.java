@@ -6,8 +6,9 @@ import java.util.List;
 import java.util.function.IntPredicate;
 
 /**
- * A decoded Vamana graph over vectors numbered 0..size-1, searchable from any thread. The bytes
- * it reads from are the graph blob's shards, held as they were loaded (no copy to disk).
+ * A decoded Vamana graph over vectors numbered 0..size-1, searchable from any thread. Neighbor
+ * lists are read from the graph blob's shards as they were loaded (no copy to disk), vectors
+ * from float arrays decoded at load.
  */
 public interface VectorIndex extends Closeable {
   VectorMetric metric();
@@ -16,7 +17,7 @@ public interface VectorIndex extends Closeable {
 
   int size();
 
-  /** Bytes of the serialized graph this index searches (the decoded copy's footprint). */
+  /** Bytes this index holds: the graph's shards plus its vectors decoded into float arrays. */
   long sizeInBytes();
 
   /**

@@ -26,7 +26,10 @@ import org.apache.iceberg.Table;
  * 1 000 queries and {@code qps} of single-threaded search: after two untimed passes (the
  * recall pass and one more), the best of {@value #PASSES} timed passes over the queries, ours and
  * Lucene's alternating, so that load from other processes on a shared machine (which only ever
- * slows a pass down) hits both alike.
+ * slows a pass down) hits both alike. {@code qps_cpu} is the same per CPU-second of the
+ * searching thread (JIT and GC threads not counted, for either side): on a loaded machine the
+ * wall-clock figure swings by 2x from run to run, this one much less;
+ * {@code qps_cpu_vs_lucene_at_recall_0_95} is the ratio of those.
  * {@code qps_vs_lucene_at_recall_0_95} compares each side at its smallest ef that reaches
  * recall 0.95 (absent when a side reaches it at no ef, which the metrics then show).
  *
@@ -39,6 +42,8 @@ public final class QueryBenchmark implements Benchmark {
   static final int QUERIES = 1_000;
   static final double RECALL_TARGET = 0.95;
   static final int PASSES = 10;
+  private static final java.lang.management.ThreadMXBean THREADS =
+      java.lang.management.ManagementFactory.getThreadMXBean();
 
   @Override
   public String name() {
@@ -108,6 +113,7 @@ public final class QueryBenchmark implements Benchmark {
       List<float[]> queries, int[][] truth) throws Exception {
     double[][] recalls = new double[2][EFS.length];
     double[][] qps = new double[2][EFS.length];
+    double[][] cpuQps = new double[2][EFS.length];
     for (int e = 0; e < EFS.length; e++) {
       Search[] sides = {ours[e], lucene[e]};
       for (int side = 0; side < 2; side++) {
@@ -116,14 +122,18 @@ public final class QueryBenchmark implements Benchmark {
       }
       for (int pass = 0; pass < PASSES; pass++) {
         for (int side = 0; side < 2; side++) {
-          qps[side][e] = Math.max(qps[side][e], qps(sides[side], queries));
+          double[] rates = qps(sides[side], queries);
+          qps[side][e] = Math.max(qps[side][e], rates[0]);
+          cpuQps[side][e] = Math.max(cpuQps[side][e], rates[1]);
         }
       }
       int ef = EFS[e];
       report.metric("vector_recall_at_10_ef_" + ef, round(recalls[0][e]))
           .metric("vector_qps_ef_" + ef, round(qps[0][e]))
+          .metric("vector_qps_cpu_ef_" + ef, round(cpuQps[0][e]))
           .peer("lucene_hnsw_recall_at_10_ef_" + ef, round(recalls[1][e]))
-          .peer("lucene_hnsw_qps_ef_" + ef, round(qps[1][e]));
+          .peer("lucene_hnsw_qps_ef_" + ef, round(qps[1][e]))
+          .peer("lucene_hnsw_qps_cpu_ef_" + ef, round(cpuQps[1][e]));
     }
     int oursAt = atTarget(recalls[0]);
     int luceneAt = atTarget(recalls[1]);
@@ -134,7 +144,8 @@ public final class QueryBenchmark implements Benchmark {
       report.peer("lucene_hnsw_ef_at_recall_0_95", EFS[luceneAt]);
     }
     if (oursAt >= 0 && luceneAt >= 0) {
-      report.ratio("qps_vs_lucene_at_recall_0_95", qps[0][oursAt], qps[1][luceneAt]);
+      report.ratio("qps_vs_lucene_at_recall_0_95", qps[0][oursAt], qps[1][luceneAt])
+          .ratio("qps_cpu_vs_lucene_at_recall_0_95", cpuQps[0][oursAt], cpuQps[1][luceneAt]);
     } else {
       report.environment("qps_vs_lucene_at_recall_0_95", "not computed: "
           + (oursAt < 0 ? "our index" : "Lucene HNSW") + " reaches recall 0.95 at no ef");
@@ -173,13 +184,19 @@ public final class QueryBenchmark implements Benchmark {
     return (double) found / ((long) queries.size() * K);
   }
 
-  /** Queries per second of one pass over the queries. */
-  private static double qps(Search search, List<float[]> queries) throws Exception {
+  /**
+   * One pass over the queries: {queries per wall-clock second, queries per CPU-second of the
+   * searching thread}. The second is what other processes' load cannot take away.
+   */
+  private static double[] qps(Search search, List<float[]> queries) throws Exception {
+    long cpuStart = THREADS.getCurrentThreadCpuTime();
     long start = System.nanoTime();
     for (float[] query : queries) {
       search.top(query);
     }
-    return queries.size() / ((System.nanoTime() - start) / 1e9);
+    long wall = System.nanoTime() - start;
+    long cpu = THREADS.getCurrentThreadCpuTime() - cpuStart;
+    return new double[] {queries.size() / (wall / 1e9), queries.size() / (cpu / 1e9)};
   }
 
   private static int[] ordinals(VectorSearchResult result) {
