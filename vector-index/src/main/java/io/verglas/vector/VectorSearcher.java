@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.IntPredicate;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
@@ -67,7 +68,7 @@ public final class VectorSearcher {
       return exact(table, snapshotId, column, query, k, "the snapshot has equality deletes");
     }
     List<VectorSearchResult.Hit> hits = new ArrayList<>(k);
-    for (Neighbor n : index.index().search(query, k, Math.max(k, ef), index.live()::get)) {
+    for (Neighbor n : index.index().search(query, k, Math.max(k, ef), index.accept())) {
       hits.add(new VectorSearchResult.Hit(index.rows().row(n.ordinal()), n.score()));
     }
     return new VectorSearchResult(snapshotId, VectorSearchResult.Method.INDEX, null, hits);
@@ -106,8 +107,14 @@ public final class VectorSearcher {
     return total == null ? Long.MAX_VALUE : Long.parseLong(total);
   }
 
-  /** A decoded index with its ordinal map and the ordinals live in its snapshot. */
-  record LoadedIndex(VectorIndex index, OrdinalMap rows, BitSet live, long bytes) {
+  /**
+   * A decoded index with its ordinal map and the ordinals live in its snapshot ({@code live}
+   * null when the snapshot has equality deletes); {@code accept} is the search filter, null when
+   * every ordinal is live, so that JVector takes its unfiltered path.
+   */
+  record LoadedIndex(VectorIndex index, OrdinalMap rows, BitSet live, IntPredicate accept,
+      long bytes) {
+
     static LoadedIndex read(Table table, PublishedIndex published) {
       java.util.SortedMap<Integer, ByteBuffer> shards = new java.util.TreeMap<>();
       int expectedShards = 1;
@@ -131,7 +138,8 @@ public final class VectorSearcher {
       }
       VectorIndex index = VectorIndex.load(published.metric(), new ArrayList<>(shards.values()));
       BitSet live = LiveRows.of(table, published.snapshotId(), rows).orElse(null);
-      return new LoadedIndex(index, rows, live, index.sizeInBytes() + rows.sizeInBytes());
+      IntPredicate accept = live == null || live.cardinality() == rows.size() ? null : live::get;
+      return new LoadedIndex(index, rows, live, accept, index.sizeInBytes() + rows.sizeInBytes());
     }
 
     private static int shardIndex(BlobMetadata blob) {
