@@ -12,7 +12,8 @@ public final class Benchmarks {
         new io.verglas.bench.materialize.MaterializeBenchmark(),
         new io.verglas.bench.cache.CacheBenchmark(),
         new io.verglas.bench.maintenance.MaintenanceBenchmark(),
-        new io.verglas.bench.awareness.AwarenessBenchmark());
+        new io.verglas.bench.awareness.AwarenessBenchmark(),
+        new io.verglas.bench.query.QueryBenchmark());
   }
 
   public static Optional<Benchmark> find(String name) {
