@@ -34,4 +34,12 @@ public sealed interface QueryRequest {
   record Traverse(TableIdentifier table, SnapshotSelector snapshot, List<JsonNode> seeds,
       String src, String dst, String weight, JsonNode filter, int depth, int fanout)
       implements QueryRequest {}
+
+  /**
+   * The {@code k} rows nearest to {@code vector} in the table's vector column (its metric and
+   * dimension are table properties), searched with beam {@code ef}: through the snapshot's own
+   * index, or by exact search when it has none.
+   */
+  record Vector(TableIdentifier table, SnapshotSelector snapshot, List<String> select,
+      float[] vector, int k, int ef) implements QueryRequest {}
 }

@@ -20,6 +20,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
  * {"kind": "lookup", "table": "ns.t", "keys": [1, 2] | [{"k1": 1, "k2": "x"}], "select": [...]}
  * {"kind": "traverse", "table": "ns.edges", "seeds": [1], "depth": 3, "fanout": 100,
  *  "src": "src", "dst": "dst", "weight": "w", "filter": {...}}
+ * {"kind": "vector", "table": "ns.t", "vector": [0.1, ...], "k": 10, "ef": 40, "select": [...]}
  * </pre>
  */
 public final class QueryRequestParser {
@@ -28,7 +29,11 @@ public final class QueryRequestParser {
   private static final Set<String> LOOKUP = Set.of("kind", "table", "snapshot", "select", "keys");
   private static final Set<String> TRAVERSE = Set.of("kind", "table", "snapshot", "seeds", "src",
       "dst", "weight", "filter", "depth", "fanout");
+  private static final Set<String> VECTOR = Set.of("kind", "table", "snapshot", "select", "vector",
+      "k", "ef");
   private static final int DEFAULT_DEPTH = 2;
+  private static final int DEFAULT_K = 10;
+  private static final int DEFAULT_EF = 40;
   private static final int DEFAULT_FANOUT = 100;
 
   private QueryRequestParser() {}
@@ -40,10 +45,9 @@ public final class QueryRequestParser {
       case "scan" -> scan(checkFields(root, SCAN, kind));
       case "lookup" -> lookup(checkFields(root, LOOKUP, kind));
       case "traverse" -> traverse(checkFields(root, TRAVERSE, kind));
-      case "vector" -> throw new QueryException(501, "Cannot run a vector query: the vector "
-          + "verb is not served yet (the index lives in vector-index; its query surface is next)");
+      case "vector" -> vector(checkFields(root, VECTOR, kind));
       default -> throw QueryException.badRequest("Unknown query kind: " + kind
-          + " (scan, lookup, traverse)");
+          + " (scan, lookup, traverse, vector)");
     };
   }
 
@@ -74,6 +78,23 @@ public final class QueryRequestParser {
         seeds, textOr(root, "src", "src"), textOr(root, "dst", "dst"), text(root, "weight", false),
         object(root, "filter"), positive(root, "depth", DEFAULT_DEPTH),
         positive(root, "fanout", DEFAULT_FANOUT));
+  }
+
+  private static QueryRequest.Vector vector(JsonNode root) {
+    List<JsonNode> values = array(root, "vector");
+    float[] vector = new float[values.size()];
+    for (int i = 0; i < vector.length; i++) {
+      if (!values.get(i).isNumber()) {
+        throw QueryException.badRequest("Invalid \"vector\": element " + i + " is " + values.get(i)
+            + ", not a number");
+      }
+      vector[i] = values.get(i).floatValue();
+    }
+    if (vector.length == 0) {
+      throw QueryException.badRequest("Invalid \"vector\": it is empty");
+    }
+    return new QueryRequest.Vector(table(root), SnapshotSelector.fromJson(root.get("snapshot")),
+        select(root), vector, positive(root, "k", DEFAULT_K), positive(root, "ef", DEFAULT_EF));
   }
 
   private static JsonNode read(byte[] body) {

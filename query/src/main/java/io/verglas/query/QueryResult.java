@@ -5,7 +5,8 @@ import java.util.Map;
 
 /**
  * An answer: the table and snapshot read (null when the table has none yet), the rows, whether
- * more rows matched than were returned, and for a traversal its vertices, edges and paths.
+ * more rows matched than were returned, and what the kind adds: a traversal's vertices, edges
+ * and paths (its answer has no rows), a vector search's method and reason.
  */
 public record QueryResult(String kind, String table, Long snapshotId, List<Map<String, Object>> rows,
-    boolean truncated, Map<String, Object> graph) {}
+    boolean truncated, Map<String, Object> extra) {}

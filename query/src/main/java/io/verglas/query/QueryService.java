@@ -2,7 +2,12 @@ package io.verglas.query;
 
 import io.verglas.query.graph.Traversal;
 import io.verglas.table.TableIdentifiers;
+import io.verglas.vector.ExactSearchRefusedException;
+import io.verglas.vector.VectorSearchResult;
+import io.verglas.vector.VectorSearcher;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -23,10 +28,13 @@ import org.apache.iceberg.expressions.Expression;
 public final class QueryService {
   private final Supplier<Catalog> catalog;
   private final QueryLimits limits;
+  private final VectorSearcher vectors;
 
-  public QueryService(Supplier<Catalog> catalog, QueryLimits limits) {
+  /** @param vectors searches vector indexes, or null when this node answers no vector query */
+  public QueryService(Supplier<Catalog> catalog, QueryLimits limits, VectorSearcher vectors) {
     this.catalog = Objects.requireNonNull(catalog, "catalog");
     this.limits = Objects.requireNonNull(limits, "limits");
+    this.vectors = vectors;
   }
 
   public QueryLimits limits() {
@@ -48,6 +56,9 @@ public final class QueryService {
     }
     if (request instanceof QueryRequest.Lookup lookup) {
       return lookup(name, snapshot, reads, lookup, budget);
+    }
+    if (request instanceof QueryRequest.Vector vector) {
+      return vector(name, table, snapshot, reads, vector, budget);
     }
     QueryRequest.Traverse traverse = (QueryRequest.Traverse) request;
     return new QueryResult("traverse", name, snapshot.snapshotId(), List.of(), false,
@@ -87,6 +98,34 @@ public final class QueryService {
     return new QueryResult("lookup", name, snapshot.snapshotId(), rows.rows, rows.truncated, null);
   }
 
+  private QueryResult vector(String name, Table table, Snapshot snapshot, TableReads reads,
+      QueryRequest.Vector vector, ResultBudget budget) {
+    if (vectors == null) {
+      throw new QueryException(501, "Cannot run a vector query: this node searches no vector indexes");
+    }
+    if (vector.k() > limits.maxRows()) {
+      throw QueryException.overLimit("Cannot return " + vector.k() + " neighbours of " + name
+          + ": the node returns at most " + limits.maxRows() + " rows a query");
+    }
+    List<String> select = reads.columns(vector.select());
+    VectorSearchResult result;
+    try {
+      result = vectors.search(table, snapshot.snapshotId(), vector.vector(), vector.k(), vector.ef());
+    } catch (ExactSearchRefusedException e) {
+      throw QueryException.overLimit(e.getMessage());
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      throw QueryException.badRequest("Cannot search " + name + ": " + e.getMessage());
+    }
+    Schema projection = select == null ? reads.schema() : reads.schema().select(select);
+    Map<String, Object> how = new LinkedHashMap<>();
+    how.put("method", result.method().name().toLowerCase(java.util.Locale.ROOT));
+    if (result.reason() != null) {
+      how.put("reason", result.reason());
+    }
+    return new QueryResult("vector", name, snapshot.snapshotId(),
+        VectorRows.read(table, projection, result.hits(), reads, budget), false, how);
+  }
+
   /** The projection, with the key columns added so each row says which key it answers. */
   private static List<String> withKey(List<String> select, Set<String> keyColumns) {
     if (select == null) {
@@ -111,6 +150,7 @@ public final class QueryService {
 
   private static String kind(QueryRequest request) {
     return request instanceof QueryRequest.Scan ? "scan"
-        : request instanceof QueryRequest.Lookup ? "lookup" : "traverse";
+        : request instanceof QueryRequest.Lookup ? "lookup"
+        : request instanceof QueryRequest.Vector ? "vector" : "traverse";
   }
 }

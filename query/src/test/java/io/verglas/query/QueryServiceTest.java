@@ -12,6 +12,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import io.verglas.vector.IndexPublisher;
+import io.verglas.vector.VectorColumn;
+import io.verglas.vector.VectorSearcher;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionSpec;
@@ -38,6 +41,9 @@ class QueryServiceTest {
       Types.NestedField.required(1, "id", Types.LongType.get()),
       Types.NestedField.optional(2, "name", Types.StringType.get()),
       Types.NestedField.optional(3, "age", Types.IntegerType.get())), Set.of(1));
+  private static final Schema DOCS = new Schema(List.of(
+      Types.NestedField.required(1, "id", Types.LongType.get()),
+      Types.NestedField.optional(2, "v", Types.ListType.ofRequired(3, Types.FloatType.get()))), Set.of(1));
   private static final Schema EDGES = new Schema(
       Types.NestedField.optional(1, "dst", Types.LongType.get()),
       Types.NestedField.optional(2, "src", Types.LongType.get()),
@@ -61,7 +67,11 @@ class QueryServiceTest {
     Table edges = catalog.createTable(TableIdentifier.of("g", "edges"), EDGES);
     // 1 -> 2 -> 4, 1 -> 3, 3 -> 5 -> 6
     append(edges, List.of(edge(1, 2, 1.0), edge(1, 3, 0.5), edge(2, 4, 2.0), edge(3, 5, 1.5), edge(5, 6, 1.0)));
-    queries = new QueryService(() -> catalog, new QueryLimits(100, 1 << 20, 50, 4, Duration.ofSeconds(30)));
+    Table docs = catalog.createTable(TableIdentifier.of("g", "docs"), DOCS, PartitionSpec.unpartitioned(),
+        Map.of("format-version", "3", VectorColumn.COLUMN, "v", VectorColumn.DIMENSION, "3"));
+    append(docs, List.of(doc(1, 1, 0, 0), doc(2, 0, 1, 0), doc(3, 0.9f, 0.1f, 0), doc(4, 0, 0, 1)));
+    queries = new QueryService(() -> catalog, new QueryLimits(100, 1 << 20, 50, 4, Duration.ofSeconds(30)),
+        VectorSearcher.builder().build());
   }
 
   @AfterEach
@@ -99,7 +109,7 @@ class QueryServiceTest {
   void traverseFindsVerticesEdgesAndShortestPathsWithinDepthAndFanout() {
     @SuppressWarnings("unchecked")
     Map<String, Object> graph = run("{\"kind\":\"traverse\",\"table\":\"g.edges\",\"seeds\":[1],"
-        + "\"depth\":2,\"weight\":\"w\"}").graph();
+        + "\"depth\":2,\"weight\":\"w\"}").extra();
     assertThat((List<Map<String, Object>>) graph.get("vertices")).extracting(v -> v.get("id") + "@" + v.get("depth"))
         .containsExactlyInAnyOrder("1@0", "2@1", "3@1", "4@2", "5@2");
     assertThat((List<Map<String, Object>>) graph.get("edges")).hasSize(4)
@@ -109,8 +119,23 @@ class QueryServiceTest {
 
     @SuppressWarnings("unchecked")
     List<Object> narrow = (List<Object>) run("{\"kind\":\"traverse\",\"table\":\"g.edges\",\"seeds\":[1],"
-        + "\"depth\":1,\"fanout\":1}").graph().get("edges");
+        + "\"depth\":1,\"fanout\":1}").extra().get("edges");
     assertThat(narrow).hasSize(1);
+  }
+
+  @Test
+  void vectorQueriesUseTheSnapshotsOwnIndexOrSayTheySearchedExactly() {
+    String query = "{\"kind\":\"vector\",\"table\":\"g.docs\",\"vector\":[1,0,0],\"k\":2}";
+    QueryResult exact = run(query);
+    assertThat(exact.extra()).containsEntry("method", "exact");
+    assertThat(exact.rows()).extracting(r -> r.get("id")).containsExactly(1L, 3L);
+    assertThat(exact.rows().get(0)).containsKey("_score");
+
+    Table docs = catalog.loadTable(TableIdentifier.of("g", "docs"));
+    IndexPublisher.builder().build().publish(docs, docs.currentSnapshot().snapshotId());
+    QueryResult indexed = run(query);
+    assertThat(indexed.extra()).containsEntry("method", "index");
+    assertThat(indexed.rows()).extracting(r -> r.get("id")).containsExactly(1L, 3L);
   }
 
   @Test
@@ -129,7 +154,9 @@ class QueryServiceTest {
     assertError("{\"kind\":\"scan\",\"table\":\"g.people\",\"snapshot\":{\"id\":42}}", 404, "Cannot find snapshot 42");
     assertError("{\"kind\":\"scan\",\"table\":\"g.people\",\"colums\":[]}", 400, "Unknown field of a scan query: colums");
     assertError("{\"kind\":\"join\",\"table\":\"g.people\"}", 400, "Unknown query kind: join");
-    assertError("{\"kind\":\"vector\",\"table\":\"g.people\"}", 501, "vector verb is not served yet");
+    assertError("{\"kind\":\"vector\",\"table\":\"g.docs\",\"vector\":[1,0]}", 400, "Cannot search g.docs");
+    assertError("{\"kind\":\"vector\",\"table\":\"g.people\",\"vector\":[1,0,0]}", 400, "Cannot search g.people");
+    assertError("{\"kind\":\"vector\",\"table\":\"g.docs\",\"vector\":[\"x\"]}", 400, "element 0");
     assertError("not json", 400, "Invalid query JSON");
   }
 
@@ -147,6 +174,13 @@ class QueryServiceTest {
     r.setField("id", id);
     r.setField("name", name);
     r.setField("age", age);
+    return r;
+  }
+
+  private static Record doc(long id, float x, float y, float z) {
+    GenericRecord r = GenericRecord.create(DOCS);
+    r.setField("id", id);
+    r.setField("v", List.of(x, y, z));
     return r;
   }
 

@@ -29,6 +29,7 @@ import io.verglas.query.QueryService;
 import io.verglas.query.http.QueryEndpoint;
 import io.verglas.store.ObjectStoreEndpoint;
 import io.verglas.table.TableIdentifiers;
+import io.verglas.vector.VectorSearcher;
 import io.verglas.wal.WalLayout;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -132,7 +133,8 @@ public final class LocalStack implements AutoCloseable {
     started.push(admin);
     URI eventsUri = URI.create(admin.uri() + "/events");
 
-    QueryEndpoint queries = new QueryEndpoint(new QueryService(catalogRef::get, QueryLimits.defaults()),
+    QueryEndpoint queries = new QueryEndpoint(new QueryService(catalogRef::get, QueryLimits.defaults(),
+        VectorSearcher.builder().build()),
         credentials.catalogToken(), QUERY_THREADS, QUERY_QUEUE);
     started.push(queries);
     CacheNode cache = CacheNode.builder()

@@ -117,11 +117,12 @@ public final class QueryEndpoint implements ServiceEndpoint, AutoCloseable {
     answer.put("kind", result.kind());
     answer.put("table", result.table());
     answer.put("snapshot", result.snapshotId());
-    if (result.graph() != null) {
-      answer.putAll(result.graph());
-    } else {
+    if (!"traverse".equals(result.kind())) {
       answer.put("rows", result.rows());
       answer.put("truncated", result.truncated());
+    }
+    if (result.extra() != null) {
+      answer.putAll(result.extra());
     }
     return answer;
   }
