@@ -133,6 +133,9 @@ public final class LocalStack implements AutoCloseable {
     started.push(admin);
     URI eventsUri = URI.create(admin.uri() + "/events");
 
+    AtomicReference<Catalog> jobsCatalog = new AtomicReference<>();
+    VectorIndexing vectorIndexing = new VectorIndexing(jobsCatalog::get, tmp("vector-index"));
+    started.push(vectorIndexing);
     QueryEndpoint queries = new QueryEndpoint(new QueryService(catalogRef::get, QueryLimits.defaults(),
         VectorSearcher.builder().build()),
         credentials.catalogToken(), QUERY_THREADS, QUERY_QUEUE);
@@ -151,7 +154,10 @@ public final class LocalStack implements AutoCloseable {
             .feedUri(eventsUri)
             .feedToken(credentials.adminToken())
             .stateDirectory(config.dataDir().resolve("cache-watcher"))
-            .listener(event -> invalidate(restCatalog.get(), event))
+            .listener(event -> {
+              invalidate(restCatalog.get(), event);
+              vectorIndexing.onEvent(event);   // builds off the feed's thread
+            })
             .catalog(catalogRef::get)   // polled for other engines' commits once it exists
             .build())
         // /catalog answers 503 until the catalog exists: its FileIO goes through this node
@@ -188,6 +194,11 @@ public final class LocalStack implements AutoCloseable {
         new FeedCredential(eventsUri, credentials.eventsToken(), config.dataDir().resolve("outbox"));
     Map<String, String> jobsCatalogProperties =
         Catalogs.jdbc(config.catalogUri(), jobsS3.warehouse(), jobsS3.s3FileIoProperties());
+    Catalog indexCatalog = Catalogs.load(CATALOG_NAME, staged(jobsCatalogProperties, "vector-index"));
+    if (indexCatalog instanceof AutoCloseable closeable) {
+      started.push(closeable);
+    }
+    jobsCatalog.set(indexCatalog);
     materializer = startMaterializer(jobsS3, jobsCatalogProperties, feedCredential);
     started.push(materializer);
     maintenance = startMaintenance(jobsCatalogProperties, feedCredential, feed.lastSequence() + 1);

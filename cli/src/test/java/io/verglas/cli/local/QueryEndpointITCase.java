@@ -103,6 +103,47 @@ class QueryEndpointITCase {
     HttpResponse<String> anonymous = post(endpoints, "{}", null);
     assertThat(anonymous.statusCode()).isEqualTo(401);
     assertTheSdkVerbsAgree(endpoints, all.get("snapshot").asLong());
+    assertCommitsGetTheirVectorIndex(endpoints);
+  }
+
+  /**
+   * A table declaring a vector column: its commit's catalog event makes the stack build the
+   * snapshot's index, after which vector queries go through it and find the nearest row.
+   */
+  private static void assertCommitsGetTheirVectorIndex(EndpointsFile endpoints) throws Exception {
+    TableIdentifier docs = TableIdentifier.of("shop", "docs");
+    Schema schema = new Schema(Types.NestedField.optional(1, "id", Types.LongType.get()),
+        Types.NestedField.optional(2, "v", Types.FixedType.ofLength(12)));
+    try (VerglasClient client = VerglasClient.builder().uri(endpoints.flightUri()).token(endpoints.flightToken()).build()) {
+      client.createTable(new CreateTableRequest(List.of("shop"), "docs", schema, List.of("id"),
+          PartitionSpec.unpartitioned(), Map.of("verglas.vector.column", "v", "verglas.vector.dimension", "3")));
+    }
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (long id = 0; id < 40; id++) {
+      rows.add(new LinkedHashMap<>(Map.of("id", id, "v", vector(id, id * 0.5f, 1))));
+    }
+    write(endpoints, docs, rows);
+    String query = "{\"kind\":\"vector\",\"table\":\"shop.docs\",\"vector\":[7,3.5,1],\"k\":3}";
+    long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+    JsonNode answer = null;
+    while (System.nanoTime() < deadline) {
+      HttpResponse<String> response = post(endpoints, query, endpoints.catalogToken());
+      if (response.statusCode() == 200) {
+        answer = JSON.readTree(response.body());
+        if ("index".equals(answer.path("method").asText())) {
+          break;
+        }
+      }
+      Thread.sleep(500);
+    }
+    assertThat(answer).as("a vector answer").isNotNull();
+    assertThat(answer.path("method").asText()).as("built from the commit's event: %s", answer).isEqualTo("index");
+    assertThat(answer.at("/rows/0/id").asLong()).isEqualTo(7);
+  }
+
+  private static byte[] vector(float x, float y, float z) {
+    return java.nio.ByteBuffer.allocate(12).order(java.nio.ByteOrder.LITTLE_ENDIAN)
+        .putFloat(x).putFloat(y).putFloat(z).array();
   }
 
   /** The same primitives as the Java SDK's verbs. */
