@@ -38,8 +38,9 @@ public sealed interface QueryRequest {
   /**
    * The {@code k} rows nearest to {@code vector} in the table's vector column (its metric and
    * dimension are table properties), searched with beam {@code ef}: through the snapshot's own
-   * index, or by exact search when it has none.
+   * index, or by exact search when it has none; only rows matching {@code filter} (Iceberg
+   * expression JSON on other columns, null for all) are candidates.
    */
   record Vector(TableIdentifier table, SnapshotSelector snapshot, List<String> select,
-      float[] vector, int k, int ef) implements QueryRequest {}
+      float[] vector, int k, int ef, JsonNode filter) implements QueryRequest {}
 }

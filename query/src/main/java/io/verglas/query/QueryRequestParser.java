@@ -20,7 +20,8 @@ import org.apache.iceberg.catalog.TableIdentifier;
  * {"kind": "lookup", "table": "ns.t", "keys": [1, 2] | [{"k1": 1, "k2": "x"}], "select": [...]}
  * {"kind": "traverse", "table": "ns.edges", "seeds": [1], "depth": 3, "fanout": 100,
  *  "src": "src", "dst": "dst", "weight": "w", "filter": {...}}
- * {"kind": "vector", "table": "ns.t", "vector": [0.1, ...], "k": 10, "ef": 40, "select": [...]}
+ * {"kind": "vector", "table": "ns.t", "vector": [0.1, ...], "k": 10, "ef": 40, "select": [...],
+ *  "filter": {...}}
  * </pre>
  */
 public final class QueryRequestParser {
@@ -30,7 +31,7 @@ public final class QueryRequestParser {
   private static final Set<String> TRAVERSE = Set.of("kind", "table", "snapshot", "seeds", "src",
       "dst", "weight", "filter", "depth", "fanout");
   private static final Set<String> VECTOR = Set.of("kind", "table", "snapshot", "select", "vector",
-      "k", "ef");
+      "k", "ef", "filter");
   private static final int DEFAULT_DEPTH = 2;
   private static final int DEFAULT_K = 10;
   private static final int DEFAULT_EF = 40;
@@ -94,7 +95,8 @@ public final class QueryRequestParser {
       throw QueryException.badRequest("Invalid \"vector\": it is empty");
     }
     return new QueryRequest.Vector(table(root), SnapshotSelector.fromJson(root.get("snapshot")),
-        select(root), vector, positive(root, "k", DEFAULT_K), positive(root, "ef", DEFAULT_EF));
+        select(root), vector, positive(root, "k", DEFAULT_K), positive(root, "ef", DEFAULT_EF),
+        object(root, "filter"));
   }
 
   private static JsonNode read(byte[] body) {

@@ -3,14 +3,17 @@ package io.verglas.query;
 import io.verglas.query.graph.Traversal;
 import io.verglas.table.TableIdentifiers;
 import io.verglas.vector.ExactSearchRefusedException;
+import io.verglas.vector.RowRef;
 import io.verglas.vector.VectorSearchResult;
 import io.verglas.vector.VectorSearcher;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
@@ -26,6 +29,9 @@ import org.apache.iceberg.expressions.Expression;
  * snapshot it read; limits ({@link QueryLimits}) keep any one query from exhausting the node.
  */
 public final class QueryService {
+  /** Rows a vector query's filter may match (their references are held while it searches). */
+  static final int MAX_FILTERED_ROWS = 1_000_000;
+
   private final Supplier<Catalog> catalog;
   private final QueryLimits limits;
   private final VectorSearcher vectors;
@@ -110,7 +116,8 @@ public final class QueryService {
     List<String> select = reads.columns(vector.select());
     VectorSearchResult result;
     try {
-      result = vectors.search(table, snapshot.snapshotId(), vector.vector(), vector.k(), vector.ef());
+      result = vectors.search(table, snapshot.snapshotId(), vector.vector(), vector.k(), vector.ef(),
+          candidates(reads, vector));
     } catch (ExactSearchRefusedException e) {
       throw QueryException.overLimit(e.getMessage());
     } catch (IllegalArgumentException | IllegalStateException e) {
@@ -118,12 +125,21 @@ public final class QueryService {
     }
     Schema projection = select == null ? reads.schema() : reads.schema().select(select);
     Map<String, Object> how = new LinkedHashMap<>();
-    how.put("method", result.method().name().toLowerCase(java.util.Locale.ROOT));
+    how.put("method", result.method().name().toLowerCase(Locale.ROOT));
     if (result.reason() != null) {
       how.put("reason", result.reason());
     }
     return new QueryResult("vector", name, snapshot.snapshotId(),
         VectorRows.read(table, projection, result.hits(), reads, budget), false, how);
+  }
+
+  /** The rows a vector query's filter admits, or null when it has none. */
+  private Predicate<RowRef> candidates(TableReads reads,
+      QueryRequest.Vector vector) {
+    if (vector.filter() == null) {
+      return null;
+    }
+    return reads.rowRefs(reads.expression(vector.filter().toString()), MAX_FILTERED_ROWS)::contains;
   }
 
   /** The projection, with the key columns added so each row says which key it answers. */

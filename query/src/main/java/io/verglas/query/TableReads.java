@@ -1,12 +1,17 @@
 package io.verglas.query;
 
+import io.verglas.query.graph.Traversal;
+import io.verglas.vector.RowRef;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
-import io.verglas.query.graph.Traversal;
+import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -18,6 +23,8 @@ import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.ExpressionParser;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.types.TypeUtil;
+import org.apache.iceberg.types.Types;
 
 /**
  * Reads rows of one snapshot with Iceberg's generic reader, which prunes partitions, manifests
@@ -94,6 +101,38 @@ final class TableReads implements Traversal.EdgeReads {
     checkDeadline();
   }
 
+  /**
+   * The rows (data file, position) of the snapshot matching {@code filter}, deletes applied; at
+   * most {@code max} of them, else the query is refused (422).
+   */
+  Set<RowRef> rowRefs(Expression filter, int max) {
+    Set<RowRef> refs = new HashSet<>();
+    // the filter binds to the projection: its columns, then the row's file and position
+    List<Types.NestedField> columns = new ArrayList<>(TypeUtil.select(
+        schema(), Binder.boundReferences(schema().asStruct(), List.of(filter), true)).columns());
+    columns.add(MetadataColumns.FILE_PATH);
+    columns.add(MetadataColumns.ROW_POSITION);
+    Schema positions = new Schema(columns);
+    IcebergGenerics.ScanBuilder scan = IcebergGenerics.read(table).useSnapshot(snapshot.snapshotId())
+        .where(filter).project(positions);
+    try (CloseableIterable<Record> records = scan.build()) {
+      for (Record record : records) {
+        if (refs.size() == max) {
+          throw QueryException.overLimit("Cannot search " + table.name() + ": the filter matches more than "
+              + max + " rows; narrow it");
+        }
+        refs.add(new RowRef(record.getField(MetadataColumns.FILE_PATH.name()).toString(),
+            (Long) record.getField(MetadataColumns.ROW_POSITION.name())));
+        if (refs.size() % DEADLINE_CHECK_ROWS == 0) {
+          checkDeadline();
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read " + table.name() + ": " + e.getMessage(), e);
+    }
+    return refs;
+  }
+
   @Override
   public void checkColumns(List<String> columns) {
     columns(columns);
@@ -164,7 +203,7 @@ final class TableReads implements Traversal.EdgeReads {
       if (select == null) {
         return row;
       }
-      Map<String, Object> projected = new java.util.LinkedHashMap<>();
+      Map<String, Object> projected = new LinkedHashMap<>();
       select.forEach(column -> projected.put(column, row.get(column)));
       return projected;
     }

@@ -130,12 +130,20 @@ class QueryServiceTest {
     assertThat(exact.extra()).containsEntry("method", "exact");
     assertThat(exact.rows()).extracting(r -> r.get("id")).containsExactly(1L, 3L);
     assertThat(exact.rows().get(0)).containsKey("_score");
+    assertThat(run("{\"kind\":\"vector\",\"table\":\"g.docs\",\"vector\":[1,0,0],\"k\":1,"
+        + "\"filter\":{\"type\":\"gt\",\"term\":\"id\",\"value\":1}}").rows())
+        .extracting(r -> r.get("id")).containsExactly(3L);
 
     Table docs = catalog.loadTable(TableIdentifier.of("g", "docs"));
     IndexPublisher.builder().build().publish(docs, docs.currentSnapshot().snapshotId());
     QueryResult indexed = run(query);
     assertThat(indexed.extra()).containsEntry("method", "index");
     assertThat(indexed.rows()).extracting(r -> r.get("id")).containsExactly(1L, 3L);
+
+    QueryResult filtered = run("{\"kind\":\"vector\",\"table\":\"g.docs\",\"vector\":[1,0,0],\"k\":1,"
+        + "\"filter\":{\"type\":\"not-eq\",\"term\":\"id\",\"value\":1}}");
+    assertThat(filtered.extra()).containsEntry("method", "index");
+    assertThat(filtered.rows()).extracting(r -> r.get("id")).containsExactly(3L);
   }
 
   @Test

@@ -29,6 +29,11 @@ public final class ExactSearch {
   }
 
   public List<Neighbor> search(float[] query, int k) {
+    return search(query, k, null);
+  }
+
+  /** The top {@code k} among the ordinals {@code accept} admits (all when null). */
+  public List<Neighbor> search(float[] query, int k, java.util.function.IntPredicate accept) {
     if (k < 1) {
       throw new IllegalArgumentException("Cannot search: k=" + k + " (must be >= 1)");
     }
@@ -37,6 +42,9 @@ public final class ExactSearch {
     PriorityQueue<Neighbor> best = new PriorityQueue<>(k + 1,
         Comparator.comparingDouble(Neighbor::score));
     for (int i = 0; i < vectors.size(); i++) {
+      if (accept != null && !accept.test(i)) {
+        continue;
+      }
       VectorFloat<?> vector = vectors.get(i);
       if (vector.length() != q.length()) {
         throw new IllegalArgumentException("Cannot search: query has " + q.length()

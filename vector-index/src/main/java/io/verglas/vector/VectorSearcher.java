@@ -8,6 +8,7 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.IntPredicate;
+import java.util.function.Predicate;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
@@ -53,6 +54,15 @@ public final class VectorSearcher {
   }
 
   public VectorSearchResult search(Table table, long snapshotId, float[] query, int k, int ef) {
+    return search(table, snapshotId, query, k, ef, null);
+  }
+
+  /**
+   * The top {@code k} among the rows {@code rows} admits (all live rows when null): a filter on
+   * other columns, evaluated by the caller into the rows it matches at this snapshot.
+   */
+  public VectorSearchResult search(Table table, long snapshotId, float[] query, int k, int ef,
+      Predicate<RowRef> rows) {
     if (table.snapshot(snapshotId) == null) {
       throw new IllegalArgumentException("Cannot search " + table.name() + ": no snapshot "
           + snapshotId);
@@ -61,17 +71,26 @@ public final class VectorSearcher {
     Optional<PublishedIndex> published = SnapshotIndexes.find(table, snapshotId)
         .filter(index -> index.fieldId() == column.fieldId());
     if (published.isEmpty()) {
-      return exact(table, snapshotId, column, query, k, "no index for snapshot " + snapshotId);
+      return exact(table, snapshotId, column, query, k, rows, "no index for snapshot " + snapshotId);
     }
     LoadedIndex index = load(table, published.get());
     if (index.live() == null) {
-      return exact(table, snapshotId, column, query, k, "the snapshot has equality deletes");
+      return exact(table, snapshotId, column, query, k, rows, "the snapshot has equality deletes");
     }
     List<VectorSearchResult.Hit> hits = new ArrayList<>(k);
-    for (Neighbor n : index.index().search(query, k, Math.max(k, ef), index.accept())) {
+    for (Neighbor n : index.index().search(query, k, Math.max(k, ef), accept(index, rows))) {
       hits.add(new VectorSearchResult.Hit(index.rows().row(n.ordinal()), n.score()));
     }
     return new VectorSearchResult(snapshotId, VectorSearchResult.Method.INDEX, null, hits);
+  }
+
+  /** The index's live filter, narrowed to the ordinals whose rows {@code rows} admits. */
+  private static IntPredicate accept(LoadedIndex index, Predicate<RowRef> rows) {
+    if (rows == null) {
+      return index.accept();
+    }
+    IntPredicate live = index.accept();
+    return ordinal -> (live == null || live.test(ordinal)) && rows.test(index.rows().row(ordinal));
   }
 
   private LoadedIndex load(Table table, PublishedIndex published) {
@@ -87,15 +106,16 @@ public final class VectorSearcher {
   }
 
   private VectorSearchResult exact(Table table, long snapshotId, VectorColumn column,
-      float[] query, int k, String reason) {
-    long rows = rowsAt(table.snapshot(snapshotId));
-    if (rows > exactSearchMaxRows) {
-      throw new ExactSearchRefusedException(table.name(), snapshotId, reason, rows,
+      float[] query, int k, Predicate<RowRef> rows, String reason) {
+    long total = rowsAt(table.snapshot(snapshotId));
+    if (total > exactSearchMaxRows) {
+      throw new ExactSearchRefusedException(table.name(), snapshotId, reason, total,
           exactSearchMaxRows);
     }
     SnapshotVectors vectors = TableVectors.read(table, snapshotId, column);
     List<VectorSearchResult.Hit> hits = new ArrayList<>(k);
-    for (Neighbor n : new ExactSearch(column.metric(), vectors.vectors()).search(query, k)) {
+    IntPredicate accept = rows == null ? null : ordinal -> rows.test(vectors.rows().row(ordinal));
+    for (Neighbor n : new ExactSearch(column.metric(), vectors.vectors()).search(query, k, accept)) {
       hits.add(new VectorSearchResult.Hit(vectors.rows().row(n.ordinal()), n.score()));
     }
     return new VectorSearchResult(snapshotId, VectorSearchResult.Method.EXACT, reason, hits);
