@@ -122,6 +122,8 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
 
   private final MaterializerConfig config;
   private transient KeyIndex keyIndex;
+  /** Row ids for new versions of existing keys; touched only by the flushing thread. */
+  private transient RowLineage lineage;
   private transient VerglasTables tables;
   /** The threads that encode data files, one file per partition and lane at most. */
   private transient List<BackgroundWrites> lanes;
@@ -168,6 +170,8 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
       restoreKeyIndex();
     }
     tables = new VerglasTables(config.newCatalog());
+    lineage = new RowLineage(new CommittedRowIds(config.writerRowIdWait(),
+        CommittedRowIds.MAX_CACHED_IDS_DEFAULT));
     buffers = new LinkedHashMap<>();
     intervals = new LinkedHashMap<>();
     flushed = new LinkedHashMap<>();
@@ -192,6 +196,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     getMetricGroup().gauge("peakBufferedTables", () -> peakBufferedTables);
     getMetricGroup().gauge("loadedTables", () -> tables.size());
     getMetricGroup().gauge("stagedTables", () -> staging.stagedTables());
+    getMetricGroup().gauge("rowIdsLost", () -> lineage.lostRows());
   }
 
   /**
@@ -287,6 +292,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
       output.collect(new StreamRecord<>(merged));
     }
     flushed.clear();
+    lineage.checkpointed();
   }
 
   /** Hands the buffered rows to the flush thread, once it has finished the previous flush. */
@@ -396,6 +402,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     TableDelta delta = interval.complete();
     intervals.remove(tableUuid);
     staging.ended(tableUuid, interval.replacements());
+    lineage.ended(interval);
     flushed.computeIfAbsent(tableUuid, uuid -> new ArrayList<>()).add(delta);
   }
 
@@ -423,15 +430,22 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     if (row.isDelete()) {
       slot.update(KeyEntry.tombstone(position));
     } else {
-      PartitionedDataWriter.FilePosition at = write(row, interval);
+      long rowId = entry != null && !entry.deleted && interval.writesRowIds()
+          ? lineage.rowIdOf(interval, entry) : RowIdParquetWriter.INHERITED;
+      PartitionedDataWriter.FilePosition at = write(row, interval, rowId);
       slot.update(KeyEntry.live(position, at.path(), at.position()));
     }
   }
 
   private static PartitionedDataWriter.FilePosition write(WalRow row, TableInterval interval)
       throws InterruptedException {
+    return write(row, interval, RowIdParquetWriter.INHERITED);
+  }
+
+  private static PartitionedDataWriter.FilePosition write(WalRow row, TableInterval interval,
+      long rowId) throws InterruptedException {
     try {
-      return interval.write(row.payload, row.schemaId);
+      return interval.write(row.payload, row.schemaId, rowId);
     } catch (IllegalArgumentException e) {
       throw unwritable(row, e);
     }
