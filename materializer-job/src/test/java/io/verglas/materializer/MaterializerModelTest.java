@@ -27,7 +27,9 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -65,7 +67,9 @@ import org.apache.iceberg.data.Record;
  * sequence number of the commit of its last change. The one exception is modelled: the new
  * version of a key inserted in a checkpoint whose commit is still pending (its notification
  * was lost) cannot learn the id the commit will give, and after the configured wait gets a
- * fresh one. On format version 2 both columns read as null.
+ * fresh one. The change log lineage gives (the rows whose sequence number is above the snapshot
+ * before a commit) is the model's keys that checkpoint changed. On format version 2 both
+ * columns read as null.
  *
  * <p>A failure prints jqwik's seed and the shrunk step list; {@code @Property(seed = "...")}
  * replays it. jqwik's failure database lives under {@code target/}.
@@ -299,6 +303,17 @@ class MaterializerModelTest {
       }
     }
 
+    /** The keys of the rows whose last update is after sequence number {@code sequence}. */
+    private Set<Integer> changedSince(long sequence) {
+      Set<Integer> keys = new TreeSet<>();
+      for (Record record : TestingTables.readWithLineage(table)) {
+        if ((Long) record.getField("_last_updated_sequence_number") > sequence) {
+          keys.add((Integer) record.getField("id"));
+        }
+      }
+      return keys;
+    }
+
     private void feed(WalRow row) throws Exception {
       sinceLastCheckpoint.add(row);
       harness.processElement(row, 0);
@@ -344,6 +359,9 @@ class MaterializerModelTest {
       try {
         while (!pending.isEmpty()) {
           Map.Entry<Long, TableDelta> next = pending.pollFirstEntry();
+          table.refresh();
+          long before = table.currentSnapshot() == null ? 0
+              : table.currentSnapshot().sequenceNumber();
           Outcome outcome = committer.commit(next.getValue()).outcome();
           assertThat(outcome).isIn(Outcome.COMMITTED, Outcome.NOTHING_TO_COMMIT);
           committedModel = modelAt.remove(next.getKey());
@@ -360,6 +378,14 @@ class MaterializerModelTest {
             });
           }
           checkLineage(committedTokens, "after committing checkpoint " + next.getKey());
+          if (formatVersion >= 3) {
+            // The change log lineage gives: rows changed since the snapshot before the commit.
+            Set<Integer> changedNow = new TreeSet<>();
+            committedModel.keySet().stream().filter(key -> changed.get(key) == next.getKey()
+                .longValue()).forEach(changedNow::add);
+            assertThat(changedSince(before)).as("rows changed by checkpoint %s", next.getKey())
+                .isEqualTo(changedNow);
+          }
           if (mode == Mode.COMMIT_TWICE) {
             assertThat(committer.commit(next.getValue()).outcome())
                 .isIn(Outcome.ALREADY_COMMITTED, Outcome.NOTHING_TO_COMMIT);
