@@ -1,5 +1,9 @@
 package io.verglas.materializer.write;
 
+import io.verglas.clock.HybridLogicalClock;
+import io.verglas.materializer.progress.WalMark;
+import io.verglas.materializer.progress.WalSummary;
+import io.verglas.table.PrimaryKeys;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -7,18 +11,28 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.ManifestFiles;
+import org.apache.iceberg.ManifestReader;
 import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.formats.FormatModelRegistry;
 import org.apache.iceberg.formats.ReadBuilder;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.types.TypeUtil;
+import org.apache.iceberg.types.Types;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,10 +54,14 @@ import org.slf4j.LoggerFactory;
  * no older snapshot can have added the file. A file's ids are read once, with one column
  * projected, and kept while they fit in {@code maxCachedIds} (least recently used first out).
  *
+ * <p>A file that is not found although the table's WAL marks say the row's segment is committed
+ * was replaced by a compaction whose snapshot expiry then dropped the file's own snapshot:
+ * compactions carry row ids over, so the key's live row is looked up in the current snapshot
+ * (by its primary key, as a reader would) and its id taken.
+ *
  * <p>Failures. A file never found within the wait (a notification of a completed checkpoint
- * was lost, so its commit waits for the next checkpoint, which waits for this flush; or the
- * file's snapshot expired after a compaction replaced it) is given up: the new version gets no
- * explicit id, so it inherits a fresh one. That is counted ({@link #lostRows}) and logged, and
+ * was lost, so its commit waits for the next checkpoint, which waits for this flush) is given
+ * up: the new version gets no explicit id, so it inherits a fresh one. That is counted ({@link #lostRows}) and logged, and
  * the file is not waited for again; it is looked for again (without waiting) once the table has
  * another snapshot.
  */
@@ -57,6 +75,9 @@ final class CommittedRowIds {
   static final int MAX_REMEMBERED_FILES = 1 << 16;
   private static final long POLL_MILLIS_MAX = 500;
   private static final int HELD_FILES = 16;
+  /** What a look-up needs of a manifest entry (no column statistics). */
+  private static final List<String> MANIFEST_COLUMNS = List.of("file_path", "file_format",
+      "partition", "record_count", "file_size_in_bytes", "first_row_id");
   /** Read as the first row id of a file that has none (see {@link #read}). */
   private static final long NO_FIRST_ROW_ID = Long.MIN_VALUE / 2;
 
@@ -92,16 +113,19 @@ final class CommittedRowIds {
   }
 
   /**
-   * The id of the row at {@code position} of data file {@code path} of {@code table}, a row
-   * written at {@code writtenMillis}; {@link RowIdParquetWriter#INHERITED} when the file is not
-   * found within the wait.
+   * The id of the row at {@code position} of data file {@code path} of {@code table}, the
+   * version {@code previous} of the key {@code key} gives (its primary-key columns);
+   * {@link RowIdParquetWriter#INHERITED} when the file is not found within the wait.
    */
-  long rowId(Table table, String path, long position, long writtenMillis)
-      throws InterruptedException {
+  long rowId(Table table, String path, long position, KeyEntry previous,
+      Supplier<Record> key) throws InterruptedException {
     long[] fileIds = ids.get(path);
     if (fileIds == null) {
-      long since = writtenMillis - CLOCK_SKEW_MILLIS;
+      long since = HybridLogicalClock.physicalMillis(previous.hlc) - CLOCK_SKEW_MILLIS;
       AddedFile file = find(table, path, since);
+      if (file == null && committed(table, previous)) {
+        return liveRowId(table, key.get());
+      }
       if (file == null) {
         long explicit = explicitId(table, path, position);
         if (explicit >= 0) {
@@ -156,6 +180,58 @@ final class CommittedRowIds {
     return null;
   }
 
+  /** Whether the table's WAL marks cover the whole segment {@code entry}'s row came from. */
+  private static boolean committed(Table table, KeyEntry entry) {
+    WalMark mark = entry.streamId == null ? null
+        : WalSummary.committed(table).get(entry.streamId);
+    return mark != null && mark.fullThrough() >= entry.sequence;
+  }
+
+  /**
+   * The id of the live row with {@code key}'s primary key in the current snapshot, or
+   * {@link RowIdParquetWriter#INHERITED} when there is none.
+   */
+  private long liveRowId(Table table, Record key) {
+    Schema schema = table.schema();
+    List<Integer> keyFieldIds = PrimaryKeys.fieldIds(schema);
+    Expression filter = Expressions.alwaysTrue();
+    for (int fieldId : keyFieldIds) {
+      Types.NestedField field = schema.findField(fieldId);
+      Object value = key.getField(field.name());
+      if (value instanceof Integer || value instanceof Long || value instanceof CharSequence) {
+        filter = Expressions.and(filter, Expressions.equal(field.name(),
+            value instanceof CharSequence text ? text.toString() : value));
+      }
+    }
+    Schema projection = TypeUtil.join(TypeUtil.select(schema, new HashSet<>(keyFieldIds)),
+        new Schema(MetadataColumns.ROW_ID));
+    try (CloseableIterable<Record> rows = IcebergGenerics.read(table).where(filter)
+        .project(projection).build()) {
+      for (Record row : rows) {
+        if (sameKey(row, key, schema, keyFieldIds)) {
+          Long id = (Long) row.getField(MetadataColumns.ROW_ID.name());
+          return id == null ? RowIdParquetWriter.INHERITED : id;
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot look up a row of " + table.name() + " by key", e);
+    }
+    lostRows++;
+    return RowIdParquetWriter.INHERITED;
+  }
+
+  private static boolean sameKey(Record row, Record key, Schema schema, List<Integer> fieldIds) {
+    for (int fieldId : fieldIds) {
+      String name = schema.findField(fieldId).name();
+      Object a = row.getField(name);
+      Object b = key.getField(name);
+      if (!String.valueOf(a).equals(String.valueOf(b))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   private static long snapshotId(Table table) {
     return table.currentSnapshot() == null ? -1 : table.currentSnapshot().snapshotId();
   }
@@ -196,12 +272,7 @@ final class CommittedRowIds {
         snapshot != null && snapshot.timestampMillis() >= sinceMillis;
         snapshot = snapshot.parentId() == null ? null : table.snapshot(snapshot.parentId())) {
       if (walked.add(snapshot.snapshotId())) {
-        for (DataFile file : snapshot.addedDataFiles(table.io())) {
-          if (file.firstRowId() != null) {
-            added.put(file.location(), new AddedFile(file.location(), file.format(),
-                file.firstRowId(), file.recordCount()));
-          }
-        }
+        rememberAdded(table, snapshot);
         known = added.get(path);
         if (known != null) {
           return known;
@@ -209,6 +280,26 @@ final class CommittedRowIds {
       }
     }
     return null;
+  }
+
+  /** Remembers the data files of the manifests {@code snapshot} wrote (with their row ids). */
+  private void rememberAdded(Table table, Snapshot snapshot) {
+    for (ManifestFile manifest : snapshot.dataManifests(table.io())) {
+      if (manifest.snapshotId() == null || manifest.snapshotId() != snapshot.snapshotId()) {
+        continue;
+      }
+      try (ManifestReader<DataFile> reader = ManifestFiles.read(manifest, table.io(),
+          table.specs()).select(MANIFEST_COLUMNS)) {
+        for (DataFile file : reader) {
+          if (file.firstRowId() != null) {
+            added.put(file.location(), new AddedFile(file.location(), file.format(),
+                file.firstRowId(), file.recordCount()));
+          }
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot read manifest " + manifest.path(), e);
+      }
+    }
   }
 
   /**

@@ -88,6 +88,12 @@ import org.slf4j.LoggerFactory;
  * snapshot is known; the price is that a key-less (version 1) delta cannot be re-resolved once
  * the old file is unreadable.
  *
+ * <p>Row lineage (format version 3). The new version of an existing key is written with the
+ * key's {@code _row_id} ({@link RowLineage}): the ids of this writer's recent files are in
+ * memory, others come from the table, and a null id in the previous checkpoint's file is known
+ * only once that file is committed, so such a row waits for the commit (bounded; see
+ * {@link CommittedRowIds}). That is the one catalog read on the flush path, once per file.
+ *
  * <p>The index is written before the commit happens. That is consistent because both live in
  * the same checkpoint: if the checkpoint completes, the committer commits the delta (it keeps
  * it in its own state until it has); if it does not, the job restores the previous index.
@@ -431,7 +437,8 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
       slot.update(KeyEntry.tombstone(position));
     } else {
       long rowId = entry != null && !entry.deleted && interval.writesRowIds()
-          ? lineage.rowIdOf(interval, entry) : RowIdParquetWriter.INHERITED;
+          ? lineage.rowIdOf(interval, entry, () -> interval.decode(row.payload, row.schemaId))
+          : RowIdParquetWriter.INHERITED;
       PartitionedDataWriter.FilePosition at = write(row, interval, rowId);
       slot.update(KeyEntry.live(position, at.path(), at.position()));
     }

@@ -1,10 +1,11 @@
 package io.verglas.materializer.write;
 
-import io.verglas.clock.HybridLogicalClock;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Supplier;
+import org.apache.iceberg.data.Record;
 
 /**
  * Gives the new version of an existing key its previous version's {@code _row_id} (Iceberg V3
@@ -25,7 +26,12 @@ import java.util.Map;
  *       entry names still gives the right id after its rows moved elsewhere.
  * </ol>
  * Only the flush thread uses it (the task thread at the barrier, after the flush thread
- * stopped). Nothing of it is checkpointed: after a restore every file is looked up in the table.
+ * stopped). Nothing of it is checkpointed (the key index format is unchanged): after a restore
+ * every file is looked up in the table, or, not committed yet, read as it is.
+ *
+ * <p>Memory: 8 bytes per row the writer wrote in the current and the last
+ * {@value #CHECKPOINTS_KEPT} checkpoints (a row's payload takes far more while it is staged),
+ * plus the bounded caches of {@link CommittedRowIds}.
  */
 final class RowLineage {
   /** No id is known here for that file and position. */
@@ -44,9 +50,11 @@ final class RowLineage {
 
   /**
    * The row id for the new version of a key whose previous, live version {@code entry} points
-   * at; {@link RowIdParquetWriter#INHERITED} for none (the row then inherits a fresh one).
+   * at ({@code key}: the key's primary-key columns, for a look-up by key); {@link
+   * RowIdParquetWriter#INHERITED} for none (the row then inherits a fresh one).
    */
-  long rowIdOf(TableInterval interval, KeyEntry entry) throws InterruptedException {
+  long rowIdOf(TableInterval interval, KeyEntry entry, Supplier<Record> key)
+      throws InterruptedException {
     long id = interval.rowIdAt(entry.dataFile, entry.filePosition);
     if (id != UNKNOWN) {
       return id;
@@ -62,7 +70,7 @@ final class RowLineage {
       }
     }
     return committed.rowId(interval.table(), interval.resolve(entry.dataFile),
-        entry.filePosition, HybridLogicalClock.physicalMillis(entry.hlc));
+        entry.filePosition, entry, key);
   }
 
   /** Records the ids of an interval's files once it has ended. */

@@ -2,6 +2,7 @@ package io.verglas.materializer.write;
 
 import io.verglas.materializer.progress.SegmentProgress;
 import io.verglas.row.KeyRowWriter;
+import io.verglas.row.RowDecoder;
 import java.io.Closeable;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -12,6 +13,7 @@ import org.apache.iceberg.ContentFileParser;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.data.Record;
 
 /**
  * One table's share of the current checkpoint interval on one writer: its data files, open
@@ -138,6 +140,11 @@ final class TableInterval implements Closeable {
   /** The table as loaded when the interval opened (refreshed by later loads). */
   Table table() {
     return table;
+  }
+
+  /** The row of a payload encoded with schema {@code encodedWith}, decoded (a rare path). */
+  Record decode(byte[] encoded, int encodedWith) {
+    return new RowDecoder(writer.schema()).decode(readable(encoded, encodedWith));
   }
 
   /** A data file's full path from the form the key index stores. */
