@@ -105,8 +105,9 @@ public final class TestingFiles {
   }
 
   /**
-   * The row lineage of the table's live rows as {@code id → [_row_id, _last_updated_sequence_number]},
-   * read by Iceberg's generic reader with the metadata columns projected.
+   * The row lineage of the table's live rows as
+   * {@code id → [_row_id, _last_updated_sequence_number]}, read by Iceberg's generic reader with
+   * the metadata columns projected.
    */
   public static Map<Integer, List<Long>> lineage(Table table) {
     table.refresh();

@@ -47,8 +47,8 @@ import org.slf4j.LoggerFactory;
  * checkpoint is complete, while the writer is already on the next interval. A row whose id the
  * file holds explicitly (an earlier update of its key) needs no commit: the file is read as it
  * is. Otherwise the id is waited for: the table is refreshed until a snapshot added the file, at
- * most {@code wait} (normally one commit). The file is found by walking the table's snapshots back from the
- * current one, each snapshot's added files read once (remembered, at most
+ * most {@code wait} (normally one commit). The file is found by walking the table's snapshots
+ * back from the current one, each snapshot's added files read once (remembered, at most
  * {@value #MAX_REMEMBERED_FILES} files, then forgotten together), and only as far back as the
  * row was written (its hybrid clock time, less {@value #CLOCK_SKEW_MILLIS} ms for clock skew):
  * no older snapshot can have added the file. A file's ids are read once, with one column
@@ -61,14 +61,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Failures. A file never found within the wait (a notification of a completed checkpoint
  * was lost, so its commit waits for the next checkpoint, which waits for this flush) is given
- * up: the new version gets no explicit id, so it inherits a fresh one. That is counted ({@link #lostRows}) and logged, and
- * the file is not waited for again; it is looked for again (without waiting) once the table has
- * another snapshot.
+ * up: the new version gets no explicit id, so it inherits a fresh one. That is counted
+ * ({@link #lostRows}) and logged, and the file is not waited for again; it is looked for again
+ * (without waiting) once the table has another snapshot.
  */
 final class CommittedRowIds {
   private static final Logger LOG = LoggerFactory.getLogger(CommittedRowIds.class);
-  /** How long a row waits for its file's commit by default. */
-  static final Duration WAIT_DEFAULT = Duration.ofSeconds(60);
   /** Row ids kept in memory by default (8 bytes each). */
   static final long MAX_CACHED_IDS_DEFAULT = 1L << 22;
   static final long CLOCK_SKEW_MILLIS = 10 * 60 * 1000;
