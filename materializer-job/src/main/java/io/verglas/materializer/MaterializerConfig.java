@@ -64,6 +64,9 @@ import org.apache.iceberg.catalog.Catalog;
  *                                     so no version replaced within it reaches a data file:
  *                                     auto (those whose keys change within a checkpoint),
  *                                     always, never
+ *   --writer.row-id-wait=60s          format v3: how long the new version of a key waits for
+ *                                     the commit of its previous version's data file, whose
+ *                                     first_row_id gives the key's _row_id (then a fresh id)
  * </pre>
  */
 public final class MaterializerConfig implements Serializable {
@@ -77,6 +80,8 @@ public final class MaterializerConfig implements Serializable {
   public static final int WRITER_INDEX_CACHE_ENTRIES_DEFAULT = 1_000_000;
   /** The most entries a writer's key index cache takes (its array stays indexable by an int). */
   public static final int WRITER_INDEX_CACHE_ENTRIES_MAX = 1 << 26;
+  /** How long a writer waits for a data file's commit to learn a key's row id. */
+  public static final Duration WRITER_ROW_ID_WAIT_DEFAULT = Duration.ofSeconds(60);
   /** Bound of the manifest content cache of each catalog client's file IO. */
   public static final long MANIFEST_CACHE_BYTES_DEFAULT = 32L << 20;
   /** The role part of the default outbox directory's name. */
@@ -100,6 +105,7 @@ public final class MaterializerConfig implements Serializable {
   private final long writerBufferBytes;
   private final int writerIndexCacheEntries;
   private final IntervalStaging intervalStaging;
+  private final Duration writerRowIdWait;
 
   private MaterializerConfig(Builder b) {
     this.catalogName = b.catalogName == null ? CATALOG_NAME_DEFAULT : b.catalogName;
@@ -122,6 +128,8 @@ public final class MaterializerConfig implements Serializable {
     this.writerIndexCacheEntries = b.writerIndexCacheEntries < 0
         ? WRITER_INDEX_CACHE_ENTRIES_DEFAULT : b.writerIndexCacheEntries;
     this.intervalStaging = b.intervalStaging == null ? IntervalStaging.AUTO : b.intervalStaging;
+    this.writerRowIdWait =
+        b.writerRowIdWait == null ? WRITER_ROW_ID_WAIT_DEFAULT : b.writerRowIdWait;
   }
 
   public static Builder builder() {
@@ -165,6 +173,9 @@ public final class MaterializerConfig implements Serializable {
           break;
         case "writer.interval-staging":
           builder.intervalStaging(IntervalStaging.parse(value));
+          break;
+        case "writer.row-id-wait":
+          builder.writerRowIdWait(JobArguments.duration(key, value));
           break;
         default: throw new IllegalArgumentException("Unknown argument: --" + key);
       }
@@ -261,6 +272,15 @@ public final class MaterializerConfig implements Serializable {
     return writerIndexCacheEntries;
   }
 
+  /**
+   * How long the new version of a key waits for the commit of the data file holding its
+   * previous version (format version 3: that file's {@code first_row_id} gives the key's
+   * {@code _row_id}); after it the version gets a fresh id.
+   */
+  public Duration writerRowIdWait() {
+    return writerRowIdWait;
+  }
+
   /** Which tables' intervals hold their rows until the barrier. */
   public IntervalStaging intervalStaging() {
     return intervalStaging;
@@ -316,6 +336,7 @@ public final class MaterializerConfig implements Serializable {
         + ", parallelism=" + parallelism + ", discoveryInterval=" + discoveryInterval
         + ", writerBufferBytes=" + writerBufferBytes
         + ", writerIndexCacheEntries=" + writerIndexCacheEntries
+        + ", writerRowIdWait=" + writerRowIdWait
         + ", intervalStaging=" + intervalStaging + "}";
   }
 
@@ -338,6 +359,7 @@ public final class MaterializerConfig implements Serializable {
     private long writerBufferBytes = -1;
     private int writerIndexCacheEntries = -1;
     private IntervalStaging intervalStaging;
+    private Duration writerRowIdWait;
 
     private Builder() {}
 
@@ -485,6 +507,16 @@ public final class MaterializerConfig implements Serializable {
             + " (0 to " + WRITER_INDEX_CACHE_ENTRIES_MAX + ")");
       }
       this.writerIndexCacheEntries = entries;
+      return this;
+    }
+
+    public Builder writerRowIdWait(Duration wait) {
+      checkUnset(writerRowIdWait, "writer row id wait");
+      if (wait == null || wait.isNegative()) {
+        throw new IllegalArgumentException("Invalid writer row id wait: " + wait
+            + " (need >= 0)");
+      }
+      this.writerRowIdWait = wait;
       return this;
     }
 

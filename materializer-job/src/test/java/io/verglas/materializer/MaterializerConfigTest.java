@@ -23,7 +23,7 @@ class MaterializerConfigTest {
       "--s3.access-key=ak", "--s3.secret-key=sk", "--s3.bucket=lake",
       "--wal.prefix=log", "--checkpoint-interval=750ms", "--checkpoint-dir=file:///tmp/cp",
       "--parallelism=3", "--discovery-interval=1s", "--writer.buffer-bytes=1024",
-      "--writer.interval-staging=never"};
+      "--writer.interval-staging=never", "--writer.row-id-wait=5s"};
 
   @Test
   void parsesArguments() {
@@ -40,6 +40,7 @@ class MaterializerConfigTest {
     assertThat(config.discoveryInterval()).isEqualTo(Duration.ofSeconds(1));
     assertThat(config.writerBufferBytes()).isEqualTo(1024);
     assertThat(config.intervalStaging()).isEqualTo(IntervalStaging.NEVER);
+    assertThat(config.writerRowIdWait()).isEqualTo(Duration.ofSeconds(5));
     assertThat(config.newEventPublisher()).isNotNull();
   }
 
@@ -54,6 +55,7 @@ class MaterializerConfigTest {
     assertThat(config.checkpointDir()).isNull();
     assertThat(config.objectStore().region()).isEqualTo("us-east-1");
     assertThat(config.intervalStaging()).isEqualTo(IntervalStaging.AUTO);
+    assertThat(config.writerRowIdWait()).isEqualTo(Duration.ofSeconds(60));
   }
 
   @Test
@@ -73,6 +75,11 @@ class MaterializerConfigTest {
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0 to 67108864");
     assertThatThrownBy(() -> MaterializerConfig.fromArgs("--writer.interval-staging=often"))
         .hasMessageContaining("Invalid interval staging 'often'");
+    assertThatThrownBy(() -> MaterializerConfig.builder().writerRowIdWait(Duration.ofSeconds(-1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("Invalid writer row id wait: PT-1S (need >= 0)");
+    assertThatThrownBy(() -> MaterializerConfig.fromArgs("--writer.row-id-wait=later"))
+        .hasMessageContaining("Invalid --writer.row-id-wait: 'later'");
     assertThatThrownBy(() -> MaterializerConfig.fromArgs("--wal.prefix=/x"))
         .hasMessageContaining("Invalid WAL prefix");
     assertThatThrownBy(() -> MaterializerConfig.fromArgs("--catalog.a=1", "--catalog.a=2"))

@@ -125,6 +125,75 @@ class MaterializerITCase {
   }
 
   @Test
+  void rowIdsStayWithTheirKeysThroughUpdatesOnARunningJob() throws Exception {
+    Table users = TestingTables.createUsers(world.catalog(), "db", "users");
+    TestingWal wal = world.wal("ingest-1");
+    wal.segment(users).batch(users(1, 40, "v1", 1)).put();
+    JobClient job = start(world.config(world.checkpoints()).build());
+    try {
+      awaitValues(users, 40, 1);
+      Map<Integer, List<Long>> inserted = lineage(users);
+      assertThat(inserted.values().stream().map(l -> l.get(0)).distinct()).hasSize(40);
+
+      // Updates of half the keys (some move to the other partition), then at once (likely
+      // before their commit) updates of some of them again, and a new key.
+      wal.segment(users).batch(users(1, 20, "v2", 2)).put();
+      wal.segment(users).batch(users(1, 10, "v3", 3)).batch(user(41, "new", "eu", 3)).put();
+      MaterializerFixture.await("41 keys, 1..10 at v3", TIMEOUT, () -> users(users),
+          rows -> rows.size() == 41 && rows.get(10).startsWith("v3") && rows.get(20)
+              .startsWith("v2"));
+      Map<Integer, List<Long>> updated = lineage(users);
+      long insertedSequence = inserted.get(1).get(1);
+      for (int key = 1; key <= 40; key++) {
+        assertThat(updated.get(key).get(0)).as("row id of key %s", key)
+            .isEqualTo(inserted.get(key).get(0));
+        if (key <= 20) {
+          assertThat(updated.get(key).get(1)).as("sequence of key %s", key)
+              .isGreaterThan(insertedSequence);
+        } else {
+          assertThat(updated.get(key)).as("lineage of key %s", key).isEqualTo(inserted.get(key));
+        }
+      }
+      assertThat(inserted.values().stream().map(l -> l.get(0)))
+          .doesNotContain(updated.get(41).get(0));
+      // The change log: rows changed since the insert's snapshot are exactly those written.
+      assertThat(updated.entrySet().stream().filter(e -> e.getValue().get(1) > insertedSequence)
+          .map(Map.Entry::getKey).sorted().toList())
+          .containsExactlyElementsOf(java.util.stream.IntStream.concat(
+              java.util.stream.IntStream.rangeClosed(1, 20), java.util.stream.IntStream.of(41))
+              .boxed().toList());
+    } finally {
+      stop(job);
+    }
+  }
+
+  /** Keys {@code from..to} named {@code name}, alternating partitions by the version. */
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object>[] users(int from, int to, String name, long value) {
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (int key = from; key <= to; key++) {
+      rows.add(user(key, name, (key + value) % 2 == 0 ? "eu" : "us", value));
+    }
+    return rows.toArray(new Map[0]);
+  }
+
+  private static void awaitValues(Table users, int keys, long value) throws InterruptedException {
+    MaterializerFixture.await(keys + " keys at " + value, TIMEOUT, () -> users(users),
+        rows -> rows.size() == keys && rows.values().stream().allMatch(r -> r.endsWith("/"
+            + value)));
+  }
+
+  /** id → [_row_id, _last_updated_sequence_number], as Iceberg's reader gives them. */
+  private static Map<Integer, List<Long>> lineage(Table users) {
+    Map<Integer, List<Long>> rows = new TreeMap<>();
+    for (Record record : TestingTables.readWithLineage(users)) {
+      rows.put((Integer) record.getField("id"), List.of((Long) record.getField("_row_id"),
+          (Long) record.getField("_last_updated_sequence_number")));
+    }
+    return rows;
+  }
+
+  @Test
   void aNullableColumnAddedMidStreamIsMaterializedAndOldRowsReadItAsNull() throws Exception {
     Table users = TestingTables.createUsers(world.catalog(), "db", "users");
     Table before = world.catalog().loadTable(TableIdentifier.of("db", "users"));

@@ -27,7 +27,9 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -57,6 +59,17 @@ import org.apache.iceberg.data.Record;
  * failures, replays, lost notifications and compactions (Iceberg's core rewrite) in between.
  * After every commit the table must equal an in-memory model of last-writer-wins, with no key
  * twice. Runs on format version 2 (position-delete files) and 3 (DVs).
+ *
+ * <p>Row lineage (format version 3), read by Iceberg's reader with the metadata columns
+ * projected: after every commit and compaction each live key's {@code _row_id} is the one its
+ * row had since it was inserted (a new key, or a key written again after its delete reached the
+ * writer, gets an id no other row had), and its {@code _last_updated_sequence_number} is the
+ * sequence number of the commit of its last change. The one exception is modelled: the new
+ * version of a key inserted in a checkpoint whose commit is still pending (its notification
+ * was lost) cannot learn the id the commit will give, and after the configured wait gets a
+ * fresh one. The change log lineage gives (the rows whose sequence number is above the snapshot
+ * before a commit) is the model's keys that checkpoint changed. On format version 2 both
+ * columns read as null.
  *
  * <p>A failure prints jqwik's seed and the shrunk step list; {@code @Property(seed = "...")}
  * replays it. jqwik's failure database lives under {@code target/}.
@@ -119,6 +132,8 @@ class MaterializerModelTest {
       }
       simulation.apply(new Checkpoint(Mode.COMMIT));
       assertThat(simulation.tableRows()).isEqualTo(simulation.model);
+      Statistics.label("row ids kept across updates").collect(bucket(simulation.keptIds()));
+      Statistics.label("fresh ids after a pending commit").collect(bucket(simulation.lostIds));
       Statistics.label("rows re-resolved by key").collect(bucket(simulation.relocatedRows()));
       Statistics.label("compactions committed").collect(bucket(simulation.compactor.committed()));
       // Files emptied by our deletes are removed (both format versions): the path must be taken.
@@ -166,17 +181,40 @@ class MaterializerModelTest {
     Map<Integer, String> committedModel = new TreeMap<>();
     long checkpointId;
     int version;
+    final int formatVersion;
+    final boolean tinyWriterBuffer;
+    /** Row lineage model: each live key's lineage (a token for the row id it must keep). */
+    final Map<Integer, Integer> token = new TreeMap<>();
+    /** The tokens as the last checkpoint taken left them (what a buffered flush sees). */
+    Map<Integer, Integer> tokenAtBarrier = new TreeMap<>();
+    /** By token: the checkpoint its row was inserted in (its null id inherits that commit's). */
+    final Map<Integer, Long> bornIn = new TreeMap<>();
+    /** By key: the checkpoint of its last change. */
+    final Map<Integer, Long> changedIn = new TreeMap<>();
+    final NavigableMap<Long, Map<Integer, Integer>> tokenAt = new TreeMap<>();
+    final NavigableMap<Long, Map<Integer, Long>> changedInAt = new TreeMap<>();
+    /** By key: the sequence number its last committed change must read as. */
+    final Map<Integer, Long> expectedSequence = new TreeMap<>();
+    /** By token: the row id seen for it; and the other way. */
+    final Map<Integer, Long> rowIdOf = new TreeMap<>();
+    final Map<Long, Integer> tokenOfRowId = new TreeMap<>();
+    final Map<Integer, Integer> updatesOf = new TreeMap<>();
+    int tokens;
+    long lostIds;
 
     Simulation(Path dir, int formatVersion, boolean tinyWriterBuffer, int indexCacheEntries)
         throws Exception {
       catalog = LocalTables.catalog(dir);
       table = TestingTables.createUsers(catalog, "db", "users", formatVersion);
+      this.formatVersion = formatVersion;
+      this.tinyWriterBuffer = tinyWriterBuffer;
       config = MaterializerConfig.builder()
           .catalogProperties(LocalTables.catalogProperties(dir))
           .objectStore(new ObjectStoreEndpoint(URI.create("http://127.0.0.1:1"), "us-east-1", "a",
               "s", "unused"))
           .writerBufferBytes(tinyWriterBuffer ? 1 : 1L << 20)
           .writerIndexCacheEntries(indexCacheEntries)
+          .writerRowIdWait(java.time.Duration.ofMillis(20))
           .build();
       committerCatalog = LocalTables.catalog(dir);
       committer = new TableCommitter(new VerglasTables(committerCatalog),
@@ -193,18 +231,87 @@ class MaterializerModelTest {
         record.setField("region", REGIONS[put.region()]);
         record.setField("value", (long) version);
         feed(rows.upsert(record));
+        lineageOfPut(put.key());
         model.put(put.key(), describe(record));
       } else if (step instanceof Remove remove) {
         GenericRecord record = GenericRecord.create(table.schema());
         record.setField("id", remove.key());
         feed(rows.delete(record));
         model.remove(remove.key());
+        token.remove(remove.key());
       } else if (step instanceof Compact) {
         compactor.compact(table);
         assertThat(tableRows()).as("after a compaction").isEqualTo(committedModel);
+        checkLineage(committedTokens, "after a compaction");
       } else if (step instanceof Checkpoint checkpoint) {
         checkpoint(checkpoint.mode());
       }
+    }
+
+    /**
+     * The lineage a put gives its key: the token of the key's live version as the writer sees
+     * it (each row flushed alone with a tiny buffer; with a large one, the newest version per
+     * key of the interval against the index as the last barrier left it), or a new one for a
+     * new key, or when that version's row was inserted in a checkpoint still pending.
+     */
+    private void lineageOfPut(int key) {
+      long open = checkpointId + 1;
+      Integer previous = tinyWriterBuffer || token.containsKey(key) ? token.get(key)
+          : tokenAtBarrier.get(key);
+      if (previous != null && bornIn.get(previous) < open && pending.containsKey(
+          bornIn.get(previous))) {
+        previous = null;
+        lostIds++;
+      }
+      if (previous == null) {
+        previous = ++tokens;
+        bornIn.put(previous, open);
+      } else {
+        updatesOf.merge(previous, 1, Integer::sum);
+      }
+      token.put(key, previous);
+      changedIn.put(key, open);
+    }
+
+    /** Tokens updated at least once whose row id was seen (ids that had to be kept). */
+    long keptIds() {
+      return updatesOf.keySet().stream().filter(rowIdOf::containsKey).count();
+    }
+
+    Map<Integer, Integer> committedTokens = new TreeMap<>();
+
+    /** Checks the table's row lineage against the model of the committed checkpoints. */
+    private void checkLineage(Map<Integer, Integer> tokens, String when) {
+      for (Record record : TestingTables.readWithLineage(table)) {
+        int key = (Integer) record.getField("id");
+        Long rowId = (Long) record.getField("_row_id");
+        Long sequence = (Long) record.getField("_last_updated_sequence_number");
+        if (formatVersion < 3) {
+          assertThat(rowId).as("row id of key %s on format version 2 %s", key, when).isNull();
+          continue;
+        }
+        assertThat(sequence).as("last updated sequence number of key %s %s", key, when)
+            .isEqualTo(expectedSequence.get(key));
+        Integer lineage = tokens.get(key);
+        assertThat(rowId).as("row id of key %s %s", key, when).isNotNull();
+        Long seen = rowIdOf.putIfAbsent(lineage, rowId);
+        assertThat(seen == null ? rowId : seen).as("row id of key %s (lineage %s) %s", key,
+            lineage, when).isEqualTo(rowId);
+        Integer owner = tokenOfRowId.putIfAbsent(rowId, lineage);
+        assertThat(owner == null ? lineage : owner).as("row id %s of key %s %s was another"
+            + " row's", rowId, key, when).isEqualTo(lineage);
+      }
+    }
+
+    /** The keys of the rows whose last update is after sequence number {@code sequence}. */
+    private Set<Integer> changedSince(long sequence) {
+      Set<Integer> keys = new TreeSet<>();
+      for (Record record : TestingTables.readWithLineage(table)) {
+        if ((Long) record.getField("_last_updated_sequence_number") > sequence) {
+          keys.add((Integer) record.getField("id"));
+        }
+      }
+      return keys;
     }
 
     private void feed(WalRow row) throws Exception {
@@ -231,7 +338,10 @@ class MaterializerModelTest {
       if (!deltas.isEmpty()) {
         pending.put(id, TableDelta.merge(deltas));
         modelAt.put(id, new TreeMap<>(model));
+        tokenAt.put(id, new TreeMap<>(token));
+        changedInAt.put(id, new TreeMap<>(changedIn));
       }
+      tokenAtBarrier = new TreeMap<>(token);
       if (mode == Mode.LOST_NOTIFICATION) {
         return;
       }
@@ -249,11 +359,33 @@ class MaterializerModelTest {
       try {
         while (!pending.isEmpty()) {
           Map.Entry<Long, TableDelta> next = pending.pollFirstEntry();
+          table.refresh();
+          long before = table.currentSnapshot() == null ? 0
+              : table.currentSnapshot().sequenceNumber();
           Outcome outcome = committer.commit(next.getValue()).outcome();
           assertThat(outcome).isIn(Outcome.COMMITTED, Outcome.NOTHING_TO_COMMIT);
           committedModel = modelAt.remove(next.getKey());
           assertThat(tableRows()).as("after committing checkpoint %s", next.getKey())
               .isEqualTo(committedModel);
+          committedTokens = tokenAt.remove(next.getKey());
+          Map<Integer, Long> changed = changedInAt.remove(next.getKey());
+          if (outcome == Outcome.COMMITTED) {
+            long sequence = table.currentSnapshot().sequenceNumber();
+            changed.forEach((key, in) -> {
+              if (in == next.getKey().longValue()) {
+                expectedSequence.put(key, sequence);
+              }
+            });
+          }
+          checkLineage(committedTokens, "after committing checkpoint " + next.getKey());
+          if (formatVersion >= 3) {
+            // The change log lineage gives: rows changed since the snapshot before the commit.
+            Set<Integer> changedNow = new TreeSet<>();
+            committedModel.keySet().stream().filter(key -> changed.get(key) == next.getKey()
+                .longValue()).forEach(changedNow::add);
+            assertThat(changedSince(before)).as("rows changed by checkpoint %s", next.getKey())
+                .isEqualTo(changedNow);
+          }
           if (mode == Mode.COMMIT_TWICE) {
             assertThat(committer.commit(next.getValue()).outcome())
                 .isIn(Outcome.ALREADY_COMMITTED, Outcome.NOTHING_TO_COMMIT);

@@ -16,10 +16,12 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.RewriteFiles;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableUtil;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.exceptions.CommitFailedException;
@@ -40,6 +42,13 @@ import org.slf4j.LoggerFactory;
  * delete files scoped to a rewritten file (DVs, file-scoped position deletes) are removed in the
  * same commit, so none dangles; deletes that may apply to other files stay. New files keep the
  * read snapshot's data sequence number, so equality deletes committed meanwhile still apply.
+ *
+ * <p>Row lineage (format version 3): a rewrite changes no row, so every row keeps its
+ * {@code _row_id} and {@code _last_updated_sequence_number}. Both are read as Iceberg's reader
+ * materializes them (a file's nulls inherit its {@code first_row_id} plus position and its
+ * sequence number) and written explicitly into the new files: left null there, they would
+ * inherit the new files' first row id (fresh ids) and this commit's sequence number (a change
+ * that did not happen).
  */
 public final class Compactor {
   public static final String SUMMARY_KIND = "verglas.maintenance";
@@ -115,7 +124,7 @@ public final class Compactor {
   }
 
   private List<DataFile> write(Table table, List<FileScanTask> tasks, RewriteGroup group) {
-    Schema schema = table.schema();
+    Schema schema = rewriteSchema(table);
     FileScanTask first = tasks.get(0);
     long rowsPerFile = Math.max(1, (group.liveRecords() + group.outputFiles() - 1)
         / group.outputFiles());
@@ -131,6 +140,12 @@ public final class Compactor {
       throw new UncheckedIOException("Cannot rewrite files of " + table.name(), e);
     }
     return writer.result();
+  }
+
+  /** The table's columns, and on format version 3 and later its row-lineage columns. */
+  static Schema rewriteSchema(Table table) {
+    return TableUtil.formatVersion(table) >= 3
+        ? MetadataColumns.schemaWithRowLineage(table.schema()) : table.schema();
   }
 
   private synchronized int nextTaskId() {

@@ -2,6 +2,7 @@ package io.verglas.maintenance.compact;
 
 import java.util.Map;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.GenericDeleteFilter;
@@ -14,8 +15,13 @@ import org.apache.iceberg.util.PartitionUtil;
 
 /**
  * The live rows of one data file: every delete file of its scan task (deletion vectors,
- * position and equality deletes) applied, projected to the table schema. Any file format the
+ * position and equality deletes) applied, projected to the requested schema. Any file format the
  * format registry reads.
+ *
+ * <p>The requested schema may hold the row-lineage columns ({@link MetadataColumns#ROW_ID},
+ * {@link MetadataColumns#LAST_UPDATED_SEQUENCE_NUMBER}): Iceberg's reader materializes them, a
+ * value the file holds as it is, a null from the file's {@code first_row_id} plus the row's
+ * position and from its sequence number (the constants of the scan task).
  */
 final class LiveRows {
   private LiveRows() {}
@@ -33,7 +39,7 @@ final class LiveRows {
     return CloseableIterable.transform(deletes.filter(read.build()), row -> project(row, schema));
   }
 
-  /** Drops the columns the delete filter needed (e.g. {@code _pos}) that are not table columns. */
+  /** Drops the columns the delete filter needed (e.g. {@code _pos}) that were not requested. */
   private static Record project(Record row, Schema schema) {
     if (row.struct().fields().size() == schema.columns().size()) {
       return row;

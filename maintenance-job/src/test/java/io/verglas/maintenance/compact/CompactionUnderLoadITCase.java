@@ -30,8 +30,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * The materializer job upserts and deletes on a MiniCluster while our compactor rewrites the
  * same table over and over. Every compaction commit must hold exactly the rows its parent
- * snapshot holds (a replace adds and removes no row), and in the end the table equals the model
- * of everything written.
+ * snapshot holds (a replace adds and removes no row), each with the same row lineage, and in the
+ * end the table equals the model of everything written.
  */
 class CompactionUnderLoadITCase {
   static final Duration TIMEOUT = Duration.ofSeconds(90);
@@ -116,6 +116,11 @@ class CompactionUnderLoadITCase {
                 snapshot.summary())
             .containsExactlyElementsOf(ContentHash.rows(users, snapshot.parentId()));
       }
+      // Row lineage too: every row keeps its _row_id and _last_updated_sequence_number.
+      assertThat(ContentHash.rowsWithLineage(users, snapshot.snapshotId()))
+          .as("rows with lineage of compaction snapshot %s against its parent",
+              snapshot.snapshotId())
+          .containsExactlyElementsOf(ContentHash.rowsWithLineage(users, snapshot.parentId()));
     }
     assertThat(ContentHash.of(users, current(users)))
         .isEqualTo(ContentHash.ofModel(users, workload.model()));

@@ -3,6 +3,7 @@ package io.verglas.maintenance.compact;
 import static io.verglas.maintenance.testing.TestingFiles.append;
 import static io.verglas.maintenance.testing.TestingFiles.contents;
 import static io.verglas.maintenance.testing.TestingFiles.deletePositions;
+import static io.verglas.maintenance.testing.TestingFiles.lineage;
 import static io.verglas.maintenance.testing.TestingFiles.user;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -24,6 +25,7 @@ import java.util.stream.Stream;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
@@ -95,6 +97,59 @@ class CompactorTest {
 
     // Within policy now: a second pass has nothing to do.
     assertThat(compactor.compact(NAME, table, policy).groups()).isEmpty();
+  }
+
+  @Test
+  void rowLineageIsCarriedOverUnchanged() {
+    List<DataFile> files = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      files.add(append(table, rows(i * 10, 10, "eu")));
+    }
+    deletePositions(table, files.get(1), 0, 3);
+    Map<Integer, List<Long>> before = lineage(table);
+    assertThat(before).hasSize(38);
+    // Four appends: ids 0..39 (two deleted), sequence numbers 1..4 by file.
+    assertThat(before.values().stream().map(l -> l.get(0)).distinct()).hasSize(38);
+    assertThat(before.values().stream().map(l -> l.get(1)).distinct()).hasSize(4);
+
+    MaintenancePolicy policy = MaintenancePolicy.builder().targetFileSizeBytes(1 << 20)
+        .smallFileCountThreshold(2).build();
+    assertThat(compactor.compact(NAME, table, policy).commits()).isEqualTo(1);
+
+    assertThat(tasks(table)).singleElement();
+    assertThat(lineage(table)).isEqualTo(before);
+    // A second rewrite reads the explicit values the first one wrote.
+    append(table, rows(100, 10, "eu"));
+    Map<Integer, List<Long>> beforeSecond = lineage(table);
+    assertThat(compactor.compact(NAME, table, policy).commits()).isEqualTo(1);
+    assertThat(tasks(table)).singleElement();
+    assertThat(lineage(table)).isEqualTo(beforeSecond);
+  }
+
+  @Test
+  void aFormatVersion2TableIsCompactedWithoutLineage(@TempDir Path other) throws IOException {
+    Table v2 = TestingTables.createUsers(LocalTables.catalog(other), "db", "v2", 2);
+    List<DataFile> files = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      List<Record> rows = new ArrayList<>();
+      for (int id = i * 10; id < i * 10 + 10; id++) {
+        rows.add(user(v2, id, "n" + id, "eu", id));
+      }
+      files.add(append(v2, rows));
+    }
+    Map<Integer, String> before = contents(v2);
+    MaintenancePolicy policy = MaintenancePolicy.builder().targetFileSizeBytes(1 << 20)
+        .smallFileCountThreshold(2).build();
+    assertThat(compactor.compact(TableIdentifier.of("db", "v2"), v2, policy).commits())
+        .isEqualTo(1);
+    assertThat(contents(v2)).isEqualTo(before);
+    // No lineage columns in a format version 2 file (their metrics would name them).
+    assertThat(tasks(v2)).hasSize(1);
+    try (CloseableIterable<FileScanTask> scan = v2.newScan().includeColumnStats().planFiles()) {
+      assertThat(scan).singleElement().satisfies(task -> assertThat(task.file().valueCounts())
+          .containsKey(v2.schema().findField("id").fieldId())
+          .doesNotContainKey(MetadataColumns.ROW_ID.fieldId()));
+    }
   }
 
   @Test

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
@@ -28,6 +29,25 @@ public final class ContentHash {
     try (CloseableIterable<Record> records =
         IcebergGenerics.read(table).useSnapshot(snapshotId).build()) {
       records.forEach(record -> rows.add(format(table, record)));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    rows.sort(null);
+    return rows;
+  }
+
+  /**
+   * The rows of a snapshot with their row lineage ({@code _row_id},
+   * {@code _last_updated_sequence_number}, as Iceberg's reader gives them), sorted.
+   */
+  public static List<String> rowsWithLineage(Table table, long snapshotId) {
+    List<String> rows = new ArrayList<>();
+    try (CloseableIterable<Record> records = IcebergGenerics.read(table).useSnapshot(snapshotId)
+        .project(MetadataColumns.schemaWithRowLineage(table.schema())).build()) {
+      records.forEach(record -> rows.add(format(table, record)
+          + MetadataColumns.ROW_ID.name() + '=' + record.getField(MetadataColumns.ROW_ID.name())
+          + ';' + MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER.name() + '='
+          + record.getField(MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER.name())));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

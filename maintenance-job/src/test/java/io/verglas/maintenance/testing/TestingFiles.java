@@ -8,6 +8,8 @@ import java.util.TreeMap;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.MetadataColumns;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Table;
@@ -95,6 +97,28 @@ public final class TestingFiles {
         if (previous != null) {
           throw new AssertionError("Key " + r.getField("id") + " appears twice");
         }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return rows;
+  }
+
+  /**
+   * The row lineage of the table's live rows as
+   * {@code id → [_row_id, _last_updated_sequence_number]}, read by Iceberg's generic reader with
+   * the metadata columns projected.
+   */
+  public static Map<Integer, List<Long>> lineage(Table table) {
+    table.refresh();
+    Map<Integer, List<Long>> rows = new TreeMap<>();
+    Schema projection = MetadataColumns.schemaWithRowLineage(table.schema());
+    try (CloseableIterable<Record> records = IcebergGenerics.read(table).project(projection)
+        .build()) {
+      for (Record r : records) {
+        rows.put((Integer) r.getField("id"), List.of(
+            (Long) r.getField(MetadataColumns.ROW_ID.name()),
+            (Long) r.getField(MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER.name())));
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);

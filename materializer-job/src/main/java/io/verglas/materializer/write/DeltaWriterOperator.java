@@ -88,6 +88,12 @@ import org.slf4j.LoggerFactory;
  * snapshot is known; the price is that a key-less (version 1) delta cannot be re-resolved once
  * the old file is unreadable.
  *
+ * <p>Row lineage (format version 3). The new version of an existing key is written with the
+ * key's {@code _row_id} ({@link RowLineage}): the ids of this writer's recent files are in
+ * memory, others come from the table, and a null id in the previous checkpoint's file is known
+ * only once that file is committed, so such a row waits for the commit (bounded; see
+ * {@link CommittedRowIds}). That is the one catalog read on the flush path, once per file.
+ *
  * <p>The index is written before the commit happens. That is consistent because both live in
  * the same checkpoint: if the checkpoint completes, the committer commits the delta (it keeps
  * it in its own state until it has); if it does not, the job restores the previous index.
@@ -122,6 +128,8 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
 
   private final MaterializerConfig config;
   private transient KeyIndex keyIndex;
+  /** Row ids for new versions of existing keys; touched only by the flushing thread. */
+  private transient RowLineage lineage;
   private transient VerglasTables tables;
   /** The threads that encode data files, one file per partition and lane at most. */
   private transient List<BackgroundWrites> lanes;
@@ -168,6 +176,8 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
       restoreKeyIndex();
     }
     tables = new VerglasTables(config.newCatalog());
+    lineage = new RowLineage(new CommittedRowIds(config.writerRowIdWait(),
+        CommittedRowIds.MAX_CACHED_IDS_DEFAULT));
     buffers = new LinkedHashMap<>();
     intervals = new LinkedHashMap<>();
     flushed = new LinkedHashMap<>();
@@ -192,6 +202,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     getMetricGroup().gauge("peakBufferedTables", () -> peakBufferedTables);
     getMetricGroup().gauge("loadedTables", () -> tables.size());
     getMetricGroup().gauge("stagedTables", () -> staging.stagedTables());
+    getMetricGroup().gauge("rowIdsLost", () -> lineage.lostRows());
   }
 
   /**
@@ -287,6 +298,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
       output.collect(new StreamRecord<>(merged));
     }
     flushed.clear();
+    lineage.checkpointed();
   }
 
   /** Hands the buffered rows to the flush thread, once it has finished the previous flush. */
@@ -396,6 +408,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     TableDelta delta = interval.complete();
     intervals.remove(tableUuid);
     staging.ended(tableUuid, interval.replacements());
+    lineage.ended(interval);
     flushed.computeIfAbsent(tableUuid, uuid -> new ArrayList<>()).add(delta);
   }
 
@@ -423,15 +436,23 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     if (row.isDelete()) {
       slot.update(KeyEntry.tombstone(position));
     } else {
-      PartitionedDataWriter.FilePosition at = write(row, interval);
+      long rowId = entry != null && !entry.deleted && interval.writesRowIds()
+          ? lineage.rowIdOf(interval, entry, () -> interval.decode(row.payload, row.schemaId))
+          : RowIdParquetWriter.INHERITED;
+      PartitionedDataWriter.FilePosition at = write(row, interval, rowId);
       slot.update(KeyEntry.live(position, at.path(), at.position()));
     }
   }
 
   private static PartitionedDataWriter.FilePosition write(WalRow row, TableInterval interval)
       throws InterruptedException {
+    return write(row, interval, RowIdParquetWriter.INHERITED);
+  }
+
+  private static PartitionedDataWriter.FilePosition write(WalRow row, TableInterval interval,
+      long rowId) throws InterruptedException {
     try {
-      return interval.write(row.payload, row.schemaId);
+      return interval.write(row.payload, row.schemaId, rowId);
     } catch (IllegalArgumentException e) {
       throw unwritable(row, e);
     }

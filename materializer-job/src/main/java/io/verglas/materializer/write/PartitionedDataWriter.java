@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
@@ -20,6 +21,7 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableUtil;
 import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.encryption.EncryptedOutputFile;
 import org.apache.iceberg.io.DataWriter;
@@ -63,6 +65,11 @@ final class PartitionedDataWriter implements Closeable {
 
   private final Table table;
   private final Schema schema;
+  /**
+   * Whether the files carry {@code _row_id} (format version 3 and later): each row has an id
+   * ({@link RowIdParquetWriter}), explicit for a new version of an existing key.
+   */
+  private final boolean rowIds;
   private final PartitionSpec spec;
   private final Map<String, String> writerProperties;
   private final OutputFileFactory files;
@@ -93,6 +100,7 @@ final class PartitionedDataWriter implements Closeable {
     this.lanes = List.copyOf(lanes);
     this.staging = staging;
     this.schema = table.schema();
+    this.rowIds = TableUtil.formatVersion(table) >= 3;
     this.spec = table.spec();
     this.writerProperties = DataFileProperties.of(table.properties());
     this.files = OutputFileFactory.builderFor(table, subtask, attempt)
@@ -125,6 +133,11 @@ final class PartitionedDataWriter implements Closeable {
     return schema;
   }
 
+  /** Whether the files carry row ids ({@link #write(byte[], long)}). */
+  boolean writesRowIds() {
+    return rowIds;
+  }
+
   /**
    * Stages one row of {@link #schema()}; returns where it lands. The bytes must not change
    * afterwards (they are encoded later, on a background thread).
@@ -132,9 +145,24 @@ final class PartitionedDataWriter implements Closeable {
    * @throws IllegalArgumentException if the row cannot be read with the schema (nothing written)
    */
   FilePosition write(byte[] row) throws InterruptedException {
+    return write(row, RowIdParquetWriter.INHERITED);
+  }
+
+  /**
+   * Stages one row of {@link #schema()} with its {@code _row_id} ({@link
+   * RowIdParquetWriter#INHERITED} for a new row; ignored when the files carry no row ids);
+   * returns where it lands. The bytes must not change afterwards (they are encoded later, on a
+   * background thread).
+   *
+   * @throws IllegalArgumentException if the row cannot be read with the schema (nothing written)
+   */
+  FilePosition write(byte[] row, long rowId) throws InterruptedException {
     OpenFile file = partitionOf(row).next();
     long position = file.dispatched + file.rows.size();
     file.rows.add(row);
+    if (rowIds) {
+      file.ids.add(rowId);
+    }
     rows++;
     if (staging == Staging.PER_BATCH && file.rows.size() >= BATCH) {
       dispatch(file);
@@ -163,6 +191,37 @@ final class PartitionedDataWriter implements Closeable {
     }
     replacedStaged++;
     return file.rows.set(Math.toIntExact(position - file.dispatched), row);
+  }
+
+  /**
+   * The {@code _row_id} written for the row at {@code position} of the open file at
+   * {@code path} ({@link RowIdParquetWriter#INHERITED} for a null), or {@link RowLineage#UNKNOWN}
+   * when no such file is open here or the files carry no row ids. A replaced row's id stays:
+   * the new version of a key takes the place of the old one, lineage included.
+   */
+  long rowIdAt(String path, long position) {
+    OpenFile file = byPath.get(path);
+    if (file == null || !rowIds || position < 0 || position >= file.ids.size()) {
+      return RowLineage.UNKNOWN;
+    }
+    return file.ids.get(Math.toIntExact(position));
+  }
+
+  /**
+   * The row ids of every file by path (position by position, {@link RowIdParquetWriter#INHERITED}
+   * for a null), once {@link #complete} returned; empty when the files carry none.
+   */
+  Map<String, long[]> writtenRowIds() {
+    if (result == null) {
+      throw new IllegalStateException("Cannot get the row ids written: the files are open");
+    }
+    Map<String, long[]> written = new HashMap<>();
+    if (rowIds) {
+      for (OpenFile file : all()) {
+        written.put(file.path, file.ids.toArray());
+      }
+    }
+    return written;
   }
 
   /**
@@ -204,9 +263,10 @@ final class PartitionedDataWriter implements Closeable {
   /** Hands a file's staged rows to its lane as one batch. */
   private void dispatch(OpenFile file) throws InterruptedException {
     List<byte[]> batch = file.rows;
+    long[] ids = file.idsOf(file.dispatched, batch.size());
     file.rows = new ArrayList<>(BATCH);
     file.dispatched += batch.size();
-    file.lane.submit(() -> batch.forEach(file.writer::write));
+    file.lane.submit(() -> file.encode(batch, ids));
   }
 
   /**
@@ -224,8 +284,9 @@ final class PartitionedDataWriter implements Closeable {
         if (from < file.rows.size()) {
           List<byte[]> staged = file.rows.subList(from, Math.min(file.rows.size(), from + BATCH));
           List<byte[]> batch = new ArrayList<>(staged);
+          long[] ids = file.idsOf(file.dispatched + from, batch.size());
           staged.replaceAll(row -> null); // released once written, not with the last batch
-          file.lane.submit(() -> batch.forEach(file.writer::write));
+          file.lane.submit(() -> file.encode(batch, ids));
         }
       }
     }
@@ -259,20 +320,31 @@ final class PartitionedDataWriter implements Closeable {
   private OpenFile newFile(Partition partition, BackgroundWrites lane) {
     EncryptedOutputFile output = partition.key == null
         ? files.newOutputFile() : files.newOutputFile(spec, partition.key);
+    RowIdParquetWriter[] idWriter = new RowIdParquetWriter[1];
     try {
       DataWriter<byte[]> writer = Parquet.writeData(output)
-          .schema(schema)
+          .schema(rowIds ? RowIdParquetWriter.fileSchema(schema) : schema)
           .setAll(table.properties())
           .setAll(writerProperties)
           .metricsConfig(MetricsConfig.forTable(table))
           .withSpec(spec)
           .withPartition(partition.key)
           .withKeyMetadata(output.keyMetadata())
-          .createWriterFunc(PayloadParquetWriter::create)
+          .createWriterFunc(type -> {
+            if (!rowIds) {
+              return PayloadParquetWriter.create(schema, type);
+            }
+            idWriter[0] = RowIdParquetWriter.create(schema, type);
+            return idWriter[0];
+          })
           .overwrite()
           .build();
-      OpenFile file = new OpenFile(writer, output.encryptingOutputFile().location(), partition,
-          lane);
+      if (rowIds && idWriter[0] == null) {
+        throw new IllegalStateException("Cannot write row ids into " + output
+            .encryptingOutputFile().location() + ": the Parquet writer was not created");
+      }
+      OpenFile file = new OpenFile(writer, idWriter[0], output.encryptingOutputFile().location(),
+          partition, lane);
       byPath.put(file.path, file);
       return file;
     } catch (IOException e) {
@@ -372,6 +444,10 @@ final class PartitionedDataWriter implements Closeable {
 
   private static final class OpenFile {
     private final DataWriter<byte[]> writer;
+    /** The file's Parquet value writer when it carries row ids, else null. */
+    private final RowIdParquetWriter idWriter;
+    /** The row id of every row at its position (staged and encoded), when the file has them. */
+    private final LongList ids = new LongList();
     private final String path;
     private final Partition partition;
     private final BackgroundWrites lane;
@@ -380,12 +456,59 @@ final class PartitionedDataWriter implements Closeable {
     /** How many rows were handed to the lane: the position of the first staged row. */
     private long dispatched;
 
-    private OpenFile(DataWriter<byte[]> writer, String path, Partition partition,
-        BackgroundWrites lane) {
+    private OpenFile(DataWriter<byte[]> writer, RowIdParquetWriter idWriter, String path,
+        Partition partition, BackgroundWrites lane) {
       this.writer = writer;
+      this.idWriter = idWriter;
       this.path = path;
       this.partition = partition;
       this.lane = lane;
+    }
+
+    /** A copy of the ids of {@code count} rows from {@code from}, or null without ids. */
+    long[] idsOf(long from, int count) {
+      return idWriter == null ? null : ids.copyOf(Math.toIntExact(from), count);
+    }
+
+    /** Encodes one batch, on the file's lane: each row with its id when the file has them. */
+    void encode(List<byte[]> batch, long[] batchIds) {
+      if (batchIds == null) {
+        batch.forEach(writer::write);
+        return;
+      }
+      for (int i = 0; i < batch.size(); i++) {
+        idWriter.nextRowId(batchIds[i]);
+        writer.write(batch.get(i));
+      }
+    }
+  }
+
+  /** A growable array of longs (no box per row). */
+  private static final class LongList {
+    private long[] values = new long[16];
+    private int size;
+
+    void add(long value) {
+      if (size == values.length) {
+        values = Arrays.copyOf(values, values.length * 2);
+      }
+      values[size++] = value;
+    }
+
+    long get(int index) {
+      return values[index];
+    }
+
+    int size() {
+      return size;
+    }
+
+    long[] copyOf(int from, int count) {
+      return Arrays.copyOfRange(values, from, from + count);
+    }
+
+    long[] toArray() {
+      return Arrays.copyOf(values, size);
     }
   }
 }

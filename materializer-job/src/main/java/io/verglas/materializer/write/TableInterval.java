@@ -2,6 +2,7 @@ package io.verglas.materializer.write;
 
 import io.verglas.materializer.progress.SegmentProgress;
 import io.verglas.row.KeyRowWriter;
+import io.verglas.row.RowDecoder;
 import java.io.Closeable;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -12,6 +13,7 @@ import org.apache.iceberg.ContentFileParser;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.data.Record;
 
 /**
  * One table's share of the current checkpoint interval on one writer: its data files, open
@@ -95,8 +97,18 @@ final class TableInterval implements Closeable {
    */
   PartitionedDataWriter.FilePosition write(byte[] encoded, int encodedWith)
       throws InterruptedException {
+    return write(encoded, encodedWith, RowIdParquetWriter.INHERITED);
+  }
+
+  /**
+   * Stages a row as {@link #write(byte[], int)} does, with its {@code _row_id}
+   * ({@link RowIdParquetWriter#INHERITED} for a new row; ignored unless
+   * {@link #writesRowIds}).
+   */
+  PartitionedDataWriter.FilePosition write(byte[] encoded, int encodedWith, long rowId)
+      throws InterruptedException {
     byte[] payload = readable(encoded, encodedWith);
-    PartitionedDataWriter.FilePosition at = writer.write(payload);
+    PartitionedDataWriter.FilePosition at = writer.write(payload, rowId);
     // Staged to the end, the rows themselves are held; otherwise the Parquet writers' buffers,
     // about as large as the payloads.
     writtenBytes += payload.length
@@ -108,6 +120,46 @@ final class TableInterval implements Closeable {
       openFiles.put(indexed, at.path());
     }
     return new PartitionedDataWriter.FilePosition(indexed, at.position());
+  }
+
+  /** Whether the interval's files carry {@code _row_id} (format version 3 and later). */
+  boolean writesRowIds() {
+    return writer.writesRowIds();
+  }
+
+  /**
+   * The row id written at {@code position} of {@code dataFile} (as the key index stores it) when
+   * that is one of this interval's files ({@link RowIdParquetWriter#INHERITED} for a null), else
+   * {@link RowLineage#UNKNOWN}.
+   */
+  long rowIdAt(String dataFile, long position) {
+    String path = openFiles.get(dataFile);
+    return path == null ? RowLineage.UNKNOWN : writer.rowIdAt(path, position);
+  }
+
+  /** The table as loaded when the interval opened (refreshed by later loads). */
+  Table table() {
+    return table;
+  }
+
+  /** The row of a payload encoded with schema {@code encodedWith}, decoded (a rare path). */
+  Record decode(byte[] encoded, int encodedWith) {
+    return new RowDecoder(writer.schema()).decode(readable(encoded, encodedWith));
+  }
+
+  /** A data file's full path from the form the key index stores. */
+  String resolve(String dataFile) {
+    return IndexedPaths.resolve(location, dataFile);
+  }
+
+  /**
+   * The row ids of the interval's files, by path in the form the key index stores; after
+   * {@link #complete}.
+   */
+  Map<String, long[]> writtenRowIds() {
+    Map<String, long[]> written = new HashMap<>();
+    writer.writtenRowIds().forEach((path, ids) -> written.put(indexedPaths.get(path), ids));
+    return written;
   }
 
   /**

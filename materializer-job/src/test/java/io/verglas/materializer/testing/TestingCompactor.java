@@ -14,12 +14,15 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.RewriteFiles;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableUtil;
 import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
@@ -37,7 +40,9 @@ import org.apache.iceberg.io.OutputFileFactory;
  * test: for each partition, read the live rows (deletes applied) of the snapshot, write them in
  * a shuffled order into one or more new files (so every row moves to a new file and position),
  * and commit {@code newRewrite()} replacing the old data files and their delete files, validated
- * from the snapshot it read. Supports unpartitioned and identity-partitioned tables.
+ * from the snapshot it read. Supports unpartitioned and identity-partitioned tables. On format
+ * version 3 it carries row lineage over as Spark's rewrite and our maintenance job do: each row's
+ * {@code _row_id} and {@code _last_updated_sequence_number}, as read, are written explicitly.
  */
 public final class TestingCompactor {
   private final Random random;
@@ -182,7 +187,7 @@ public final class TestingCompactor {
     }
     List<Record> rows = new ArrayList<>();
     try (CloseableIterable<Record> records = IcebergGenerics.read(table)
-        .useSnapshot(base.snapshotId()).where(filter).build()) {
+        .useSnapshot(base.snapshotId()).where(filter).project(rowSchema(table)).build()) {
       records.forEach(record -> rows.add(record.copy()));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -196,7 +201,7 @@ public final class TestingCompactor {
     EncryptedOutputFile output = group.spec.isUnpartitioned()
         ? files.newOutputFile() : files.newOutputFile(group.spec, group.partition);
     DataWriter<Record> writer = new GenericFileWriterFactory.Builder(table)
-        .dataFileFormat(FileFormat.PARQUET).dataSchema(table.schema()).build()
+        .dataFileFormat(FileFormat.PARQUET).dataSchema(rowSchema(table)).build()
         .newDataWriter(output, group.spec, group.spec.isUnpartitioned() ? null : group.partition);
     try (DataWriter<Record> closing = writer) {
       rows.forEach(closing::write);
@@ -204,6 +209,12 @@ public final class TestingCompactor {
       throw new UncheckedIOException(e);
     }
     return writer.toDataFile();
+  }
+
+  /** The table's columns, with the row-lineage columns on format version 3. */
+  private static Schema rowSchema(Table table) {
+    return TableUtil.formatVersion(table) >= 3
+        ? MetadataColumns.schemaWithRowLineage(table.schema()) : table.schema();
   }
 
   private static final class Group {

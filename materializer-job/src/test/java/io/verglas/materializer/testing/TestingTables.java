@@ -13,6 +13,7 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
@@ -81,6 +82,22 @@ public final class TestingTables {
     table.refresh();
     List<Record> rows = new ArrayList<>();
     try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
+      records.forEach(record -> rows.add(record.copy()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return rows;
+  }
+
+  /**
+   * The table's rows with the row-lineage columns ({@code _row_id},
+   * {@code _last_updated_sequence_number}) as Iceberg's generic reader materializes them.
+   */
+  public static List<Record> readWithLineage(Table table) {
+    table.refresh();
+    List<Record> rows = new ArrayList<>();
+    try (CloseableIterable<Record> records = IcebergGenerics.read(table)
+        .project(MetadataColumns.schemaWithRowLineage(table.schema())).build()) {
       records.forEach(record -> rows.add(record.copy()));
     } catch (IOException e) {
       throw new UncheckedIOException(e);

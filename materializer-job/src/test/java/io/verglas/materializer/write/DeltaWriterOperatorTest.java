@@ -545,6 +545,9 @@ class DeltaWriterOperatorTest {
         .objectStore(new ObjectStoreEndpoint(URI.create("http://127.0.0.1:1"), "us-east-1", "a",
             "s", "unused"))
         .writerBufferBytes(bound)
+        // Nothing commits here: the file of a key's previous version never gets its
+        // first_row_id, so the writer gives the new version a fresh row id at once.
+        .writerRowIdWait(java.time.Duration.ZERO)
         .build();
     var harness = new KeyedOneInputStreamOperatorTestHarness<String, WalRow, TableDelta>(
         new DeltaWriterOperator(config), row -> row.routingKey, Types.STRING);
