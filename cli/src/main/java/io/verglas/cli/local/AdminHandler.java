@@ -4,6 +4,7 @@ import io.verglas.cli.status.Readiness;
 import io.verglas.ingest.metrics.PrometheusText;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
@@ -153,15 +154,23 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   }
 
   /** Writes a whole answer (from any thread); the next request may come once it is out. */
+  /**
+   * Writes the answer, then takes the next request. The listener is attached before the write
+   * (a worker thread answers): attached after, it could find the write done and run in a later
+   * event-loop task than the client's next request, which would then find the connection still
+   * busy and close it unanswered.
+   */
   private void respond(ChannelHandlerContext ctx, FullHttpResponse response, boolean keepAlive) {
     HttpUtil.setKeepAlive(response, keepAlive);
-    ctx.writeAndFlush(response).addListener(written -> {
-      if (keepAlive && written.isSuccess()) {
-        busy = false; // the listener runs on the event loop, as channelRead0 does
+    ChannelPromise written = ctx.newPromise();
+    written.addListener(done -> {
+      if (keepAlive && done.isSuccess()) {
+        busy = false; // runs on the event loop with the write, before any later read
       } else {
         ctx.close();
       }
     });
+    ctx.writeAndFlush(response, written);
   }
 
   @Override
