@@ -27,7 +27,24 @@ public class OriginException extends RuntimeException {
     /** The origin asked to slow down (S3 503 SlowDown); the request was not applied. */
     SLOW_DOWN,
     /** The origin cannot be reached or failed (5xx, I/O error, circuit open). */
-    UNAVAILABLE
+    UNAVAILABLE;
+
+    /**
+     * The reason an HTTP status gives when the store's own error code said nothing more (every
+     * HTTP origin falls back on it), or null for a status that names none.
+     *
+     * @param objectRequest whether the request named an object (a 404 is then NoSuchKey)
+     */
+    public static Reason ofStatus(int status, boolean objectRequest) {
+      switch (status) {
+        case 404: return objectRequest ? NO_SUCH_KEY : NO_SUCH_BUCKET;
+        case 412: return PRECONDITION_FAILED;
+        case 409: return CONFLICT;
+        case 503: return SLOW_DOWN;
+        case 501: return NOT_IMPLEMENTED;
+        default: return status >= 500 ? UNAVAILABLE : null;
+      }
+    }
   }
 
   private final Reason reason;

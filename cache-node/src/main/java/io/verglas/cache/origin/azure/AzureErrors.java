@@ -101,21 +101,6 @@ final class AzureErrors {
         default: break;
       }
     }
-    if (status == 404) {
-      return objectRequest ? Reason.NO_SUCH_KEY : Reason.NO_SUCH_BUCKET;
-    }
-    if (status == 412) {
-      return Reason.PRECONDITION_FAILED;
-    }
-    if (status == 409) {
-      return Reason.CONFLICT;
-    }
-    if (status == 503) {
-      return Reason.SLOW_DOWN;
-    }
-    if (status == 501) {
-      return Reason.NOT_IMPLEMENTED;
-    }
-    return status >= 500 ? Reason.UNAVAILABLE : null;
+    return Reason.ofStatus(status, objectRequest);
   }
 }

@@ -535,25 +535,7 @@ public final class S3Origin implements Origin {
         default: break;
       }
     }
-    if (status == 404) {
-      return objectRequest ? Reason.NO_SUCH_KEY : Reason.NO_SUCH_BUCKET;
-    }
-    if (status == 412) {
-      return Reason.PRECONDITION_FAILED;
-    }
-    if (status == 409) {
-      return Reason.CONFLICT;
-    }
-    if (status == 503) {
-      return Reason.SLOW_DOWN;
-    }
-    if (status == 501) {
-      return Reason.NOT_IMPLEMENTED;
-    }
-    if (status >= 500) {
-      return Reason.UNAVAILABLE;
-    }
-    return null;
+    return Reason.ofStatus(status, objectRequest);
   }
 
   /**
