@@ -87,21 +87,19 @@ public final class BlockCache implements AutoCloseable {
     admission.record(id);
     ByteBuf cached = dramGet(id);
     if (cached != null) {
-      dramHits.increment();
-      return CompletableFuture.completedFuture(new BlockRead(cached, true));
+      return dramHit(cached);
     }
     CompletableFuture<Loaded> mine = new CompletableFuture<>();
     CompletableFuture<Loaded> existing = inFlight.putIfAbsent(id, mine);
     if (existing != null) {
       coalesced.increment();
-      return existing.thenApply(l -> new BlockRead(Unpooled.wrappedBuffer(l.data()), l.fromCache()));
+      return existing.thenApply(BlockCache::read);
     }
     cached = dramGet(id);
     if (cached != null) {
       inFlight.remove(id, mine);
       mine.complete(new Loaded(ByteBufUtil.getBytes(cached), true));
-      dramHits.increment();
-      return CompletableFuture.completedFuture(new BlockRead(cached, true));
+      return dramHit(cached);
     }
     dramMisses.increment();
     loadMiss(id, loader).whenComplete((loaded, error) -> {
@@ -115,7 +113,7 @@ public final class BlockCache implements AutoCloseable {
         mine.complete(loaded);
       }
     });
-    return mine.thenApply(l -> new BlockRead(Unpooled.wrappedBuffer(l.data()), l.fromCache()));
+    return mine.thenApply(BlockCache::read);
   }
 
   /**
@@ -126,17 +124,26 @@ public final class BlockCache implements AutoCloseable {
   public CompletableFuture<BlockRead> getWithoutAdmission(BlockId id, BlockLoader loader) {
     ByteBuf cached = dramGet(id);
     if (cached != null) {
-      dramHits.increment();
-      return CompletableFuture.completedFuture(new BlockRead(cached, true));
+      return dramHit(cached);
     }
     CompletableFuture<Loaded> existing = inFlight.get(id);
     if (existing != null) {
       coalesced.increment();
-      return existing.thenApply(l -> new BlockRead(Unpooled.wrappedBuffer(l.data()), l.fromCache()));
+      return existing.thenApply(BlockCache::read);
     }
     dramMisses.increment();
     bypassed.increment();
-    return loadMiss(id, loader).thenApply(l -> new BlockRead(Unpooled.wrappedBuffer(l.data()), l.fromCache()));
+    return loadMiss(id, loader).thenApply(BlockCache::read);
+  }
+
+  private CompletableFuture<BlockRead> dramHit(ByteBuf cached) {
+    dramHits.increment();
+    return CompletableFuture.completedFuture(new BlockRead(cached, true));
+  }
+
+  /** A loaded block as a read: a view of its bytes, each reader its own. */
+  private static BlockRead read(Loaded loaded) {
+    return new BlockRead(Unpooled.wrappedBuffer(loaded.data()), loaded.fromCache());
   }
 
   /** A retained view of the DRAM copy, or null (absent, or evicted and freed meanwhile). */

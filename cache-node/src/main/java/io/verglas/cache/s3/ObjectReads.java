@@ -140,7 +140,7 @@ final class ObjectReads {
   private CompletableFuture<S3Response> body(S3Request r, ObjectMeta meta, Plan plan, boolean background) {
     HttpRange range = plan.range();
     if (metadata != null && background) {
-      return heldMetadata(r, meta, plan, range);
+      return heldMetadata(r, meta, plan);
     }
     if (metadata != null) {
       MetadataStore.RangeReader reader = (offset, length) -> versionRead(r.bucket, r.key, meta.etag(), offset, length);
@@ -149,9 +149,9 @@ final class ObjectReads {
             .thenApply(cached -> slice(plan, cached.data(), 0, cached.fromCache()));
       }
       if (IcebergPaths.isParquet(r.key)) {
-        byte[] footer = metadata.footerCovering(r.bucket, r.key, meta.etag(), meta.size(), range.start());
+        CompletableFuture<S3Response> footer = storedFooter(r, meta, plan);
         if (footer != null) {
-          return CompletableFuture.completedFuture(slice(plan, footer, meta.size() - footer.length, true));
+          return footer;
         }
         if (looksForFooter(range, meta.size())) {
           return metadata.footer(r.bucket, r.key, meta.etag(), meta.size(), reader).thenCompose(cached -> {
@@ -168,19 +168,26 @@ final class ObjectReads {
   }
 
   /** A background read: what the metadata store holds serves it; nothing is loaded into it. */
-  private CompletableFuture<S3Response> heldMetadata(S3Request r, ObjectMeta meta, Plan plan, HttpRange range) {
+  private CompletableFuture<S3Response> heldMetadata(S3Request r, ObjectMeta meta, Plan plan) {
     if (IcebergPaths.isMetadata(r.key)) {
       byte[] object = metadata.objectIfPresent(r.bucket, r.key, meta.etag());
       if (object != null) {
         return CompletableFuture.completedFuture(slice(plan, object, 0, true));
       }
     } else if (IcebergPaths.isParquet(r.key)) {
-      byte[] footer = metadata.footerCovering(r.bucket, r.key, meta.etag(), meta.size(), range.start());
+      CompletableFuture<S3Response> footer = storedFooter(r, meta, plan);
       if (footer != null) {
-        return CompletableFuture.completedFuture(slice(plan, footer, meta.size() - footer.length, true));
+        return footer;
       }
     }
     return streamBlocks(r, meta, plan, true);
+  }
+
+  /** The read served from the stored footer of the Parquet file when it covers the range, else null. */
+  private CompletableFuture<S3Response> storedFooter(S3Request r, ObjectMeta meta, Plan plan) {
+    byte[] footer = metadata.footerCovering(r.bucket, r.key, meta.etag(), meta.size(), plan.range().start());
+    return footer == null ? null
+        : CompletableFuture.completedFuture(slice(plan, footer, meta.size() - footer.length, true));
   }
 
   private void observe(S3Request r, HttpRange range) {
