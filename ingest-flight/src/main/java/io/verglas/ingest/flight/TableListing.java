@@ -1,17 +1,15 @@
 package io.verglas.ingest.flight;
 
+import io.verglas.catalog.CatalogWalk;
 import io.verglas.ingest.table.IngestTable;
 import io.verglas.ingest.table.TableCache;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.List;
 import org.apache.arrow.flight.FlightInfo;
 import org.apache.arrow.flight.FlightProducer.StreamListener;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
-import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.slf4j.Logger;
@@ -38,20 +36,10 @@ final class TableListing {
   void list(byte[] criteria, StreamListener<FlightInfo> listener) {
     Namespace root = criteria == null || criteria.length == 0 ? Namespace.empty()
         : Namespace.of(new String(criteria, StandardCharsets.UTF_8).split("\\."));
-    Deque<Namespace> pending = new ArrayDeque<>();
-    pending.add(root);
-    while (!pending.isEmpty()) {
-      Namespace namespace = pending.poll();
-      if (!namespace.isEmpty() || !(catalog instanceof SupportsNamespaces)) {
-        for (TableIdentifier id : catalog.listTables(namespace)) {
-          info(id).ifPresent(listener::onNext);
-        }
-      }
-      if (catalog instanceof SupportsNamespaces namespaces) {
-        List<Namespace> children = namespaces.listNamespaces(namespace);
-        pending.addAll(children);
-      }
-    }
+    CatalogWalk.tables(catalog, root, id -> {
+      info(id).ifPresent(listener::onNext);
+      return true;
+    });
     listener.onCompleted();
   }
 
