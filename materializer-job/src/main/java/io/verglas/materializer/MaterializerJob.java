@@ -1,13 +1,13 @@
 package io.verglas.materializer;
 
 import io.verglas.materializer.commit.DeltaCommitterOperator;
+import io.verglas.materializer.delta.TableDelta;
+import io.verglas.materializer.delta.TableDeltaTypeInfo;
 import io.verglas.materializer.source.WalRow;
 import io.verglas.materializer.source.WalRowSerializer;
 import io.verglas.materializer.source.WalSource;
 import io.verglas.materializer.types.SerializerTypeInfo;
 import io.verglas.materializer.write.DeltaWriterOperator;
-import io.verglas.materializer.write.TableDelta;
-import io.verglas.materializer.write.TableDeltaTypeInfo;
 import java.util.List;
 import java.util.function.UnaryOperator;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.verglas.events.EventPublisher;
 import io.verglas.events.HttpEventPublisher;
-import io.verglas.materializer.write.IntervalStaging;
+import io.verglas.materializer.delta.IntervalStaging;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -2,7 +2,7 @@ package io.verglas.bench.materialize;
 
 import io.verglas.bench.Benchmark;
 import io.verglas.bench.BenchmarkReport;
-import io.verglas.materializer.write.IntervalStaging;
+import io.verglas.materializer.delta.IntervalStaging;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

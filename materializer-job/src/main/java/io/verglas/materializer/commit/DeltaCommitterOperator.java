@@ -2,10 +2,10 @@ package io.verglas.materializer.commit;
 
 import io.verglas.events.EventPublisher;
 import io.verglas.materializer.MaterializerConfig;
+import io.verglas.materializer.delta.TableDelta;
+import io.verglas.materializer.delta.TableDeltaSerializer;
 import io.verglas.materializer.store.WalStore;
 import io.verglas.materializer.table.VerglasTables;
-import io.verglas.materializer.write.TableDelta;
-import io.verglas.materializer.write.TableDeltaSerializer;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;

@@ -1,7 +1,7 @@
 package io.verglas.materializer.commit;
 
-import io.verglas.materializer.write.DeletedRows;
-import io.verglas.materializer.write.KeyRows;
+import io.verglas.materializer.delta.DeletedRows;
+import io.verglas.materializer.delta.KeyRows;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;

@@ -1,6 +1,6 @@
 package io.verglas.materializer.commit;
 
-import io.verglas.materializer.write.KeyRows;
+import io.verglas.materializer.delta.KeyRows;
 import io.verglas.table.PrimaryKeys;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,7 +1,7 @@
 package io.verglas.materializer.commit;
 
-import io.verglas.materializer.write.DeletedRows;
-import io.verglas.materializer.write.TableDelta;
+import io.verglas.materializer.delta.DeletedRows;
+import io.verglas.materializer.delta.TableDelta;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;

@@ -1,6 +1,19 @@
 package io.verglas.materializer.write;
 
 import io.verglas.materializer.MaterializerConfig;
+import io.verglas.materializer.data.BackgroundWrites;
+import io.verglas.materializer.data.PartitionedDataWriter;
+import io.verglas.materializer.data.RowIdParquetWriter;
+import io.verglas.materializer.delta.StagingPolicy;
+import io.verglas.materializer.delta.TableBuffer;
+import io.verglas.materializer.delta.TableDelta;
+import io.verglas.materializer.delta.TableInterval;
+import io.verglas.materializer.keyindex.KeyEntry;
+import io.verglas.materializer.keyindex.KeyEntrySerializer;
+import io.verglas.materializer.keyindex.KeyIndex;
+import io.verglas.materializer.keyindex.KeyedIndexPageStore;
+import io.verglas.materializer.lineage.CommittedRowIds;
+import io.verglas.materializer.lineage.RowLineage;
 import io.verglas.materializer.source.WalRow;
 import io.verglas.materializer.table.VerglasTables;
 import io.verglas.wal.WalPosition;

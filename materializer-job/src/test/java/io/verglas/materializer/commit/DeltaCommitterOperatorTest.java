@@ -4,10 +4,10 @@ import static io.verglas.materializer.testing.LocalTables.user;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.verglas.materializer.MaterializerConfig;
+import io.verglas.materializer.delta.TableDelta;
 import io.verglas.materializer.progress.SegmentProgress;
 import io.verglas.materializer.testing.LocalTables;
 import io.verglas.materializer.testing.TestingTables;
-import io.verglas.materializer.write.TableDelta;
 import io.verglas.store.ObjectStoreEndpoint;
 import io.verglas.wal.WalLayout;
 import java.io.Closeable;

@@ -3,13 +3,13 @@ package io.verglas.materializer.commit;
 import static io.verglas.materializer.testing.LocalTables.user;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.verglas.materializer.delta.DeletedRows;
+import io.verglas.materializer.delta.TableDelta;
 import io.verglas.materializer.progress.SegmentProgress;
 import io.verglas.materializer.table.VerglasTables;
 import io.verglas.materializer.testing.LocalTables;
 import io.verglas.materializer.testing.TestingTables;
 import io.verglas.materializer.testing.TestingWalStore;
-import io.verglas.materializer.write.DeletedRows;
-import io.verglas.materializer.write.TableDelta;
 import io.verglas.wal.WalLayout;
 import java.io.Closeable;
 import java.io.IOException;

@@ -5,15 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.verglas.events.CatalogEvent;
 import io.verglas.materializer.commit.TableCommitter.Outcome;
+import io.verglas.materializer.delta.DeletedRows;
+import io.verglas.materializer.delta.KeyRows;
+import io.verglas.materializer.delta.TableDelta;
 import io.verglas.materializer.progress.SegmentProgress;
 import io.verglas.materializer.table.VerglasTables;
 import io.verglas.materializer.testing.LocalTables;
 import io.verglas.materializer.testing.TestingCompactor;
 import io.verglas.materializer.testing.TestingTables;
 import io.verglas.materializer.testing.TestingWalStore;
-import io.verglas.materializer.write.DeletedRows;
-import io.verglas.materializer.write.KeyRows;
-import io.verglas.materializer.write.TableDelta;
 import io.verglas.wal.WalLayout;
 import java.io.Closeable;
 import java.io.IOException;
@@ -30,9 +30,9 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Deletes against data files that another writer rewrote (a compaction with Iceberg's core

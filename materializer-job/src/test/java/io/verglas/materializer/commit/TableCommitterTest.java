@@ -6,13 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.verglas.events.CatalogEvent;
 import io.verglas.materializer.commit.TableCommitter.Outcome;
+import io.verglas.materializer.delta.DeletedRows;
+import io.verglas.materializer.delta.TableDelta;
 import io.verglas.materializer.progress.SegmentProgress;
 import io.verglas.materializer.table.VerglasTables;
 import io.verglas.materializer.testing.LocalTables;
 import io.verglas.materializer.testing.TestingTables;
 import io.verglas.materializer.testing.TestingWalStore;
-import io.verglas.materializer.write.DeletedRows;
-import io.verglas.materializer.write.TableDelta;
 import io.verglas.wal.WalLayout;
 import java.io.IOException;
 import java.nio.file.Path;

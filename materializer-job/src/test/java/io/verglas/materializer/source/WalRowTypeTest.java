@@ -2,7 +2,7 @@ package io.verglas.materializer.source;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.verglas.materializer.write.KeyEntry;
+import io.verglas.materializer.keyindex.KeyEntry;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.typeutils.GenericTypeInfo;
 import org.apache.flink.api.java.typeutils.PojoTypeInfo;

@@ -5,6 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.verglas.materializer.MaterializerConfig;
+import io.verglas.materializer.data.PartitionedDataWriter;
+import io.verglas.materializer.delta.DeletedRows;
+import io.verglas.materializer.delta.KeyRows;
+import io.verglas.materializer.delta.TableDelta;
+import io.verglas.materializer.delta.TableDeltaTypeInfo;
+import io.verglas.materializer.keyindex.IndexPages;
+import io.verglas.materializer.keyindex.KeyEntry;
+import io.verglas.materializer.keyindex.KeyEntrySerializer;
+import io.verglas.materializer.keyindex.KeyedIndexPageStore;
 import io.verglas.materializer.source.WalRow;
 import io.verglas.materializer.testing.LocalTables;
 import io.verglas.materializer.testing.TestingTables;
