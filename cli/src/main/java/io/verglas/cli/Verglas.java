@@ -4,6 +4,7 @@ import io.verglas.cli.bench.BenchLauncher;
 import io.verglas.cli.local.LocalCommand;
 import io.verglas.cli.logging.LogFormat;
 import io.verglas.cli.push.PushCommand;
+import io.verglas.cli.reference.ConfigReferenceCommand;
 import io.verglas.cli.table.TableCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -16,6 +17,7 @@ import picocli.CommandLine.Command;
     description = "Verglas: rows over Arrow Flight into maintained Iceberg tables, served by an "
         + "Iceberg-aware S3 cache.",
     subcommands = {LocalCommand.class, TableCommand.class, PushCommand.class, BenchLauncher.class,
+        ConfigReferenceCommand.class,
         CommandLine.HelpCommand.class})
 public final class Verglas {
   public static void main(String[] args) {

@@ -33,6 +33,24 @@ public final class JobArguments {
     return pairs;
   }
 
+  /** A whole number; a bad one fails naming the argument. */
+  public static long number(String key, String value) {
+    try {
+      return Long.parseLong(value.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("Invalid --" + key + ": '" + value + "' is not a number", e);
+    }
+  }
+
+  /** A whole number that fits an int; a bad one fails naming the argument. */
+  public static int count(String key, String value) {
+    try {
+      return Integer.parseInt(value.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("Invalid --" + key + ": '" + value + "' is not a number", e);
+    }
+  }
+
   /**
    * A duration: milliseconds, or a number with {@code ms}, {@code s}, {@code m} or {@code h}, or
    * ISO-8601 ({@code PT10S}); a bad one fails naming the argument.

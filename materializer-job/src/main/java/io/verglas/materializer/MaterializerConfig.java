@@ -4,7 +4,6 @@ import io.verglas.catalog.Catalogs;
 import io.verglas.events.EventPublisher;
 import io.verglas.events.HttpEventPublisher;
 import io.verglas.events.publish.DurableOutbox;
-import io.verglas.job.JobArguments;
 import io.verglas.materializer.delta.IntervalStaging;
 import io.verglas.materializer.store.S3WalStore;
 import io.verglas.materializer.store.WalStore;
@@ -27,47 +26,8 @@ import org.apache.iceberg.catalog.Catalog;
  * go and how often to checkpoint. Immutable and serializable, so operators carry it to the task
  * managers and build their clients there.
  *
- * <p>Command-line form ({@link #fromArgs}), each as {@code --key=value} or {@code --key value}:
- * <pre>
- *   --catalog.&lt;property&gt;=...     Iceberg catalog properties (type, uri, warehouse, io-impl, ...)
- *   --catalog-name=verglas
- *   --s3.endpoint=http://127.0.0.1:9000  --s3.region=us-east-1
- *   --s3.access-key=...  --s3.secret-key=...  --s3.bucket=...
- *   --wal.prefix=_wal
- *   --events.uri=http://.../events    change feed (POST); events are dropped when absent
- *   --events.token=...                bearer token of the feed's publish credential (sent as
- *                                     Authorization: Bearer; never logged)
- *   --events.outbox-dir=DIR           durable outbox: each commit's event is forced to disk
- *                                     here before a background thread sends it, and waits there
- *                                     while the feed is slow or down. Default: a directory
- *                                     materializer-&lt;catalog hash&gt; in
- *                                     &lt;java.io.tmpdir&gt;/verglas-outbox on the task manager.
- *                                     On a cluster set a directory on persistent local disk (or
- *                                     one that follows the job): the events of an outbox left on
- *                                     a lost disk, or on a host the committer does not run on
- *                                     again, are not sent (their commits are in the catalog, for
- *                                     the catalog poller)
- *   --events.outbox-max-bytes=268435456  bound of the outbox on disk; when full, the oldest
- *                                     undelivered events are dropped with an ERROR
- *   --checkpoint-interval=2s          (ms, or a number with ms/s/m)
- *   --checkpoint-dir=file:///...      sets RocksDB + incremental checkpoints in the job config;
- *                                     absent: the cluster's flink-conf decides
- *   --parallelism=N                   source and writer parallelism (committer is always 1)
- *   --discovery-interval=500ms        how often new WAL segments are listed
- *   --writer.buffer-bytes=134217728   per writer subtask, the rows held (arriving, being
- *                                     flushed, in open data files); rows are flushed every
- *                                     sixteenth of it, files close past half of it
- *   --writer.index-cache-entries=1000000  key index entries each writer subtask keeps on the
- *                                     heap (134 MB at most for the default, see KeyEntryCache);
- *                                     0 reads every entry from RocksDB
- *   --writer.interval-staging=auto    which tables hold a checkpoint's rows until the barrier,
- *                                     so no version replaced within it reaches a data file:
- *                                     auto (those whose keys change within a checkpoint),
- *                                     always, never
- *   --writer.row-id-wait=60s          format v3: how long the new version of a key waits for
- *                                     the commit of its previous version's data file, whose
- *                                     first_row_id gives the key's _row_id (then a fresh id)
- * </pre>
+ * <p>Command-line form ({@link #fromArgs}): the arguments {@link MaterializerSettings} declares
+ * (listed with their defaults in docs/configuration.md).
  */
 public final class MaterializerConfig implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -136,73 +96,9 @@ public final class MaterializerConfig implements Serializable {
     return new Builder();
   }
 
-  /** Parses command-line arguments (see the class comment). */
+  /** Parses command-line arguments (see {@link MaterializerSettings}). */
   public static MaterializerConfig fromArgs(String... args) {
-    Builder builder = builder();
-    String region = null;
-    String accessKey = null;
-    String secretKey = null;
-    String bucket = null;
-    URI s3Endpoint = null;
-    for (Map.Entry<String, String> arg : JobArguments.parse(args)) {
-      String key = arg.getKey();
-      String value = arg.getValue();
-      if (key.startsWith("catalog.")) {
-        builder.catalogProperty(key.substring("catalog.".length()), value);
-        continue;
-      }
-      switch (key) {
-        case "catalog-name": builder.catalogName(value); break;
-        case "s3.endpoint": s3Endpoint = URI.create(value); break;
-        case "s3.region": region = value; break;
-        case "s3.access-key": accessKey = value; break;
-        case "s3.secret-key": secretKey = value; break;
-        case "s3.bucket": bucket = value; break;
-        case "wal.prefix": builder.walPrefix(value); break;
-        case "events.uri": builder.eventsUri(URI.create(value)); break;
-        case "events.token": builder.eventsToken(value); break;
-        case "events.outbox-dir": builder.eventsOutboxDir(Path.of(value)); break;
-        case "events.outbox-max-bytes": builder.eventsOutboxMaxBytes(parseLong(key, value)); break;
-        case "checkpoint-interval": builder.checkpointInterval(JobArguments.duration(key, value)); break;
-        case "checkpoint-dir": builder.checkpointDir(value); break;
-        case "parallelism": builder.parallelism(parseInt(key, value)); break;
-        case "discovery-interval": builder.discoveryInterval(JobArguments.duration(key, value)); break;
-        case "writer.buffer-bytes": builder.writerBufferBytes(parseLong(key, value)); break;
-        case "writer.index-cache-entries":
-          builder.writerIndexCacheEntries(parseInt(key, value));
-          break;
-        case "writer.interval-staging":
-          builder.intervalStaging(IntervalStaging.parse(value));
-          break;
-        case "writer.row-id-wait":
-          builder.writerRowIdWait(JobArguments.duration(key, value));
-          break;
-        default: throw new IllegalArgumentException("Unknown argument: --" + key);
-      }
-    }
-    if (s3Endpoint == null || bucket == null || accessKey == null || secretKey == null) {
-      throw new IllegalArgumentException("Missing argument: --s3.endpoint, --s3.bucket,"
-          + " --s3.access-key and --s3.secret-key are required");
-    }
-    builder.objectStore(new ObjectStoreEndpoint(s3Endpoint, region == null ? "us-east-1" : region,
-        accessKey, secretKey, bucket));
-    return builder.build();
-  }
-
-  private static int parseInt(String key, String value) {
-    try {
-      return Integer.parseInt(value.trim());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("Invalid --" + key + ": '" + value + "' is not a number", e);
-    }
-  }
-
-  private static long parseLong(String key, String value) {
-    try {
-      return Long.parseLong(value.trim());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("Invalid --" + key + ": '" + value + "' is not a number", e);
-    }
+    return MaterializerSettings.parse(args);
   }
 
   public String catalogName() {

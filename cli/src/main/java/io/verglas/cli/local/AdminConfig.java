@@ -3,15 +3,11 @@ package io.verglas.cli.local;
 import io.verglas.events.feed.FeedBounds;
 import java.time.Duration;
 import java.util.Properties;
-import java.util.function.BiConsumer;
 
 /**
  * Settings of the local stack's admin endpoint and of the change feed it serves; the defaults
- * suit one machine. {@link Builder#apply(Properties)} reads a config file's keys:
- * {@code local.admin-public}, {@code local.admin-request-timeout-ms},
- * {@code local.admin-max-connections}, {@code local.admin-max-requests},
- * {@code local.admin-max-followers}, {@code local.events-retained},
- * {@code local.events-retained-bytes} and {@code local.events-max-event-bytes}.
+ * suit one machine. {@link Builder#apply(Properties)} reads a config file's keys, which
+ * {@link LocalSettings#ADMIN} declares.
  */
 public final class AdminConfig {
   public static final Duration REQUEST_TIMEOUT_DEFAULT = Duration.ofSeconds(10);
@@ -129,53 +125,16 @@ public final class AdminConfig {
 
     /** Applies the {@code local.admin-*} and {@code local.events-*} keys of a config file. */
     public Builder apply(Properties props) {
-      with(props, "local.admin-public", (k, v) -> publicReads(flag(k, v)));
-      with(props, "local.admin-request-timeout-ms",
-          (k, v) -> requestTimeout(Duration.ofMillis(number(k, v))));
-      with(props, "local.admin-max-connections", (k, v) -> maxConnections(count(k, v)));
-      with(props, "local.admin-max-requests", (k, v) -> maxRequests(count(k, v)));
-      with(props, "local.admin-max-followers", (k, v) -> maxFollowers(count(k, v)));
-      with(props, "local.events-retained", (k, v) -> retainedEvents(count(k, v)));
-      with(props, "local.events-retained-bytes", (k, v) -> retainedBytes(number(k, v)));
-      with(props, "local.events-max-event-bytes", (k, v) -> maxEventBytes(count(k, v)));
+      LocalSettings.ADMIN.applyProperties(this, props, LocalSettings.PREFIX);
       return this;
-    }
-
-    private static void with(Properties props, String key, BiConsumer<String, String> setter) {
-      String value = props.getProperty(key);
-      if (value != null) {
-        setter.accept(key, value.trim());
-      }
     }
 
     public AdminConfig build() {
       return new AdminConfig(this);
     }
 
-    private static boolean flag(String key, String value) {
-      return switch (value) {
-        case "true" -> true;
-        case "false" -> false;
-        default -> throw new IllegalArgumentException(
-            "Invalid " + key + ": " + value + " (true or false)");
-      };
-    }
 
-    private static long number(String key, String value) {
-      try {
-        return Long.parseLong(value);
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("Invalid " + key + ": " + value + " (a number)");
-      }
-    }
 
-    private static int count(String key, String value) {
-      long number = number(key, value);
-      if (number > Integer.MAX_VALUE) {
-        throw new IllegalArgumentException("Invalid " + key + ": " + value + " (too large)");
-      }
-      return (int) number;
-    }
 
     private static int atLeastOne(int value, String what) {
       if (value < 1) {

@@ -55,6 +55,7 @@ public final class LocalCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Properties props = configFile();
+    LocalSettings.checkKnown(props);
     LocalConfig config = config(props);
     System.out.println("Starting Verglas in " + config.dataDir() + " ...");
     AdminConfig admin = adminConfig(props);

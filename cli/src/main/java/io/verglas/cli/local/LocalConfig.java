@@ -138,22 +138,9 @@ public final class LocalConfig {
       return this;
     }
 
-    /** Applies {@code local.*} keys of a config file. */
+    /** Applies the {@code local.*} keys of a config file ({@link LocalSettings#STACK}). */
     public Builder apply(Properties props) {
-      String v;
-      if ((v = props.getProperty("local.data-dir")) != null) { dataDir(Path.of(v)); }
-      if ((v = props.getProperty("local.host")) != null) { host(v); }
-      if ((v = props.getProperty("local.s3-port")) != null) { s3Port(Integer.parseInt(v)); }
-      if ((v = props.getProperty("local.flight-port")) != null) { flightPort(Integer.parseInt(v)); }
-      if ((v = props.getProperty("local.admin-port")) != null) { adminPort(Integer.parseInt(v)); }
-      if ((v = props.getProperty("local.bucket")) != null) { bucket(v); }
-      if ((v = props.getProperty("local.origin")) != null) { origin(v); }
-      if ((v = props.getProperty("local.checkpoint-interval-ms")) != null) {
-        checkpointInterval(Duration.ofMillis(Long.parseLong(v)));
-      }
-      if ((v = props.getProperty("local.dram-cache-bytes")) != null) { dramCacheBytes(Long.parseLong(v)); }
-      if ((v = props.getProperty("local.parallelism")) != null) { parallelism(Integer.parseInt(v)); }
-      if ((v = props.getProperty("local.catalog-uri")) != null) { catalogUri(v); }
+      LocalSettings.STACK.applyProperties(this, props, LocalSettings.PREFIX);
       return this;
     }
 

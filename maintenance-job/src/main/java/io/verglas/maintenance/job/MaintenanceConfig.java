@@ -4,7 +4,6 @@ import io.verglas.catalog.Catalogs;
 import io.verglas.events.EventPublisher;
 import io.verglas.events.HttpEventPublisher;
 import io.verglas.events.publish.DurableOutbox;
-import io.verglas.job.JobArguments;
 import java.io.Serializable;
 import java.net.URI;
 import java.nio.file.Path;
@@ -20,30 +19,8 @@ import org.apache.iceberg.catalog.Catalog;
  * Everything the maintenance job needs. Immutable and serializable (operators build their
  * clients on the task managers).
  *
- * <p>Command-line form ({@link #fromArgs}), each {@code --key=value} or {@code --key value}:
- * <pre>
- *   --catalog.&lt;property&gt;=...   Iceberg catalog properties (type, uri, warehouse, io-impl, ...)
- *   --catalog-name=verglas
- *   --feed.uri=http://.../events    the change feed (required): GET to follow, POST to publish
- *   --feed.token=...                bearer token for both (the feed's publish credential, which
- *                                   also grants reads); never logged
- *   --feed.outbox-dir=DIR           durable outbox of the events this job publishes: forced to
- *                                   disk here, sent by a background thread, kept while the feed
- *                                   is slow or down. Default: a directory maintenance-&lt;catalog
- *                                   hash&gt; in &lt;java.io.tmpdir&gt;/verglas-outbox on the task
- *                                   manager; on a cluster set a directory on persistent local
- *                                   disk (events of an outbox on a lost disk are not sent; the
- *                                   catalog has their commits)
- *   --feed.outbox-max-bytes=268435456  bound of the outbox on disk; when full, the oldest
- *                                   undelivered events are dropped with an ERROR
- *   --feed.from=1                   first sequence when no checkpoint says otherwise
- *   --feed.poll-interval=500ms
- *   --sweep-interval=1h             the full sweep over all tables; 0 turns it off
- *   --rewrite-pause=10s             least time between two work items of one table
- *   --parallelism=2                 tables maintained at once
- *   --checkpoint-interval=10s
- * </pre>
- * Durations: milliseconds, a number with ms/s/m/h, or ISO-8601 ({@link JobArguments#duration}).
+ * <p>Command-line form ({@link #fromArgs}): the arguments {@link MaintenanceSettings} declares
+ * (listed with their defaults in docs/configuration.md).
  */
 public final class MaintenanceConfig implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -155,30 +132,7 @@ public final class MaintenanceConfig implements Serializable {
   }
 
   public static MaintenanceConfig fromArgs(String... args) {
-    Builder b = builder();
-    JobArguments.parse(args).forEach(arg -> set(b, arg.getKey(), arg.getValue()));
-    return b.build();
-  }
-
-  private static void set(Builder b, String key, String value) {
-    if (key.startsWith("catalog.")) {
-      b.catalogProperty(key.substring("catalog.".length()), value);
-      return;
-    }
-    switch (key) {
-      case "catalog-name" -> b.catalogName(value);
-      case "feed.uri" -> b.feedUri(URI.create(value));
-      case "feed.token" -> b.feedToken(value);
-      case "feed.outbox-dir" -> b.feedOutboxDir(Path.of(value));
-      case "feed.outbox-max-bytes" -> b.feedOutboxMaxBytes(Long.parseLong(value));
-      case "feed.from" -> b.feedFrom(Long.parseLong(value));
-      case "feed.poll-interval" -> b.pollInterval(JobArguments.duration(key, value));
-      case "sweep-interval" -> b.sweepInterval(JobArguments.duration(key, value));
-      case "rewrite-pause" -> b.rewritePause(JobArguments.duration(key, value));
-      case "parallelism" -> b.parallelism(Integer.parseInt(value));
-      case "checkpoint-interval" -> b.checkpointInterval(JobArguments.duration(key, value));
-      default -> throw new IllegalArgumentException("Unknown argument: --" + key);
-    }
+    return MaintenanceSettings.parse(args);
   }
 
   /** Validates each value when set; {@code build} checks that the required ones are there. */
