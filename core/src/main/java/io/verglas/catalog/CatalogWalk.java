@@ -1,7 +1,11 @@
 package io.verglas.catalog;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Deque;
+import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
@@ -32,6 +36,51 @@ public final class CatalogWalk {
       }
       if (catalog instanceof SupportsNamespaces namespaces) {
         pending.addAll(namespaces.listNamespaces(namespace));
+      }
+    }
+  }
+
+  /**
+   * Calls {@code visitor} with at most {@code limit} tables under {@code root} that come after
+   * {@code after} (null: from the first) in {@link CatalogOrder}, and returns how many it called
+   * it with: one page of a listing that a caller continues after the page's last table. Each
+   * namespace is listed once, and namespaces wholly before {@code after} not at all.
+   */
+  public static int page(Catalog catalog, Namespace root, TableIdentifier after, int limit,
+      Consumer<TableIdentifier> visitor) {
+    if (limit < 1) {
+      throw new IllegalArgumentException("Cannot list tables: invalid page size " + limit);
+    }
+    int[] listed = {0};
+    pageUnder(catalog, root, after, limit, visitor, listed);
+    return listed[0];
+  }
+
+  private static void pageUnder(Catalog catalog, Namespace namespace, TableIdentifier after,
+      int limit, Consumer<TableIdentifier> visitor, int[] listed) {
+    if (!namespace.isEmpty() || !(catalog instanceof SupportsNamespaces)) {
+      List<TableIdentifier> tables = new ArrayList<>(catalog.listTables(namespace));
+      tables.sort(CatalogOrder.TABLES);
+      for (TableIdentifier id : tables) {
+        if (listed[0] == limit) {
+          return;
+        }
+        if (after == null || CatalogOrder.compare(id, after) > 0) {
+          visitor.accept(id);
+          listed[0]++;
+        }
+      }
+    }
+    if (catalog instanceof SupportsNamespaces namespaces) {
+      List<Namespace> children = new ArrayList<>(namespaces.listNamespaces(namespace));
+      children.sort(Comparator.comparing(n -> n.level(n.length() - 1)));
+      for (Namespace child : children) {
+        if (listed[0] == limit) {
+          return;
+        }
+        if (after == null || !CatalogOrder.allBefore(child, after)) {
+          pageUnder(catalog, child, after, limit, visitor, listed);
+        }
       }
     }
   }

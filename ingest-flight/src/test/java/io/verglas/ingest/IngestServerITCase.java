@@ -235,6 +235,29 @@ class IngestServerITCase {
   }
 
   @Test
+  void listFlightsAnswersAPageAtATimeAndContinuesAfterTheLastTable() throws Exception {
+    try (IngestServer server = env.server("pages").build().start();
+        VerglasClient client = client(server)) {
+      for (String name : List.of("e", "c", "a", "d", "b")) {
+        client.createTable(TestTables.events("pages", name));
+      }
+      client.createTable(TestTables.events("pages", "orders.v2"));
+      org.apache.iceberg.catalog.Namespace pages = org.apache.iceberg.catalog.Namespace.of("pages");
+
+      List<TableIdentifier> first = client.listTables(pages, null, 2);
+      assertThat(first).extracting(TableIdentifier::name).containsExactly("a", "b");
+      assertThat(client.listTables(pages, first.get(1), 3)).extracting(TableIdentifier::name)
+          .containsExactly("c", "d", "e");
+      assertThat(client.listTables(pages, TestTables.id("pages", "e"), 3))
+          .extracting(TableIdentifier::name).containsExactly("orders.v2");
+      assertThat(client.listTables(pages)).hasSize(6);
+
+      assertThatThrownBy(() -> client.listTables(pages, null, 0))
+          .hasMessageContaining("page size 0");
+    }
+  }
+
+  @Test
   void aRestartedServerContinuesItsStreamAndCloseFlushesPendingBatches() throws Exception {
     String stream = "restart";
     TableIdentifier table = TestTables.id("restart", "events");

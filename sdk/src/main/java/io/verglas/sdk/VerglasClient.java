@@ -6,6 +6,7 @@ import io.verglas.protocol.AlterTableRequest;
 import io.verglas.protocol.AlterTableRequestParser;
 import io.verglas.protocol.DropTableRequest;
 import io.verglas.protocol.IngestProtocol;
+import io.verglas.protocol.ListCriteria;
 import io.verglas.protocol.PutAck;
 import io.verglas.table.CreateTableRequest;
 import io.verglas.table.CreateTableRequestParser;
@@ -157,9 +158,30 @@ public final class VerglasClient implements AutoCloseable {
     return listTables(Namespace.empty());
   }
 
-  /** The tables of one namespace and of the namespaces nested in it. */
+  /**
+   * The tables of one namespace and of the namespaces nested in it, asked for a page of
+   * {@link ListCriteria#DEFAULT_LIMIT} at a time (the server answers no more than that).
+   */
   public List<TableIdentifier> listTables(Namespace namespace) {
-    byte[] criteria = String.join(".", namespace.levels()).getBytes(StandardCharsets.UTF_8);
+    List<TableIdentifier> tables = new ArrayList<>();
+    TableIdentifier after = null;
+    while (true) {
+      List<TableIdentifier> page = listTables(namespace, after, ListCriteria.DEFAULT_LIMIT);
+      tables.addAll(page);
+      if (page.size() < ListCriteria.DEFAULT_LIMIT) {
+        return tables;
+      }
+      after = page.get(page.size() - 1);
+    }
+  }
+
+  /**
+   * One page: at most {@code limit} tables under {@code namespace} that come after
+   * {@code after} (null: from the first) in the server's listing order; a shorter page is the
+   * last, and the next one starts after this one's last table.
+   */
+  public List<TableIdentifier> listTables(Namespace namespace, TableIdentifier after, int limit) {
+    byte[] criteria = new ListCriteria(namespace, after, limit).toBytes();
     try {
       List<TableIdentifier> tables = new ArrayList<>();
       for (FlightInfo info : flight.listFlights(new Criteria(criteria), callOptions)) {

@@ -3,25 +3,24 @@ package io.verglas.ingest.flight;
 import io.verglas.catalog.CatalogWalk;
 import io.verglas.ingest.table.IngestTable;
 import io.verglas.ingest.table.TableCache;
-import java.nio.charset.StandardCharsets;
+import io.verglas.protocol.ListCriteria;
 import java.util.List;
 import org.apache.arrow.flight.FlightInfo;
 import org.apache.arrow.flight.FlightProducer.StreamListener;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * ListFlights: one FlightInfo per table of every namespace, nested ones included. A non-empty
- * criteria expression names a namespace (levels joined by '.') to list instead of all.
+ * ListFlights: one FlightInfo per table of a namespace and the namespaces nested in it, a page
+ * at a time ({@link ListCriteria}: at most 1 000 tables unless the criteria ask for fewer or up
+ * to 10 000, continuing after a given table, in {@link io.verglas.catalog.CatalogOrder}).
  *
- * <p>Each table's schema is loaded (through the table cache), so listing a huge catalog is
- * slow; use the criteria to narrow it. Tables whose columns cannot be ingested are listed
- * with an empty schema.
+ * <p>Each listed table's schema is loaded (through the table cache), which is what bounds a
+ * page. Tables whose columns cannot be ingested are listed with an empty schema.
  */
 final class TableListing {
   private static final Logger LOG = LoggerFactory.getLogger(TableListing.class);
@@ -34,12 +33,9 @@ final class TableListing {
   }
 
   void list(byte[] criteria, StreamListener<FlightInfo> listener) {
-    Namespace root = criteria == null || criteria.length == 0 ? Namespace.empty()
-        : Namespace.of(new String(criteria, StandardCharsets.UTF_8).split("\\."));
-    CatalogWalk.tables(catalog, root, id -> {
-      info(id).ifPresent(listener::onNext);
-      return true;
-    });
+    ListCriteria page = ListCriteria.parse(criteria);
+    CatalogWalk.page(catalog, page.namespace(), page.after(), page.limit(),
+        id -> info(id).ifPresent(listener::onNext));
     listener.onCompleted();
   }
 
