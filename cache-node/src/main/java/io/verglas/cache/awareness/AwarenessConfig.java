@@ -1,5 +1,6 @@
 package io.verglas.cache.awareness;
 
+import io.verglas.catalog.MetadataLocations;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -57,6 +58,8 @@ import org.apache.iceberg.catalog.Catalog;
  *     without column structure counts as none); files beyond are not classified
  * @param catalog the catalog polled for commits the feed does not carry (other engines'), or
  *     null (no polling); it may return null while the catalog does not exist yet
+ * @param metadataLocations where a poll reads every table's metadata location at once (a JDBC
+ *     catalog's table), instead of loading each table; null: tables are loaded one by one
  * @param pollInterval the pause between the end of one poll of the catalog and the next
  * @param pollTablesPerSecond table loads a poll may make per second, on average
  */
@@ -82,6 +85,7 @@ public record AwarenessConfig(
     int heatSampleBuffer,
     long indexMaxChunks,
     Supplier<Catalog> catalog,
+    Supplier<MetadataLocations> metadataLocations,
     Duration pollInterval,
     int pollTablesPerSecond) {
 
@@ -131,7 +135,8 @@ public record AwarenessConfig(
         + ", prefetchBytesPerCommit=" + prefetchBytesPerCommit + ", prefetchMinHeat=" + prefetchMinHeat
         + ", heatHalfLife=" + heatHalfLife + ", heatMaxEntries=" + heatMaxEntries
         + ", heatSampleBuffer=" + heatSampleBuffer + ", indexMaxChunks=" + indexMaxChunks
-        + ", catalog=" + (catalog == null ? "none" : "(set)") + ", pollInterval=" + pollInterval
+        + ", catalog=" + (catalog == null ? "none" : "(set)") + ", metadataLocations="
+        + (metadataLocations == null ? "none" : "(set)") + ", pollInterval=" + pollInterval
         + ", pollTablesPerSecond=" + pollTablesPerSecond + "]";
   }
 
@@ -163,6 +168,7 @@ public record AwarenessConfig(
     private Integer heatSampleBuffer;
     private Long indexMaxChunks;
     private Supplier<Catalog> catalog;
+    private Supplier<MetadataLocations> metadataLocations;
     private Duration pollInterval;
     private Integer pollTablesPerSecond;
 
@@ -319,6 +325,18 @@ public record AwarenessConfig(
       return this;
     }
 
+    /**
+     * Where a poll reads every table's metadata location in one pass ({@link
+     * io.verglas.catalog.JdbcMetadataLocations} for a JDBC catalog): a poll then costs one
+     * listing, and only tables whose location changed are loaded and walked. The supplier may
+     * return null while the source does not exist yet; polls then load tables one by one.
+     */
+    public Builder metadataLocations(Supplier<MetadataLocations> value) {
+      once(metadataLocations, "metadataLocations");
+      metadataLocations = Objects.requireNonNull(value, "metadataLocations");
+      return this;
+    }
+
     public Builder pollInterval(Duration value) {
       once(pollInterval, "pollInterval");
       pollInterval = positive(value, "poll interval");
@@ -354,6 +372,7 @@ public record AwarenessConfig(
           or(heatSampleBuffer, DEFAULT_HEAT_SAMPLE_BUFFER),
           or(indexMaxChunks, DEFAULT_INDEX_MAX_CHUNKS),
           catalog,
+          metadataLocations,
           or(pollInterval, DEFAULT_POLL_INTERVAL),
           or(pollTablesPerSecond, DEFAULT_POLL_TABLES_PER_SECOND));
     }

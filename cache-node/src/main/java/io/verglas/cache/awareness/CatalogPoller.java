@@ -1,5 +1,6 @@
 package io.verglas.cache.awareness;
 
+import io.verglas.catalog.MetadataLocations;
 import io.verglas.table.TableIdentifiers;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -36,6 +37,10 @@ import org.slf4j.LoggerFactory;
  * delivered is not walked again when a poll finds it (and the other way round). The first poll
  * finds every table not yet known, which is the poller's startup walk.
  *
+ * <p>With a {@link MetadataLocations} source (a JDBC catalog's table), a poll reads every table's
+ * metadata location in one listing instead of loading each table: the cost of an idle table is
+ * one row of that listing, with no load and no request to the origin.
+ *
  * <p>Budget: each table load passes a {@link WarmingThrottle} of its own: it waits while client
  * requests queue at the origin (a load reads the metadata file through the node), and loads are
  * paced to at most {@code pollTablesPerSecond} on average. A poll considers at most the
@@ -53,6 +58,7 @@ final class CatalogPoller implements AutoCloseable {
   static final int MAX_NAMESPACES = 10_000;
 
   private final Supplier<Catalog> catalog;
+  private final Supplier<MetadataLocations> locations;
   private final Duration interval;
   private final WarmingThrottle throttle;
   private final int maxTables;
@@ -64,9 +70,11 @@ final class CatalogPoller implements AutoCloseable {
   private volatile boolean closed;
   private boolean cutLogged;
 
-  CatalogPoller(Supplier<Catalog> catalog, Duration interval, WarmingThrottle throttle,
-      int maxTables, TableWarmer warmer, KnownTables tables, AwarenessCounters counters) {
+  CatalogPoller(Supplier<Catalog> catalog, Supplier<MetadataLocations> locations,
+      Duration interval, WarmingThrottle throttle, int maxTables, TableWarmer warmer,
+      KnownTables tables, AwarenessCounters counters) {
     this.catalog = catalog;
+    this.locations = locations;
     this.interval = interval;
     this.throttle = throttle;
     this.maxTables = maxTables;
@@ -105,15 +113,49 @@ final class CatalogPoller implements AutoCloseable {
     if (current == null) {
       return 0;
     }
+    MetadataLocations source = locations == null ? null : locations.get();
     int found = 0;
-    for (TableIdentifier table : tables(current)) {
-      if (closed) {
-        throw new InterruptedException("closing");
+    if (source != null) {
+      found = pollLocations(source);
+    } else {
+      for (TableIdentifier table : tables(current)) {
+        if (closed) {
+          throw new InterruptedException("closing");
+        }
+        found += check(current, table) ? 1 : 0;
       }
-      found += check(current, table) ? 1 : 0;
     }
     counters.polls.increment();
     return found;
+  }
+
+  /**
+   * A poll from the catalog's own listing of metadata locations: no table is loaded, and only a
+   * table whose location changed is walked (which reads its new metadata), so idle tables cost
+   * a row of one listing each and nothing at the origin.
+   */
+  private int pollLocations(MetadataLocations source) throws InterruptedException {
+    int[] seen = {0};
+    int[] found = {0};
+    try {
+      source.forEach((identifier, location) -> {
+        if (closed || seen[0] >= maxTables) {
+          if (!closed) {
+            cut(maxTables);
+          }
+          return;
+        }
+        seen[0]++;
+        counters.tablesPolled.increment();
+        found[0] += changed(TableIdentifiers.toString(identifier), location) ? 1 : 0;
+      });
+    } catch (RuntimeException e) {
+      failed("list the catalog's metadata locations", e);
+    }
+    if (closed) {
+      throw new InterruptedException("closing");
+    }
+    return found[0];
   }
 
   /** Loads the table (within the throttle); true if its metadata was new and is to be walked. */
@@ -131,8 +173,12 @@ final class CatalogPoller implements AutoCloseable {
       throttle.afterRead(1);
     }
     counters.tablesPolled.increment();
-    String name = TableIdentifiers.toString(identifier);
-    if (location == null || !tables.putIfChanged(name, location)) {
+    return location != null && changed(TableIdentifiers.toString(identifier), location);
+  }
+
+  /** Records the table's location; true (and the walk submitted) if it is a new commit. */
+  private boolean changed(String name, String location) {
+    if (!tables.putIfChanged(name, location)) {
       return false;
     }
     counters.commitsPolled.increment();

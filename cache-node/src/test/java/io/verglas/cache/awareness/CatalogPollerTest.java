@@ -2,6 +2,7 @@ package io.verglas.cache.awareness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.verglas.catalog.MetadataLocations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -33,6 +34,7 @@ class CatalogPollerTest {
     return 1;
   }, 100, counters);
   private final AtomicReference<Catalog> catalog = new AtomicReference<>();
+  private final AtomicReference<MetadataLocations> locations = new AtomicReference<>();
   private final AtomicLong clock = new AtomicLong();
   private final AtomicLong slept = new AtomicLong();
   private int files;
@@ -120,8 +122,40 @@ class CatalogPollerTest {
     };
     WarmingThrottle throttle = new WarmingThrottle(1, new ByteRate(tablesPerSecond, clock::get, sleeper),
         () -> false, sleeper, Awareness.MAX_YIELD_NANOS, counters);
-    return new CatalogPoller(catalog::get, Duration.ofMinutes(1), throttle, 100, warmer,
-        known, counters);
+    return new CatalogPoller(catalog::get, locations::get, Duration.ofMinutes(1), throttle, 100,
+        warmer, known, counters);
+  }
+
+  @Test
+  void withTheCatalogsListingOfLocationsAPollLoadsNoTableAndWalksOnlyTheChangedOnes()
+      throws InterruptedException {
+    InMemoryCatalog memory = new InMemoryCatalog() {
+      @Override
+      public Table loadTable(TableIdentifier identifier) {
+        throw new AssertionError("a poll with a listing of locations loaded " + identifier);
+      }
+    };
+    memory.initialize("test", Map.of());
+    Map<TableIdentifier, String> listing = new java.util.LinkedHashMap<>();
+    for (String name : List.of("a", "b", "c")) {
+      TableIdentifier id = TableIdentifier.of(Namespace.of("db"), name);
+      listing.put(id, "memory:/db/" + name + "/metadata/v1.metadata.json");
+    }
+    catalog.set(memory);
+    locations.set(listing::forEach);
+
+    assertThat(poller(100).poll()).isEqualTo(3);
+    awaitWalks(); // a table's pending walk would give way to its newer commit
+    listing.put(TableIdentifier.of(Namespace.of("db"), "b"), "memory:/db/b/metadata/v2.metadata.json");
+    assertThat(poller(100).poll()).isEqualTo(1);
+    assertThat(poller(100).poll()).isZero();
+
+    awaitWalks();
+    assertThat(walked).containsExactlyInAnyOrder("db.a@memory:/db/a/metadata/v1.metadata.json",
+        "db.b@memory:/db/b/metadata/v1.metadata.json", "db.c@memory:/db/c/metadata/v1.metadata.json",
+        "db.b@memory:/db/b/metadata/v2.metadata.json");
+    assertThat(counters.tablesPolled.sum()).isEqualTo(9);
+    assertThat(counters.pollFailures.sum()).isZero();
   }
 
   private void awaitWalks() {

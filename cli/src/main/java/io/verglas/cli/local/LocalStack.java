@@ -10,6 +10,7 @@ import io.verglas.cache.catalog.RestCatalogConfig;
 import io.verglas.cache.origin.Origin;
 import io.verglas.catalog.Catalogs;
 import io.verglas.catalog.JdbcCatalogIndexes;
+import io.verglas.catalog.JdbcMetadataLocations;
 import io.verglas.cli.status.Readiness;
 import io.verglas.cli.status.StatusReport;
 import io.verglas.events.CatalogEvent;
@@ -159,6 +160,9 @@ public final class LocalStack implements AutoCloseable {
               vectorIndexing.onEvent(event);   // builds off the feed's thread
             })
             .catalog(catalogRef::get)   // polled for other engines' commits once it exists
+            // a poll reads every table's metadata location in one query: idle tables cost no load
+            .metadataLocations(() -> catalogRef.get() == null ? null
+                : new JdbcMetadataLocations(config.catalogUri(), CATALOG_NAME))
             .build())
         // /catalog answers 503 until the catalog exists: its FileIO goes through this node
         .catalog(RestCatalogConfig.builder(catalogRef::get, credentials.catalogToken()).build())

@@ -3,6 +3,7 @@ package io.verglas.cli.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.verglas.catalog.Catalogs;
+import io.verglas.catalog.JdbcMetadataLocations;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -10,10 +11,12 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -62,6 +65,10 @@ class PostgresCatalogITCase {
     assertThat(TestingOrders.awaitRows(catalog, 500)).isEqualTo(500);
     assertThat(indexes()).contains("verglas_iceberg_tables_namespace_prefix",
         "verglas_iceberg_namespace_properties_prefix");
+    Map<TableIdentifier, String> locations = new HashMap<>();
+    new JdbcMetadataLocations(uri, endpoints.catalogName()).forEach(locations::put);
+    assertThat(locations).containsEntry(TestingOrders.ORDERS, ((HasTableOperations) catalog
+        .loadTable(TestingOrders.ORDERS)).operations().current().metadataFileLocation());
 
     stack.close();
     stack = start(uri);
