@@ -13,6 +13,8 @@ import org.apache.iceberg.catalog.TableIdentifier;
  *
  * <p>Design: an acknowledgement places a batch in the WAL (stream, segment); the materializer's
  * snapshot summary says which segments of each stream it has committed ({@link TableSnapshot}).
+ * A commit also names the keys of the batches it made durable; a snapshot naming a batch's key
+ * holds it too (sooner, when a checkpoint ended inside the batch's segment).
  * The watch polls the current snapshot through the query node, walking back over snapshots
  * without marks (a compaction's) to the newest one that has them, until the marks cover every
  * batch. Then it walks back the lineage to the earliest snapshot still covering them, so a
@@ -38,8 +40,11 @@ final class CommitWatch {
     this.pollInterval = pollInterval;
   }
 
+  /** A batch sent: its acknowledgement and its idempotency key. */
+  record Sent(PutAck ack, String key) {}
+
   /** The earliest snapshot holding every batch of {@code acks}. */
-  TableSnapshot await(List<PutAck> acks) {
+  TableSnapshot await(List<Sent> acks) {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (true) {
       TableSnapshot marked = newestWithMarks(queries.snapshot(table, null));
@@ -47,7 +52,7 @@ final class CommitWatch {
         return earliestCovering(marked, acks);
       }
       if (System.nanoTime() > deadline) {
-        PutAck last = acks.get(acks.size() - 1);
+        PutAck last = acks.get(acks.size() - 1).ack();
         throw new VerglasException(FlightStatusCode.TIMED_OUT, "Cannot confirm the commit to "
             + table + ": WAL segment " + last.stream() + "/" + last.sequence() + " is not committed"
             + " after " + timeout.toSeconds() + " s (is the materializer running?)");
@@ -70,7 +75,7 @@ final class CommitWatch {
     return null;
   }
 
-  private TableSnapshot earliestCovering(TableSnapshot covering, List<PutAck> acks) {
+  private TableSnapshot earliestCovering(TableSnapshot covering, List<Sent> acks) {
     TableSnapshot earliest = covering;
     TableSnapshot snapshot = parent(covering);
     for (int steps = 0; snapshot != null && steps < MAX_WALK; steps++) {
@@ -100,7 +105,7 @@ final class CommitWatch {
     }
   }
 
-  private static boolean coversAll(TableSnapshot snapshot, List<PutAck> acks) {
-    return acks.stream().allMatch(snapshot::covers);
+  private static boolean coversAll(TableSnapshot snapshot, List<Sent> acks) {
+    return acks.stream().allMatch(sent -> snapshot.covers(sent.ack(), sent.key()));
   }
 }

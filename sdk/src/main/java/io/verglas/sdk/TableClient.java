@@ -113,8 +113,9 @@ public final class TableClient {
     return new ChangeFollower(follow(fromPosition), this);
   }
 
-  private List<PutAck> push(Iterable<?> rows, String key) {
+  private List<CommitWatch.Sent> push(Iterable<?> rows, String key) {
     List<CompletableFuture<PutAck>> acks = new ArrayList<>();
+    List<String> keys = new ArrayList<>();
     Iterator<?> remaining = rows.iterator();
     if (!remaining.hasNext()) {
       throw new IllegalArgumentException("Cannot commit to " + table + ": no rows");
@@ -134,14 +135,19 @@ public final class TableClient {
           batches.add(batch.build());
         }
         for (int i = 0; i < batches.size(); i++) {
-          acks.add(writer.write(batches.get(i), batches.size() == 1 ? key : key + "/" + i));
+          keys.add(batches.size() == 1 ? key : key + "/" + i);
+          acks.add(writer.write(batches.get(i), keys.get(i)));
         }
         writer.flush();
       } finally {
         batches.forEach(VectorSchemaRoot::close);
       }
     }
-    return acks.stream().map(CompletableFuture::join).toList();
+    List<CommitWatch.Sent> sent = new ArrayList<>();
+    for (int i = 0; i < acks.size(); i++) {
+      sent.add(new CommitWatch.Sent(acks.get(i).join(), keys.get(i)));
+    }
+    return sent;
   }
 
   private QueryClient queries(String verb) {

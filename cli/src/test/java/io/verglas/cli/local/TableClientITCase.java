@@ -76,6 +76,7 @@ class TableClientITCase {
       TableSnapshot current = sales.snapshot();
       assertThat(current.snapshotId()).isEqualTo(s2);
       assertThat(current.parentId()).as("the replays made no snapshot").isEqualTo(s1);
+      assertThat(current.idempotencyKeys()).containsExactly("run-2");
       assertThat(ids(sales.rows(s2, Expressions.greaterThan("qty", 1)).rows())).containsExactlyInAnyOrder(1L, 2L);
 
       TableDelta delta = sales.delta(s1, s2);
