@@ -22,7 +22,8 @@ import org.apache.iceberg.expressions.ExpressionParser;
 /**
  * The query primitives of a cache node ({@code POST /v1/query}) as Java verbs: {@link #scan},
  * {@link #lookup} and {@link #traverse}, each pinned to the current snapshot unless told
- * otherwise. Filters are Iceberg {@link Expression}s.
+ * otherwise, plus {@link #snapshot} (a snapshot's metadata) and {@link #delta} (the rows changed
+ * between two snapshots). Filters are Iceberg {@link Expression}s.
  *
  * <pre>{@code
  * QueryClient queries = QueryClient.of(URI.create("http://127.0.0.1:9100"), catalogToken);

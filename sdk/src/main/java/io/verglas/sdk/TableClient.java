@@ -69,6 +69,9 @@ public final class TableClient {
    * that holds them. A replay with the same key and rows returns the same snapshot (or, long
    * after, a later one that still holds them) and writes nothing twice.
    *
+   * <p>Rows that change nothing (only deletes of keys the table does not hold) make no snapshot
+   * of their own: the table's next commit records them, and until then this waits.
+   *
    * @throws IllegalArgumentException for a bad row (nothing is sent) or key
    * @throws VerglasException when the server refuses the rows, or TIMED_OUT when they are not
    *     committed within the client's commit timeout
