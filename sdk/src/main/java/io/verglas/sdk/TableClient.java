@@ -69,6 +69,9 @@ public final class TableClient {
    * that holds them. A replay with the same key and rows returns the same snapshot (or, long
    * after, a later one that still holds them) and writes nothing twice.
    *
+   * <p>Every row is checked before the first batch is sent, so the rows are held (as Arrow
+   * batches) until then: commit what one run produces, not an unbounded stream.
+   *
    * <p>Rows that change nothing (only deletes of keys the table does not hold) make no snapshot
    * of their own: the table's next commit records them, and until then this waits.
    *
