@@ -132,6 +132,32 @@ class SnapshotDeltaTest {
         .containsEntry("added-records", "1");
   }
 
+  @Test
+  void withoutAPrimaryKeyRowsAreInsertedOrDeletedAndAChangeOverTheRowLimitIsRefused() {
+    table = catalog.createTable(TableIdentifier.of("g", "log"),
+        new Schema(Types.NestedField.optional(1, "id", Types.LongType.get()),
+            Types.NestedField.optional(2, "name", Types.StringType.get())),
+        PartitionSpec.unpartitioned(), Map.of("format-version", "3"));
+    DataFile first = write(person(1, "ada"), person(2, "bob"));
+    table.newAppend().appendFile(first).commit();
+    long s1 = snapshot();
+    commit(write(person(2, "bob-2")), Map.of(first, new long[] {1}));
+    Map<String, Object> delta = run("{\"kind\":\"delta\",\"table\":\"g.log\",\"from\":{\"id\":"
+        + s1 + "}}").extra();
+    assertThat(delta.get("inserted")).isEqualTo(List.of(Map.of("id", 2L, "name", "bob-2")));
+    assertThat(delta.get("updated")).asList().isEmpty();
+    assertThat(delta.get("deleted")).isEqualTo(List.of(Map.of("id", 2L, "name", "bob")));
+
+    Record[] many = new Record[101];
+    for (int i = 0; i < many.length; i++) {
+      many[i] = person(100 + i, "n");
+    }
+    table.newAppend().appendFile(write(many)).commit();
+    assertThatThrownBy(() -> run("{\"kind\":\"delta\",\"table\":\"g.log\",\"from\":{\"id\":" + s1 + "}}"))
+        .isInstanceOfSatisfying(QueryException.class, e -> assertThat(e.status()).isEqualTo(422))
+        .hasMessageContaining("more than 100 rows changed; ask for a shorter range");
+  }
+
   private Map<String, Object> delta(long from, long to) {
     QueryResult result = run("{\"kind\":\"delta\",\"table\":\"g.people\",\"from\":{\"id\":" + from
         + "},\"snapshot\":{\"id\":" + to + "}}");

@@ -222,6 +222,11 @@ public final class VerglasClient implements AutoCloseable {
     return tableEndpoints.client(this, Objects.requireNonNull(table, "table"));
   }
 
+  /** Rows from maps and records for the table's current schema, checked as they are added. */
+  public TableRows tableRows(TableIdentifier table) {
+    return TableRows.forSchema(tableSchema(table), allocator);
+  }
+
   /** A row builder for the table's current schema, allocating from this client's allocator. */
   public RowBatchBuilder rowBatchBuilder(TableIdentifier table) {
     return RowBatchBuilder.forSchema(tableSchema(table), allocator);
