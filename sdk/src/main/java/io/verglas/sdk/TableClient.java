@@ -90,6 +90,11 @@ public final class TableClient {
     return queries("read the snapshot").snapshot(table, null);
   }
 
+  /** The snapshot of that id (404 {@link QueryFailedException} when it has expired). */
+  public TableSnapshot snapshot(long snapshotId) {
+    return queries("read the snapshot").snapshot(table, snapshotId);
+  }
+
   /** The rows of snapshot {@code snapshotId} matching {@code filter} (null for all), up to the node's row limit. */
   public QueryAnswer rows(long snapshotId, Expression filter) {
     QueryClient.Scan scan = queries("read rows").scan(table).atSnapshot(snapshotId);
