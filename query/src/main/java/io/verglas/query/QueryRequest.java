@@ -43,4 +43,18 @@ public sealed interface QueryRequest {
    */
   record Vector(TableIdentifier table, SnapshotSelector snapshot, List<String> select,
       float[] vector, int k, int ef, JsonNode filter) implements QueryRequest {}
+
+  /**
+   * The snapshot itself (id, sequence number, parent, time, operation, summary), as
+   * {@code snapshot} selects it; no rows.
+   */
+  record SnapshotInfo(TableIdentifier table, SnapshotSelector snapshot) implements QueryRequest {}
+
+  /**
+   * The rows inserted, updated and deleted between snapshot {@code from} (null for the empty
+   * table before the first commit) and the snapshot {@code snapshot} selects, which {@code from}
+   * must be an ancestor of.
+   */
+  record Delta(TableIdentifier table, SnapshotSelector from, SnapshotSelector snapshot)
+      implements QueryRequest {}
 }

@@ -22,6 +22,8 @@ import org.apache.iceberg.catalog.TableIdentifier;
  *  "src": "src", "dst": "dst", "weight": "w", "filter": {...}}
  * {"kind": "vector", "table": "ns.t", "vector": [0.1, ...], "k": 10, "ef": 40, "select": [...],
  *  "filter": {...}}
+ * {"kind": "snapshot", "table": "ns.t", "snapshot": {...}}
+ * {"kind": "delta", "table": "ns.t", "from": {"id": 1} | null, "snapshot": {"id": 2}}
  * </pre>
  */
 public final class QueryRequestParser {
@@ -32,6 +34,8 @@ public final class QueryRequestParser {
       "dst", "weight", "filter", "depth", "fanout");
   private static final Set<String> VECTOR = Set.of("kind", "table", "snapshot", "select", "vector",
       "k", "ef", "filter");
+  private static final Set<String> SNAPSHOT = Set.of("kind", "table", "snapshot");
+  private static final Set<String> DELTA = Set.of("kind", "table", "snapshot", "from");
   private static final int DEFAULT_DEPTH = 2;
   private static final int DEFAULT_K = 10;
   private static final int DEFAULT_EF = 40;
@@ -47,8 +51,11 @@ public final class QueryRequestParser {
       case "lookup" -> lookup(checkFields(root, LOOKUP, kind));
       case "traverse" -> traverse(checkFields(root, TRAVERSE, kind));
       case "vector" -> vector(checkFields(root, VECTOR, kind));
+      case "snapshot" -> new QueryRequest.SnapshotInfo(table(checkFields(root, SNAPSHOT, kind)),
+          SnapshotSelector.fromJson(root.get("snapshot")));
+      case "delta" -> delta(checkFields(root, DELTA, kind));
       default -> throw QueryException.badRequest("Unknown query kind: " + kind
-          + " (scan, lookup, traverse, vector)");
+          + " (scan, lookup, traverse, vector, snapshot, delta)");
     };
   }
 
@@ -97,6 +104,16 @@ public final class QueryRequestParser {
     return new QueryRequest.Vector(table(root), SnapshotSelector.fromJson(root.get("snapshot")),
         select(root), vector, positive(root, "k", DEFAULT_K), positive(root, "ef", DEFAULT_EF),
         object(root, "filter"));
+  }
+
+  private static QueryRequest.Delta delta(JsonNode root) {
+    if (!root.has("from")) {
+      throw QueryException.badRequest("Missing \"from\": the snapshot the delta starts at"
+          + " ({\"id\": n}), or null for the empty table");
+    }
+    JsonNode from = root.get("from");
+    return new QueryRequest.Delta(table(root), from.isNull() ? null : SnapshotSelector.fromJson(from),
+        SnapshotSelector.fromJson(root.get("snapshot")));
   }
 
   private static JsonNode read(byte[] body) {

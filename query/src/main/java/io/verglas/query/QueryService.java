@@ -25,7 +25,9 @@ import org.apache.iceberg.expressions.Expression;
 /**
  * Runs the query primitives on one snapshot of a table read through a catalog whose FileIO goes
  * through the cache node, so repeated queries are served from its tiers: {@code scan},
- * {@code lookup} by primary key, and {@code traverse} over an edge table. Every answer names the
+ * {@code lookup} by primary key, {@code traverse} over an edge table, {@code vector},
+ * {@code snapshot} (the snapshot's own metadata) and {@code delta} (the rows inserted, updated
+ * and deleted since an older snapshot, {@link SnapshotDelta}). Every answer names the
  * snapshot it read; limits ({@link QueryLimits}) keep any one query from exhausting the node.
  */
 public final class QueryService {
@@ -65,6 +67,15 @@ public final class QueryService {
     }
     if (request instanceof QueryRequest.Vector vector) {
       return vector(name, table, snapshot, reads, vector, budget);
+    }
+    if (request instanceof QueryRequest.SnapshotInfo) {
+      return new QueryResult("snapshot", name, snapshot.snapshotId(), List.of(), false,
+          describe(snapshot));
+    }
+    if (request instanceof QueryRequest.Delta delta) {
+      Snapshot from = delta.from() == null ? null : delta.from().select(table);
+      return new QueryResult("delta", name, snapshot.snapshotId(), List.of(), false,
+          new SnapshotDelta(table, from, snapshot, reads, limits.maxRows()).compute(budget));
     }
     QueryRequest.Traverse traverse = (QueryRequest.Traverse) request;
     return new QueryResult("traverse", name, snapshot.snapshotId(), List.of(), false,
@@ -133,6 +144,17 @@ public final class QueryService {
         VectorRows.read(table, projection, result.hits(), reads, budget), false, how);
   }
 
+  /** What the snapshot kind answers besides the snapshot id. */
+  private static Map<String, Object> describe(Snapshot snapshot) {
+    Map<String, Object> info = new LinkedHashMap<>();
+    info.put("sequence-number", snapshot.sequenceNumber());
+    info.put("parent", snapshot.parentId());
+    info.put("timestamp-ms", snapshot.timestampMillis());
+    info.put("operation", snapshot.operation());
+    info.put("summary", snapshot.summary());
+    return info;
+  }
+
   /** The rows a vector query's filter admits, or null when it has none. */
   private Predicate<RowRef> candidates(TableReads reads,
       QueryRequest.Vector vector) {
@@ -167,6 +189,8 @@ public final class QueryService {
   private static String kind(QueryRequest request) {
     return request instanceof QueryRequest.Scan ? "scan"
         : request instanceof QueryRequest.Lookup ? "lookup"
-        : request instanceof QueryRequest.Vector ? "vector" : "traverse";
+        : request instanceof QueryRequest.Vector ? "vector"
+        : request instanceof QueryRequest.SnapshotInfo ? "snapshot"
+        : request instanceof QueryRequest.Delta ? "delta" : "traverse";
   }
 }

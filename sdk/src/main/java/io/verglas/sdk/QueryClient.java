@@ -22,7 +22,8 @@ import org.apache.iceberg.expressions.ExpressionParser;
 /**
  * The query primitives of a cache node ({@code POST /v1/query}) as Java verbs: {@link #scan},
  * {@link #lookup} and {@link #traverse}, each pinned to the current snapshot unless told
- * otherwise. Filters are Iceberg {@link Expression}s.
+ * otherwise, plus {@link #snapshot} (a snapshot's metadata) and {@link #delta} (the rows changed
+ * between two snapshots). Filters are Iceberg {@link Expression}s.
  *
  * <pre>{@code
  * QueryClient queries = QueryClient.of(URI.create("http://127.0.0.1:9100"), catalogToken);
@@ -34,6 +35,8 @@ import org.apache.iceberg.expressions.ExpressionParser;
 public final class QueryClient {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final TypeReference<List<Map<String, Object>>> ROWS = new TypeReference<>() {};
+  private static final TypeReference<Map<String, Object>> ROW = new TypeReference<>() {};
+  private static final TypeReference<Map<String, String>> SUMMARY = new TypeReference<>() {};
 
   private final URI uri;
   private final String token;
@@ -69,6 +72,45 @@ public final class QueryClient {
     ObjectNode query = query("traverse", edges).put("depth", depth).put("fanout", fanout);
     query.set("seeds", JSON.valueToTree(seeds));
     return send(query);
+  }
+
+  /**
+   * The table's current snapshot ({@code snapshotId} null) or the one of that id; null when the
+   * table has no snapshot yet.
+   */
+  public TableSnapshot snapshot(TableIdentifier table, Long snapshotId) {
+    ObjectNode query = query("snapshot", table);
+    if (snapshotId != null) {
+      query.putObject("snapshot").put("id", snapshotId);
+    }
+    JsonNode body = post(query);
+    if (body.path("snapshot").isNull() || body.path("snapshot").isMissingNode()) {
+      return null;
+    }
+    return new TableSnapshot(body.get("snapshot").asLong(), body.path("sequence-number").asLong(),
+        body.path("parent").isNull() ? null : body.path("parent").asLong(),
+        body.path("timestamp-ms").asLong(), body.path("operation").asText(null),
+        JSON.convertValue(body.path("summary"), SUMMARY));
+  }
+
+  /**
+   * The rows inserted, updated and deleted from snapshot {@code fromSnapshotId} (null: the empty
+   * table) to {@code toSnapshotId}, which must descend from it.
+   */
+  public TableDelta delta(TableIdentifier table, Long fromSnapshotId, long toSnapshotId) {
+    ObjectNode query = query("delta", table);
+    if (fromSnapshotId == null) {
+      query.putNull("from");
+    } else {
+      query.putObject("from").put("id", fromSnapshotId);
+    }
+    query.putObject("snapshot").put("id", toSnapshotId);
+    JsonNode body = post(query);
+    List<TableDelta.Update> updated = new java.util.ArrayList<>();
+    body.path("updated").forEach(change -> updated.add(new TableDelta.Update(
+        JSON.convertValue(change.get("before"), ROW), JSON.convertValue(change.get("after"), ROW))));
+    return new TableDelta(fromSnapshotId, toSnapshotId, JSON.convertValue(body.path("inserted"), ROWS),
+        updated, JSON.convertValue(body.path("deleted"), ROWS));
   }
 
   /** Options of one scan. */
@@ -116,6 +158,14 @@ public final class QueryClient {
   }
 
   private QueryAnswer send(ObjectNode query) {
+    try {
+      return answer(post(query));
+    } catch (IOException e) {
+      throw new QueryFailedException(502, "BadAnswer", "Cannot read the answer of " + uri + ": " + e.getMessage());
+    }
+  }
+
+  private JsonNode post(ObjectNode query) {
     HttpRequest request = HttpRequest.newBuilder(uri).timeout(timeout)
         .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofString(query.toString())).build();
@@ -127,7 +177,7 @@ public final class QueryClient {
         throw new QueryFailedException(response.statusCode(), error.path("type").asText("Error"),
             error.path("message").asText(response.body()));
       }
-      return answer(body);
+      return body;
     } catch (IOException e) {
       throw new QueryFailedException(503, "Unavailable", "Cannot reach " + uri + ": " + e.getMessage());
     } catch (InterruptedException e) {

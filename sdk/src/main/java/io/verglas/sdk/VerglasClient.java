@@ -73,6 +73,7 @@ public final class VerglasClient implements AutoCloseable {
         return thread;
       });
   private final Set<TableWriter> openWriters = ConcurrentHashMap.newKeySet();
+  private final TableEndpoints tableEndpoints;
 
   private VerglasClient(Builder builder) {
     this.uri = builder.uri;
@@ -94,6 +95,7 @@ public final class VerglasClient implements AutoCloseable {
     this.writeRetries = builder.writeRetries < 0 ? DEFAULT_WRITE_RETRIES : builder.writeRetries;
     this.retryBackoff = builder.retryBackoff == null ? DEFAULT_RETRY_BACKOFF : builder.retryBackoff;
     this.autoIdempotencyKeys = builder.autoIdempotencyKeys;
+    this.tableEndpoints = builder.tables.build();
   }
 
   public static Builder builder() {
@@ -229,6 +231,24 @@ public final class VerglasClient implements AutoCloseable {
     }
   }
 
+  /**
+   * The verbs of one table ({@code ns.t}, a level holding a dot in backquotes): commit, snapshot,
+   * rows, delta, follow. Reads need {@link Builder#queryEndpoint}, following
+   * {@link Builder#changeFeed}.
+   */
+  public TableClient table(String table) {
+    return table(io.verglas.table.TableIdentifiers.identifier(table));
+  }
+
+  public TableClient table(TableIdentifier table) {
+    return tableEndpoints.client(this, Objects.requireNonNull(table, "table"));
+  }
+
+  /** Rows from maps and records for the table's current schema, checked as they are added. */
+  public TableRows tableRows(TableIdentifier table) {
+    return TableRows.forSchema(tableSchema(table), allocator);
+  }
+
   /** A row builder for the table's current schema, allocating from this client's allocator. */
   public RowBatchBuilder rowBatchBuilder(TableIdentifier table) {
     return RowBatchBuilder.forSchema(tableSchema(table), allocator);
@@ -297,8 +317,30 @@ public final class VerglasClient implements AutoCloseable {
     private int writeRetries = -1;
     private Duration retryBackoff;
     private boolean autoIdempotencyKeys;
+    private final TableEndpoints.Builder tables = new TableEndpoints.Builder();
 
     private Builder() {}
+
+    /**
+     * The cache node serving {@code POST /v1/query} (its S3 endpoint) and its token: what
+     * {@link TableClient}'s reads and commit confirmations go through.
+     */
+    public Builder queryEndpoint(URI endpoint, String token) {
+      tables.queryEndpoint(endpoint, token);
+      return this;
+    }
+
+    /** The change feed ({@code http://host:adminPort/events}) and its read token (or null). */
+    public Builder changeFeed(URI events, String token) {
+      tables.changeFeed(events, token);
+      return this;
+    }
+
+    /** How long {@link TableClient#commit} waits for the materializer. Default 2 minutes. */
+    public Builder commitTimeout(Duration timeout) {
+      tables.commitTimeout(timeout);
+      return this;
+    }
 
     /** The server's Flight location, e.g. {@code grpc+tcp://127.0.0.1:8815}. */
     public Builder uri(String uri) {

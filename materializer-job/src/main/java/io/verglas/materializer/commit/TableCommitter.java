@@ -77,6 +77,8 @@ import org.slf4j.LoggerFactory;
  *       files we delete from more often than one attempt takes (a few hundred ms) starves this
  *       committer; compactions must pause between rewrites of one table. Re-resolved rows are
  *       counted in the snapshot summary ({@value #SUMMARY_RELOCATED_ROWS}).
+ *   <li>The summary also names the idempotency keys of the client batches the commit makes
+ *       durable ({@link CommittedKeys}), read from the segments before they are deleted.
  *   <li>After the commit returns: a catalog event (id {@code tableUuid:snapshotId}), then the
  *       WAL segments the delta covers completely are deleted. Both are best effort: a lost event
  *       is found by the catalog poller, a leftover segment is deleted when it is next read.
@@ -239,7 +241,9 @@ public final class TableCommitter {
     }
     rowDelta.validateDeletedFiles();
     rowDelta.validateNoConflictingDeleteFiles();
-    WalSummary.toSummary(advance(withConsumed(delta, committed), delta)).forEach(rowDelta::set);
+    Map<String, WalMark> before = withConsumed(delta, committed);
+    WalSummary.toSummary(advance(before, delta)).forEach(rowDelta::set);
+    CommittedKeys.summary(store, delta, before).forEach(rowDelta::set);
     rowDelta.set(VerglasTableProperties.SUMMARY_JOB_ID, jobId);
     rowDelta.set(VerglasTableProperties.SUMMARY_CHECKPOINT_ID, Long.toString(delta.checkpointId()));
     return new Prepared(rowDelta, written, unborn, targets, relocated);

@@ -13,7 +13,11 @@ import io.verglas.materializer.table.VerglasTables;
 import io.verglas.materializer.testing.LocalTables;
 import io.verglas.materializer.testing.TestingTables;
 import io.verglas.materializer.testing.TestingWalStore;
+import io.verglas.table.VerglasTableProperties;
+import io.verglas.wal.WalBatch;
 import io.verglas.wal.WalLayout;
+import io.verglas.wal.WalSegmentCodec;
+import io.verglas.wal.WalSegmentHeader;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -236,6 +240,35 @@ class TableCommitterTest {
     table.refresh();
     assertThat(table.currentSnapshot().summary())
         .containsEntry("verglas.wal.s1", "1").containsEntry("verglas.wal.s2", "0");
+  }
+
+  /**
+   * The summary names the keys of the batches each commit makes durable: a batch split by a
+   * checkpoint counts in the commit that completes it; unkeyed batches count in neither.
+   */
+  @Test
+  void theSummaryNamesTheIdempotencyKeysOfTheBatchesCommitted() {
+    // segment s1/0: batch "a" (2 rows), an unkeyed batch (1 row), batch "b" (2 rows)
+    store.put(key("s1", 0), WalSegmentCodec.encode(
+        new WalSegmentHeader(table.uuid().toString(), List.of("db", "users"), 0, "s1", 0, 5, 1, 3, 0),
+        List.of(new WalBatch(1, 2, "a", new byte[0]), new WalBatch(2, 1, null, new byte[0]),
+            new WalBatch(3, 2, "b", new byte[0]))));
+    DataFile first = LocalTables.write(table, List.of(user(table, 1, "a", 1), user(table, 2, "b", 1),
+        user(table, 3, "c", 1), user(table, 4, "d", 1)));
+    committer.commit(delta(1, List.of(first), Map.of(), segment("s1", 0, 4, 5)));
+    table.refresh();
+    assertThat(table.currentSnapshot().summary())
+        .containsEntry(VerglasTableProperties.SUMMARY_IDEMPOTENCY_KEYS, "[\"a\"]")
+        .containsEntry(VerglasTableProperties.SUMMARY_IDEMPOTENCY_KEY_COUNT, "1");
+
+    DataFile rest = LocalTables.write(table, List.of(user(table, 5, "e", 1)));
+    TableDelta completing = delta(2, List.of(rest), Map.of(), segment("s1", 0, 5, 5));
+    committer.commit(completing);
+    table.refresh();
+    assertThat(table.currentSnapshot().summary())
+        .containsEntry(VerglasTableProperties.SUMMARY_IDEMPOTENCY_KEYS, "[\"b\"]");
+    assertThat(CommittedKeys.render(java.util.Collections.nCopies(10_000, "k")))
+        .hasSizeLessThanOrEqualTo(CommittedKeys.MAX_SUMMARY_CHARS);
   }
 
   @Test

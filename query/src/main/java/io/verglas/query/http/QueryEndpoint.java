@@ -25,8 +25,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code POST /v1/query} on the cache node's S3 port: a JSON query in, a JSON answer out
- * ({@code {"kind", "table", "snapshot", "rows", "truncated"}}, and {@code "graph"} for a
- * traversal), with the bearer token; errors as {@code {"error": {"message", "type", "code"}}}.
+ * ({@code {"kind", "table", "snapshot", "rows", "truncated"}}, and what the kind adds: a
+ * traversal's {@code vertices, edges, paths}, a snapshot's {@code sequence-number, parent,
+ * timestamp-ms, operation, summary}, a delta's {@code from, inserted, updated, deleted}), with the
+ * bearer token; errors as {@code {"error": {"message", "type", "code"}}}.
  * Queries run on a bounded pool of their own (never on the node's event loops); beyond its queue
  * a query is refused with 503 rather than waiting without bound.
  */
