@@ -1,0 +1,327 @@
+package io.verglas.workers.schedule;
+
+import io.cloudevents.CloudEvent;
+import io.verglas.workers.event.CloudEventCodec;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The durable job queue on PostgreSQL: enqueue, claim, heartbeat, complete, fail.
+ *
+ * <p>Design. One row per job ({@code V1__jobs.sql}). Enqueue is {@code INSERT ... ON CONFLICT
+ * (identity) DO NOTHING}, so the same trigger identity enqueued twice (a scheduler restart, two
+ * schedulers, a retried webhook) yields one job; a new row sends {@code pg_notify} in the same
+ * statement, delivered at commit. Claim picks due rows with {@code FOR UPDATE SKIP LOCKED}
+ * (competing consumers never wait on each other) and, in the same statement, increments the
+ * row's generation and attempts and sets {@code run_at} to the lease expiry: a lease is just a
+ * due time, and an expired lease is claimable like a ready job.
+ *
+ * <p>Fencing. Complete, fail and heartbeat carry the generation the consumer claimed under and
+ * update only {@code where generation = ? and state = 'leased'}: once another consumer claimed
+ * the job after the lease expired, the stale consumer's writes change nothing and return false.
+ * An expired lease on the last attempt is not claimed again; the next claim marks it dead.
+ *
+ * <p>Clock. Every time written or compared comes from the injected clock, not the database's
+ * {@code now()}, so tests advance time instead of sleeping; schedulers sharing a queue must
+ * share a reasonably synchronised clock (NTP), as lease expiry compares their readings.
+ *
+ * <p>Failures. The queue holds one connection, used by one caller at a time; a failed statement
+ * throws {@link SchedulerException} ("Cannot verb: reason") and a broken connection is reopened
+ * by the next call. Every operation is one statement or one transaction, so a failure leaves the
+ * row as it was. Memory: the stored event is bounded by {@code maxEventBytes}.
+ */
+public final class JobQueue implements AutoCloseable {
+  private static final String DUE = "state in ('ready', 'leased')";
+  private static final String RETURNING = " returning j.id, j.identity, j.deployment, j.event,"
+      + " j.attempts, j.max_attempts, j.generation, j.run_at";
+  private final Database database;
+  private final QueueSettings settings;
+  private Connection connection;
+
+  public JobQueue(Database database, QueueSettings settings) {
+    this.database = Objects.requireNonNull(database, "database");
+    this.settings = Objects.requireNonNull(settings, "settings");
+  }
+
+  public Database database() { return database; }
+  public QueueSettings settings() { return settings; }
+  public Instant now() { return settings.clock().instant(); }
+
+  /** Enqueues {@code job} unless a job with its identity exists; true if this call added it. */
+  public synchronized boolean enqueue(NewJob job) {
+    String event = CloudEventCodec.toJson(job.event());
+    int bytes = event.getBytes(StandardCharsets.UTF_8).length;
+    if (bytes > settings.maxEventBytes()) {
+      throw new IllegalArgumentException("Cannot enqueue job " + job.identity() + ": event of "
+          + bytes + " bytes exceeds the limit of " + settings.maxEventBytes());
+    }
+    Instant now = now();
+    String sql = "with ins as (insert into verglas_jobs (identity, deployment, trigger_key,"
+        + " interval_start, event, state, run_at, max_attempts, enqueued_at)"
+        + " values (?, ?, ?, ?, ?, 'ready', ?, ?, ?) on conflict (identity) do nothing"
+        + " returning id) select id, pg_notify(?, '') from ins";
+    return run("enqueue job " + job.identity(), c -> {
+      try (PreparedStatement ps = c.prepareStatement(sql)) {
+        ps.setString(1, job.identity());
+        ps.setString(2, job.deployment());
+        ps.setString(3, job.triggerKey().orElse(null));
+        ps.setObject(4, job.intervalStart().map(JobQueue::ts).orElse(null));
+        ps.setString(5, event);
+        ps.setObject(6, ts(job.runAt().orElse(now)));
+        ps.setInt(7, job.maxAttempts() > 0 ? job.maxAttempts() : settings.maxAttempts());
+        ps.setObject(8, ts(now));
+        ps.setString(9, database.channel());
+        try (ResultSet rs = ps.executeQuery()) {
+          return rs.next();
+        }
+      }
+    });
+  }
+
+  /**
+   * Claims up to {@code limit} due jobs for {@code owner}, oldest due first, each under a new
+   * generation with a lease until now + lease duration. Expired leases on their last attempt
+   * become dead in the same transaction.
+   */
+  public synchronized List<Lease> claim(String owner, int limit) {
+    if (limit < 1) {
+      throw new IllegalArgumentException("Cannot claim " + limit + " jobs: limit must be >= 1");
+    }
+    Instant now = now();
+    Instant until = now.plus(settings.leaseDuration());
+    return run("claim jobs for " + owner, c -> inTransaction(c, () -> {
+      buryExpiredLastAttempts(c, now);
+      String sql = "with due as (select id from verglas_jobs where " + DUE
+          + " and run_at <= ? and attempts < max_attempts order by run_at, id limit ?"
+          + " for update skip locked)"
+          + " update verglas_jobs j set state = 'leased', generation = j.generation + 1,"
+          + " attempts = j.attempts + 1, lease_owner = ?, run_at = ? from due where j.id = due.id"
+          + RETURNING;
+      try (PreparedStatement ps = c.prepareStatement(sql)) {
+        ps.setObject(1, ts(now));
+        ps.setInt(2, limit);
+        ps.setString(3, owner);
+        ps.setObject(4, ts(until));
+        return leases(ps);
+      }
+    }));
+  }
+
+  private void buryExpiredLastAttempts(Connection c, Instant now) throws SQLException {
+    String sql = "update verglas_jobs set state = 'dead', lease_owner = null, finished_at = ?,"
+        + " last_error = coalesce(last_error, 'lease expired on the last attempt')"
+        + " where id in (select id from verglas_jobs where state = 'leased' and run_at <= ?"
+        + " and attempts >= max_attempts for update skip locked)";
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      ps.setObject(1, ts(now));
+      ps.setObject(2, ts(now));
+      ps.executeUpdate();
+    }
+  }
+
+  /** Extends the lease to now + lease duration; false if {@code lease} is no longer live. */
+  public synchronized boolean heartbeat(Lease lease) {
+    return fenced("heartbeat job " + lease.identity(), lease,
+        "update verglas_jobs set run_at = ? where id = ? and generation = ? and state = 'leased'",
+        now().plus(settings.leaseDuration()));
+  }
+
+  /** Marks the job done; false (and nothing changes) if {@code lease} is no longer live. */
+  public synchronized boolean complete(Lease lease) {
+    return fenced("complete job " + lease.identity(), lease,
+        "update verglas_jobs set state = 'done', finished_at = ?, lease_owner = null"
+            + " where id = ? and generation = ? and state = 'leased'", now());
+  }
+
+  /**
+   * Records a failed attempt: the job becomes ready again after the backoff, or dead after its
+   * last attempt. Empty if {@code lease} is no longer live (nothing changes).
+   */
+  public synchronized Optional<JobState> fail(Lease lease, String error) {
+    Instant now = now();
+    Instant retryAt = now.plus(settings.backoff().delayAfter(lease.attempt()));
+    String sql = "with f as (update verglas_jobs set"
+        + " state = case when attempts >= max_attempts then 'dead' else 'ready' end,"
+        + " run_at = case when attempts >= max_attempts then run_at else ? end,"
+        + " finished_at = case when attempts >= max_attempts then ? end,"
+        + " lease_owner = null, last_error = ?"
+        + " where id = ? and generation = ? and state = 'leased' returning state)"
+        + " select state, pg_notify(?, '') from f";
+    return run("fail job " + lease.identity(), c -> {
+      try (PreparedStatement ps = c.prepareStatement(sql)) {
+        ps.setObject(1, ts(retryAt));
+        ps.setObject(2, ts(now));
+        ps.setString(3, truncate(error));
+        ps.setLong(4, lease.jobId());
+        ps.setLong(5, lease.generation());
+        ps.setString(6, database.channel());
+        try (ResultSet rs = ps.executeQuery()) {
+          return rs.next() ? Optional.of(JobState.ofSql(rs.getString(1))) : Optional.empty();
+        }
+      }
+    });
+  }
+
+  /** The earliest due time of any ready or leased job: the scheduler's only timer. */
+  public synchronized Optional<Instant> nextDue() {
+    return run("read next due time", c -> {
+      try (PreparedStatement ps = c.prepareStatement(
+          "select min(run_at) from verglas_jobs where " + DUE);
+          ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return Optional.ofNullable(rs.getObject(1, OffsetDateTime.class))
+            .map(OffsetDateTime::toInstant);
+      }
+    });
+  }
+
+  /** The job with {@code identity}, if any. */
+  public synchronized Optional<JobStatus> status(String identity) {
+    return first("read job " + identity, "identity = ?", identity);
+  }
+
+  /** The job of the latest interval enqueued for cron trigger {@code triggerKey}, if any. */
+  public synchronized Optional<JobStatus> latestInterval(String triggerKey) {
+    return first("read latest interval of " + triggerKey,
+        "trigger_key = ? order by interval_start desc", triggerKey);
+  }
+
+  /** Every job of cron trigger {@code triggerKey}, by interval start. */
+  public synchronized List<JobStatus> intervals(String triggerKey) {
+    return select("read intervals of " + triggerKey,
+        "trigger_key = ? order by interval_start", triggerKey);
+  }
+
+  private Optional<JobStatus> first(String what, String where, String arg) {
+    return select(what, where + " limit 1", arg).stream().findFirst();
+  }
+
+  private List<JobStatus> select(String what, String where, String arg) {
+    String sql = "select identity, state, attempts, generation, run_at, interval_start,"
+        + " last_error from verglas_jobs where " + where;
+    return run(what, c -> {
+      try (PreparedStatement ps = c.prepareStatement(sql)) {
+        ps.setString(1, arg);
+        List<JobStatus> out = new ArrayList<>();
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            out.add(new JobStatus(rs.getString(1), JobState.ofSql(rs.getString(2)), rs.getInt(3),
+                rs.getLong(4), instant(rs, 5), Optional.ofNullable(instantOrNull(rs, 6)),
+                Optional.ofNullable(rs.getString(7))));
+          }
+        }
+        return out;
+      }
+    });
+  }
+
+  private boolean fenced(String what, Lease lease, String sql, Instant time) {
+    return run(what, c -> {
+      try (PreparedStatement ps = c.prepareStatement(sql)) {
+        ps.setObject(1, ts(time));
+        ps.setLong(2, lease.jobId());
+        ps.setLong(3, lease.generation());
+        return ps.executeUpdate() == 1;
+      }
+    });
+  }
+
+  private static List<Lease> leases(PreparedStatement ps) throws SQLException {
+    List<Lease> out = new ArrayList<>();
+    try (ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        CloudEvent event = CloudEventCodec.fromJson(rs.getString(4));
+        out.add(new Lease(rs.getLong(1), rs.getString(2), rs.getString(3), event, rs.getInt(5),
+            rs.getInt(6), rs.getLong(7), instant(rs, 8)));
+      }
+    }
+    return out;
+  }
+
+  private <T> T inTransaction(Connection c, SqlWork<T> work) throws SQLException {
+    c.setAutoCommit(false);
+    try {
+      T result = work.run();
+      c.commit();
+      return result;
+    } catch (SQLException | RuntimeException e) {
+      c.rollback();
+      throw e;
+    } finally {
+      c.setAutoCommit(true);
+    }
+  }
+
+  private <T> T run(String what, SqlCall<T> call) {
+    try {
+      if (connection == null) {
+        connection = database.open();
+      }
+      return call.run(connection);
+    } catch (SQLException e) {
+      dropIfBroken();
+      throw new SchedulerException("Cannot " + what + ": " + e.getMessage(), e);
+    }
+  }
+
+  private void dropIfBroken() {
+    try {
+      if (connection != null && !connection.isValid(1)) {
+        connection.close();
+        connection = null;
+      }
+    } catch (SQLException e) {
+      connection = null;
+    }
+  }
+
+  private String truncate(String error) {
+    String text = error == null ? "" : error;
+    return text.length() <= 4000 ? text : text.substring(0, 4000);
+  }
+
+  static OffsetDateTime ts(Instant instant) {
+    return OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
+  }
+
+  private static Instant instant(ResultSet rs, int column) throws SQLException {
+    return rs.getObject(column, OffsetDateTime.class).toInstant();
+  }
+
+  private static Instant instantOrNull(ResultSet rs, int column) throws SQLException {
+    OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
+    return value == null ? null : value.toInstant();
+  }
+
+  @Override
+  public synchronized void close() {
+    if (connection != null) {
+      try {
+        connection.close();
+      } catch (SQLException e) {
+        // closing: nothing left to protect
+      }
+      connection = null;
+    }
+  }
+
+  @FunctionalInterface
+  private interface SqlCall<T> {
+    T run(Connection c) throws SQLException;
+  }
+
+  @FunctionalInterface
+  private interface SqlWork<T> {
+    T run() throws SQLException;
+  }
+}
