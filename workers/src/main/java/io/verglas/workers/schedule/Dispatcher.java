@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -26,6 +27,17 @@ import org.slf4j.LoggerFactory;
  * slot frees up. There is no periodic queue poll: the only timer is derived from durable state,
  * and the idle bound ({@code maxIdle}) only caps one wait when the table is empty.
  *
+ * <p>Connections. Claims and the timer query use one connection (the loop's); completions,
+ * failures and heartbeats another, committed without waiting for the WAL flush (see
+ * {@link JobQueue#forOutcomes}), so a handler finishing never holds up the next claim.
+ *
+ * <p>Claim pipelining. The handlers of a claim start while the claim's commit waits for its WAL
+ * flush (the rows stay locked meanwhile); their outcomes are recorded only after the commit
+ * returned, and dropped if it failed (a failed claim's generation was never live, so the
+ * fencing would refuse them anyway). A run may thus start for a claim that a database crash
+ * then loses: the job runs again, which at-least-once delivery allows. This takes one WAL
+ * flush off the enqueue-to-start path.
+ *
  * <p>Ownership. Each claim is a lease under a new generation; while the handler runs, a
  * heartbeat extends it every third of the lease duration. If the heartbeat or completion is
  * refused, another consumer owns the job now: this one logs and drops it (at-least-once runs).
@@ -41,6 +53,7 @@ public final class Dispatcher implements AutoCloseable {
   private static final long CONTENDED_PAUSE_MILLIS = 5;
   private final DispatcherSettings settings;
   private final JobQueue queue;
+  private final JobQueue outcomes;
   private final Wakeup wakeup = new Wakeup();
   private final AtomicInteger inFlight = new AtomicInteger();
   private final ExecutorService handlers;
@@ -52,6 +65,7 @@ public final class Dispatcher implements AutoCloseable {
   Dispatcher(DispatcherSettings settings) {
     this.settings = settings;
     this.queue = new JobQueue(settings.database(), settings.queueSettings());
+    this.outcomes = JobQueue.forOutcomes(settings.database(), settings.queueSettings());
     this.handlers = Executors.newFixedThreadPool(settings.concurrency(),
         named("verglas-dispatch-" + settings.owner()));
     this.heartbeats = Executors.newSingleThreadScheduledExecutor(
@@ -91,14 +105,17 @@ public final class Dispatcher implements AutoCloseable {
       try {
         int free = settings.concurrency() - inFlight.get();
         int want = Math.min(free, settings.claimBatch());
-        List<Lease> leases = want > 0 ? queue.claim(settings.owner(), want) : List.of();
-        leases.forEach(this::begin);
+        List<Lease> leases = want > 0 ? claim(want) : List.of();
         if (want > 0 && leases.size() == want) {
           continue; // more may be due
         }
         wakeup.await(waitMillis(want > 0, leases.isEmpty()));
       } catch (SchedulerException e) {
         LOG.warn("Dispatcher {}: {}", settings.owner(), e.getMessage());
+        pause(ERROR_PAUSE_MILLIS);
+      } catch (RuntimeException e) {
+        LOG.error("Dispatcher {}: unexpected failure; claiming again after a pause",
+            settings.owner(), e);
         pause(ERROR_PAUSE_MILLIS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -124,13 +141,29 @@ public final class Dispatcher implements AutoCloseable {
     return Math.min(millis, idle);
   }
 
-  private void begin(Lease lease) {
-    inFlight.incrementAndGet();
-    settings.observers().forEach(o -> notifyQuietly(() -> o.claimed(lease), lease));
-    handlers.execute(() -> execute(lease));
+  /** Claims, starting the handlers during the claim's commit; observers hear after it. */
+  private List<Lease> claim(int want) {
+    CompletableFuture<Boolean> durable = new CompletableFuture<>();
+    try {
+      List<Lease> leases = queue.claim(settings.owner(), want,
+          started -> started.forEach(lease -> begin(lease, durable)));
+      durable.complete(true);
+      for (Lease lease : leases) {
+        settings.observers().forEach(o -> notifyQuietly(() -> o.claimed(lease), lease));
+      }
+      return leases;
+    } catch (RuntimeException e) {
+      durable.complete(false);
+      throw e;
+    }
   }
 
-  private void execute(Lease lease) {
+  private void begin(Lease lease, CompletableFuture<Boolean> durable) {
+    inFlight.incrementAndGet();
+    handlers.execute(() -> execute(lease, durable));
+  }
+
+  private void execute(Lease lease, CompletableFuture<Boolean> durable) {
     long every = Math.max(1, settings.queueSettings().leaseDuration().toMillis() / 3);
     ScheduledFuture<?> beat = heartbeats.scheduleAtFixedRate(() -> heartbeat(lease), every,
         every, TimeUnit.MILLISECONDS);
@@ -143,7 +176,12 @@ public final class Dispatcher implements AutoCloseable {
       beat.cancel(false);
     }
     try {
-      finish(lease, failure);
+      if (durable.join()) {
+        finish(lease, failure);
+      } else {
+        LOG.warn("Run of {} generation {} ended, but its claim never committed: outcome dropped",
+            lease.identity(), lease.generation());
+      }
     } catch (SchedulerException e) {
       LOG.warn("Dispatcher {}: {} (the lease will expire and the job run again)",
           settings.owner(), e.getMessage());
@@ -155,7 +193,7 @@ public final class Dispatcher implements AutoCloseable {
 
   private void finish(Lease lease, Throwable failure) {
     if (failure == null) {
-      if (queue.complete(lease)) {
+      if (outcomes.complete(lease)) {
         settings.observers().forEach(o -> notifyQuietly(() -> o.completed(lease), lease));
       } else {
         LOG.warn("Completion of {} generation {} refused: the lease was taken over",
@@ -163,14 +201,14 @@ public final class Dispatcher implements AutoCloseable {
       }
       return;
     }
-    Optional<JobState> state = queue.fail(lease, String.valueOf(failure));
+    Optional<JobState> state = outcomes.fail(lease, String.valueOf(failure));
     LOG.info("Job {} attempt {} failed ({}): now {}", lease.identity(), lease.attempt(),
         failure, state.map(Enum::name).orElse("fenced"));
   }
 
   private void heartbeat(Lease lease) {
     try {
-      if (!queue.heartbeat(lease)) {
+      if (!outcomes.heartbeat(lease)) {
         LOG.warn("Heartbeat of {} generation {} refused: the lease was taken over",
             lease.identity(), lease.generation());
       }
@@ -223,5 +261,6 @@ public final class Dispatcher implements AutoCloseable {
       listener.close();
     }
     queue.close();
+    outcomes.close();
   }
 }

@@ -7,6 +7,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * The durable job queue on PostgreSQL: enqueue, claim, heartbeat, complete, fail.
@@ -37,7 +39,7 @@ import java.util.Optional;
  *
  * <p>Failures. The queue holds one connection, used by one caller at a time; a failed statement
  * throws {@link SchedulerException} ("Cannot verb: reason") and a broken connection is reopened
- * by the next call. Every operation is one statement or one transaction, so a failure leaves the
+ * by the next call. Every operation is one statement, so a failure leaves the
  * row as it was. Memory: the stored event is bounded by {@code maxEventBytes}.
  */
 public final class JobQueue implements AutoCloseable {
@@ -46,11 +48,28 @@ public final class JobQueue implements AutoCloseable {
       + " j.attempts, j.max_attempts, j.generation, j.run_at";
   private final Database database;
   private final QueueSettings settings;
+  private final boolean outcomesOnly;
   private Connection connection;
 
   public JobQueue(Database database, QueueSettings settings) {
+    this(database, settings, false);
+  }
+
+  private JobQueue(Database database, QueueSettings settings, boolean outcomesOnly) {
     this.database = Objects.requireNonNull(database, "database");
     this.settings = Objects.requireNonNull(settings, "settings");
+    this.outcomesOnly = outcomesOnly;
+  }
+
+  /**
+   * A queue for a consumer's outcomes only (complete, fail, heartbeat), committing without
+   * waiting for the WAL flush ({@code synchronous_commit = off}). Losing such a commit in a
+   * database crash only makes the job run again after its lease expires (runs are at least
+   * once), and any later durable commit (a claim, an enqueue) flushes it first, so ordering
+   * holds. Claims and enqueues stay durable: a lost claim could hand its generation out twice.
+   */
+  static JobQueue forOutcomes(Database database, QueueSettings settings) {
+    return new JobQueue(database, settings, true);
   }
 
   public Database database() { return database; }
@@ -58,75 +77,136 @@ public final class JobQueue implements AutoCloseable {
   public Instant now() { return settings.clock().instant(); }
 
   /** Enqueues {@code job} unless a job with its identity exists; true if this call added it. */
-  public synchronized boolean enqueue(NewJob job) {
-    String event = CloudEventCodec.toJson(job.event());
-    int bytes = event.getBytes(StandardCharsets.UTF_8).length;
-    if (bytes > settings.maxEventBytes()) {
-      throw new IllegalArgumentException("Cannot enqueue job " + job.identity() + ": event of "
-          + bytes + " bytes exceeds the limit of " + settings.maxEventBytes());
+  public boolean enqueue(NewJob job) {
+    return enqueueAll(List.of(job)) == 1;
+  }
+
+  /**
+   * Enqueues each of {@code jobs} whose identity is new, in one transaction (one WAL flush);
+   * returns how many were added. Listeners are notified once, at commit.
+   */
+  public synchronized int enqueueAll(List<NewJob> jobs) {
+    if (jobs.isEmpty()) {
+      return 0;
+    }
+    requireDurable("enqueue " + jobs.size() + " jobs");
+    List<String> events = new ArrayList<>(jobs.size());
+    for (NewJob job : jobs) {
+      events.add(boundedEvent(job));
     }
     Instant now = now();
     String sql = "with ins as (insert into verglas_jobs (identity, deployment, trigger_key,"
         + " interval_start, event, state, run_at, max_attempts, enqueued_at)"
         + " values (?, ?, ?, ?, ?, 'ready', ?, ?, ?) on conflict (identity) do nothing"
         + " returning id) select id, pg_notify(?, '') from ins";
-    return run("enqueue job " + job.identity(), c -> {
+    String what = jobs.size() == 1 ? "enqueue job " + jobs.get(0).identity()
+        : "enqueue " + jobs.size() + " jobs";
+    return run(what, c -> {
+      c.setAutoCommit(jobs.size() == 1);
       try (PreparedStatement ps = c.prepareStatement(sql)) {
-        ps.setString(1, job.identity());
-        ps.setString(2, job.deployment());
-        ps.setString(3, job.triggerKey().orElse(null));
-        ps.setObject(4, job.intervalStart().map(JobQueue::ts).orElse(null));
-        ps.setString(5, event);
-        ps.setObject(6, ts(job.runAt().orElse(now)));
-        ps.setInt(7, job.maxAttempts() > 0 ? job.maxAttempts() : settings.maxAttempts());
-        ps.setObject(8, ts(now));
-        ps.setString(9, database.channel());
-        try (ResultSet rs = ps.executeQuery()) {
-          return rs.next();
+        int added = 0;
+        for (int i = 0; i < jobs.size(); i++) {
+          bindInsert(ps, jobs.get(i), events.get(i), now);
+          try (ResultSet rs = ps.executeQuery()) {
+            added += rs.next() ? 1 : 0;
+          }
         }
+        if (jobs.size() > 1) {
+          c.commit();
+        }
+        return added;
+      } catch (SQLException | RuntimeException e) {
+        if (jobs.size() > 1) {
+          c.rollback();
+        }
+        throw e;
+      } finally {
+        c.setAutoCommit(true);
       }
     });
+  }
+
+  private String boundedEvent(NewJob job) {
+    String event = CloudEventCodec.toJson(job.event());
+    int bytes = event.getBytes(StandardCharsets.UTF_8).length;
+    if (bytes > settings.maxEventBytes()) {
+      throw new IllegalArgumentException("Cannot enqueue job " + job.identity() + ": event of "
+          + bytes + " bytes exceeds the limit of " + settings.maxEventBytes());
+    }
+    return event;
+  }
+
+  private void bindInsert(PreparedStatement ps, NewJob job, String event, Instant now)
+      throws SQLException {
+    ps.setString(1, job.identity());
+    ps.setString(2, job.deployment());
+    ps.setString(3, job.triggerKey().orElse(null));
+    ps.setObject(4, job.intervalStart().map(JobQueue::ts).orElse(null));
+    ps.setString(5, event);
+    ps.setObject(6, ts(job.runAt().orElse(now)));
+    ps.setInt(7, job.maxAttempts() > 0 ? job.maxAttempts() : settings.maxAttempts());
+    ps.setObject(8, ts(now));
+    ps.setString(9, database.channel());
   }
 
   /**
    * Claims up to {@code limit} due jobs for {@code owner}, oldest due first, each under a new
    * generation with a lease until now + lease duration. Expired leases on their last attempt
-   * become dead in the same transaction.
+   * become dead in the same statement.
    */
-  public synchronized List<Lease> claim(String owner, int limit) {
+  public List<Lease> claim(String owner, int limit) {
+    return claim(owner, limit, leases -> {});
+  }
+
+  /**
+   * Claims like {@link #claim(String, int)}, handing the leases to {@code beforeCommit} while
+   * the claim's commit is still to come: the caller may start the runs during the WAL flush.
+   * The rows stay locked until the commit, so no other consumer can claim them meanwhile. The
+   * leases count (complete, fail, heartbeat) only once this method has returned; if it throws,
+   * the claim never happened, and the generations handed out will be refused.
+   */
+  public synchronized List<Lease> claim(String owner, int limit,
+      Consumer<List<Lease>> beforeCommit) {
     if (limit < 1) {
       throw new IllegalArgumentException("Cannot claim " + limit + " jobs: limit must be >= 1");
     }
+    requireDurable("claim jobs");
     Instant now = now();
     Instant until = now.plus(settings.leaseDuration());
-    return run("claim jobs for " + owner, c -> inTransaction(c, () -> {
-      buryExpiredLastAttempts(c, now);
-      String sql = "with due as (select id from verglas_jobs where " + DUE
-          + " and run_at <= ? and attempts < max_attempts order by run_at, id limit ?"
-          + " for update skip locked)"
-          + " update verglas_jobs j set state = 'leased', generation = j.generation + 1,"
-          + " attempts = j.attempts + 1, lease_owner = ?, run_at = ? from due where j.id = due.id"
-          + RETURNING;
+    // One statement, one round trip: the first CTE buries expired leases on their last attempt,
+    // the second picks due rows; the two sets are disjoint (attempts < or >= max_attempts).
+    String sql = "with buried as (update verglas_jobs set state = 'dead', lease_owner = null,"
+        + " finished_at = ?, last_error = coalesce(last_error, 'lease expired on the last attempt')"
+        + " where id in (select id from verglas_jobs where state = 'leased' and run_at <= ?"
+        + " and attempts >= max_attempts for update skip locked)),"
+        + " due as (select id from verglas_jobs where " + DUE
+        + " and run_at <= ? and attempts < max_attempts order by run_at, id limit ?"
+        + " for update skip locked)"
+        + " update verglas_jobs j set state = 'leased', generation = j.generation + 1,"
+        + " attempts = j.attempts + 1, lease_owner = ?, run_at = ? from due where j.id = due.id"
+        + RETURNING;
+    return run("claim jobs for " + owner, c -> {
+      c.setAutoCommit(false);
       try (PreparedStatement ps = c.prepareStatement(sql)) {
         ps.setObject(1, ts(now));
-        ps.setInt(2, limit);
-        ps.setString(3, owner);
-        ps.setObject(4, ts(until));
-        return leases(ps);
+        ps.setObject(2, ts(now));
+        ps.setObject(3, ts(now));
+        ps.setInt(4, limit);
+        ps.setString(5, owner);
+        ps.setObject(6, ts(until));
+        List<Lease> leases = leases(ps);
+        if (!leases.isEmpty()) {
+          beforeCommit.accept(leases);
+        }
+        c.commit();
+        return leases;
+      } catch (SQLException | RuntimeException e) {
+        c.rollback();
+        throw e;
+      } finally {
+        c.setAutoCommit(true);
       }
-    }));
-  }
-
-  private void buryExpiredLastAttempts(Connection c, Instant now) throws SQLException {
-    String sql = "update verglas_jobs set state = 'dead', lease_owner = null, finished_at = ?,"
-        + " last_error = coalesce(last_error, 'lease expired on the last attempt')"
-        + " where id in (select id from verglas_jobs where state = 'leased' and run_at <= ?"
-        + " and attempts >= max_attempts for update skip locked)";
-    try (PreparedStatement ps = c.prepareStatement(sql)) {
-      ps.setObject(1, ts(now));
-      ps.setObject(2, ts(now));
-      ps.executeUpdate();
-    }
+    });
   }
 
   /** Extends the lease to now + lease duration; false if {@code lease} is no longer live. */
@@ -248,29 +328,35 @@ public final class JobQueue implements AutoCloseable {
     return out;
   }
 
-  private <T> T inTransaction(Connection c, SqlWork<T> work) throws SQLException {
-    c.setAutoCommit(false);
-    try {
-      T result = work.run();
-      c.commit();
-      return result;
-    } catch (SQLException | RuntimeException e) {
-      c.rollback();
-      throw e;
-    } finally {
-      c.setAutoCommit(true);
-    }
-  }
-
   private <T> T run(String what, SqlCall<T> call) {
     try {
       if (connection == null) {
-        connection = database.open();
+        connection = open();
       }
       return call.run(connection);
     } catch (SQLException e) {
       dropIfBroken();
       throw new SchedulerException("Cannot " + what + ": " + e.getMessage(), e);
+    }
+  }
+
+  private Connection open() throws SQLException {
+    Connection c = database.open();
+    if (outcomesOnly) {
+      try (Statement st = c.createStatement()) {
+        st.execute("set synchronous_commit to off");
+      } catch (SQLException e) {
+        c.close();
+        throw e;
+      }
+    }
+    return c;
+  }
+
+  private void requireDurable(String what) {
+    if (outcomesOnly) {
+      throw new IllegalStateException("Cannot " + what + " on an outcomes-only queue: it"
+          + " commits without flushing");
     }
   }
 
@@ -318,10 +404,5 @@ public final class JobQueue implements AutoCloseable {
   @FunctionalInterface
   private interface SqlCall<T> {
     T run(Connection c) throws SQLException;
-  }
-
-  @FunctionalInterface
-  private interface SqlWork<T> {
-    T run() throws SQLException;
   }
 }

@@ -6,6 +6,7 @@ import io.verglas.workers.schedule.JobState;
 import io.verglas.workers.schedule.JobStatus;
 import io.verglas.workers.schedule.Lease;
 import io.verglas.workers.schedule.NewJob;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,7 +60,7 @@ public final class CronReconciler implements JobObserver {
         .map(CronReconciler::latest);
     List<LogicalInterval> plan = CronPlanner.plan(trigger.schedule(), trigger.catchUp(),
         queue.now(), latest, maxIntervalsPerPass);
-    int added = 0;
+    List<NewJob> jobs = new ArrayList<>(plan.size());
     for (LogicalInterval interval : plan) {
       NewJob.Builder job = NewJob.builder(trigger.identity(interval), trigger.deployment(),
               CronTickEvents.tick(trigger, interval))
@@ -68,9 +69,9 @@ public final class CronReconciler implements JobObserver {
       if (trigger.maxAttempts() > 0) {
         job.maxAttempts(trigger.maxAttempts());
       }
-      added += queue.enqueue(job.build()) ? 1 : 0;
+      jobs.add(job.build());
     }
-    return added;
+    return queue.enqueueAll(jobs);
   }
 
   private static CronPlanner.Latest latest(JobStatus status) {

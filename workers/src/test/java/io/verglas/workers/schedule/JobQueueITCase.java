@@ -55,6 +55,27 @@ class JobQueueITCase {
   }
 
   @Test
+  void aBatchEnqueueAddsOnlyTheNewIdentitiesInOneTransaction() throws Exception {
+    a.enqueue(job("j2"));
+    assertThat(a.enqueueAll(List.of(job("j1"), job("j2"), job("j3")))).isEqualTo(2);
+    assertThat(a.enqueueAll(List.of(job("j1"), job("j3")))).isZero();
+    assertThat(db.count("true")).isEqualTo(3);
+    NewJob bad = NewJob.builder("j4", "dep", TestEvents.manual("j4")).build();
+    JobQueue tiny = new JobQueue(db.database(), QueueSettings.builder().maxEventBytes(256)
+        .build());
+    try {
+      NewJob big = NewJob.builder("big", "dep", CloudEventBuilder.v1().withId("big")
+          .withSource(URI.create("/test")).withType("t")
+          .withData("text/plain", new byte[1024]).build()).build();
+      assertThatThrownBy(() -> tiny.enqueueAll(List.of(bad, big)))
+          .hasMessageStartingWith("Cannot enqueue job big");
+      assertThat(a.status("j4")).as("a refused batch stores nothing").isEmpty();
+    } finally {
+      tiny.close();
+    }
+  }
+
+  @Test
   void migrationRunsOnce() throws Exception {
     assertThat(db.database().migrate()).isZero();
   }
@@ -81,6 +102,18 @@ class JobQueueITCase {
     JobStatus status = a.status("j1").get();
     assertThat(status.state()).isEqualTo(JobState.DONE);
     assertThat(status.generation()).isEqualTo(2);
+  }
+
+  @Test
+  void aClaimThatFailsBeforeItsCommitLeavesTheJobUntouched() {
+    a.enqueue(job("j1"));
+    assertThatThrownBy(() -> a.claim("A", 1, leases -> {
+      throw new IllegalStateException("consumer died before the commit");
+    })).hasMessage("consumer died before the commit");
+    JobStatus status = a.status("j1").get();
+    assertThat(status.state()).isEqualTo(JobState.READY);
+    assertThat(status.generation()).isZero();
+    assertThat(b.claim("B", 1)).extracting(Lease::generation).containsExactly(1L);
   }
 
   @Test
