@@ -1,6 +1,8 @@
 package io.verglas.bench.workers;
 
 import com.github.kagkarlsson.scheduler.Scheduler;
+import com.github.kagkarlsson.scheduler.SchedulerClient;
+import com.github.kagkarlsson.scheduler.task.TaskInstance;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.zaxxer.hikari.HikariConfig;
@@ -12,6 +14,8 @@ import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The peer: db-scheduler 16.7.1 one-time tasks on the same PostgreSQL, in a schema of its own,
@@ -21,9 +25,11 @@ import java.time.Instant;
  */
 final class DbSchedulerSide implements SchedulerSide {
   private final HikariDataSource dataSource;
-  private final Scheduler scheduler;
   private final OneTimeTask<Void> task;
   private final String schema;
+  private final int threads;
+  private final SchedulerClient client;
+  private Scheduler scheduler;
 
   DbSchedulerSide(String url, String user, String schema, DispatchProbe probe, int threads)
       throws Exception {
@@ -39,10 +45,29 @@ final class DbSchedulerSide implements SchedulerSide {
       probe.started(instance.getId());
       probe.finished();
     });
-    this.scheduler = Scheduler.create(dataSource, task).threads(threads)
+    this.threads = threads;
+    this.client = SchedulerClient.Builder.create(dataSource, task).build();
+    startConsumer();
+  }
+
+  @Override
+  public void startConsumer() {
+    scheduler = Scheduler.create(dataSource, task).threads(threads)
         .pollingInterval(Duration.ofMillis(100)).enableImmediateExecution()
         .shutdownMaxWait(Duration.ofSeconds(2)).build();
     scheduler.start();
+  }
+
+  @Override
+  public void stopConsumer() {
+    scheduler.stop();
+  }
+
+  @Override
+  public void enqueueAll(List<String> ids) {
+    List<TaskInstance<?>> instances = new ArrayList<>(ids.size());
+    ids.forEach(id -> instances.add(task.instance(id)));
+    client.scheduleBatch(instances, Instant.now());
   }
 
   private void createTable() throws Exception {

@@ -7,23 +7,25 @@ import io.verglas.workers.schedule.JobQueue;
 import io.verglas.workers.schedule.NewJob;
 import io.verglas.workers.schedule.QueueSettings;
 import java.net.URI;
+import java.util.List;
 
 /**
  * Our scheduler: a {@link Dispatcher} woken by NOTIFY, and a producer {@link JobQueue} on a
- * connection of its own (the producer is another process in production: the event API).
+ * connection of its own (in production the producer is another process: the event API).
  */
 final class VerglasSide implements SchedulerSide {
   private static final URI SOURCE = URI.create("/verglas/bench/workers");
   private final Database database;
-  private final Dispatcher dispatcher;
+  private final DispatchProbe probe;
+  private final int threads;
   private final JobQueue producer;
+  private Dispatcher dispatcher;
 
   VerglasSide(Database database, DispatchProbe probe, int threads) {
     this.database = database;
-    this.dispatcher = Dispatcher.builder(database, lease -> {
-      probe.started(lease.identity());
-      probe.finished();
-    }).owner("bench").concurrency(threads).build().start();
+    this.probe = probe;
+    this.threads = threads;
+    startConsumer();
     this.producer = new JobQueue(database, QueueSettings.defaults());
   }
 
@@ -34,8 +36,30 @@ final class VerglasSide implements SchedulerSide {
 
   @Override
   public void enqueue(String id) {
-    producer.enqueue(NewJob.builder(id, "bench", CloudEventBuilder.v1().withId(id)
-        .withSource(SOURCE).withType("io.verglas.manual").build()).build());
+    producer.enqueue(job(id));
+  }
+
+  @Override
+  public void enqueueAll(List<String> ids) {
+    producer.enqueueAll(ids.stream().map(VerglasSide::job).toList());
+  }
+
+  private static NewJob job(String id) {
+    return NewJob.builder(id, "bench", CloudEventBuilder.v1().withId(id).withSource(SOURCE)
+        .withType("io.verglas.manual").build()).build();
+  }
+
+  @Override
+  public void stopConsumer() {
+    dispatcher.close();
+  }
+
+  @Override
+  public void startConsumer() {
+    dispatcher = Dispatcher.builder(database, lease -> {
+      probe.started(lease.identity());
+      probe.finished();
+    }).owner("bench").concurrency(threads).build().start();
   }
 
   @Override

@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -19,17 +20,21 @@ import org.slf4j.LoggerFactory;
  * The queue consumer: claims due jobs, runs each on a handler thread, completes or fails it,
  * and sleeps until the next thing can happen.
  *
- * <p>Design. One loop thread claims (up to the free handler slots) and otherwise waits on a
- * {@link Wakeup} until the earliest due time in the table ({@link JobQueue#nextDue()}: a ready
- * job's run time, a retry's backoff end, a lease expiry, a cron interval's end) or a signal,
- * whichever comes first. Signals come from PostgreSQL NOTIFY (every enqueue and every failed
- * attempt notifies, see {@link NotificationListener}) and from this process's handlers when a
- * slot frees up. There is no periodic queue poll: the only timer is derived from durable state,
- * and the idle bound ({@code maxIdle}) only caps one wait when the table is empty.
+ * <p>Design. One loop thread claims (up to {@code maxLeases} held at once: running, or waiting
+ * for one of the {@code concurrency} handler threads). With leases to spare it then waits, in
+ * {@code PGConnection.getNotifications(timeout)} on the connection it claims on (LISTEN), for
+ * a notification (every enqueue and every failed attempt notifies) or the earliest due time in
+ * the table ({@link JobQueue#nextDue()}: a ready job's run time, a retry's backoff end, a lease
+ * expiry, a cron interval's end), whichever comes first. With every lease held it waits on a
+ * {@link Wakeup} that a finishing run signals. There is no periodic queue poll: the only timer
+ * is derived from durable state, and the idle bound ({@code maxIdle}) only caps one wait when
+ * the table is empty (and bounds how long a dropped connection goes unnoticed: a lost
+ * notification is caught by reading the queue after every wait).
  *
  * <p>Connections. Claims and the timer query use one connection (the loop's); completions,
  * failures and heartbeats another, committed without waiting for the WAL flush (see
  * {@link JobQueue#forOutcomes}), so a handler finishing never holds up the next claim.
+ * Completions are written in batches by an {@link OutcomeWriter}.
  *
  * <p>Claim pipelining. The handlers of a claim start while the claim's commit waits for its WAL
  * flush (the rows stay locked meanwhile); their outcomes are recorded only after the commit
@@ -38,14 +43,14 @@ import org.slf4j.LoggerFactory;
  * then loses: the job runs again, which at-least-once delivery allows. This takes one WAL
  * flush off the enqueue-to-start path.
  *
- * <p>Ownership. Each claim is a lease under a new generation; while the handler runs, a
- * heartbeat extends it every third of the lease duration. If the heartbeat or completion is
+ * <p>Ownership. Each claim is a lease under a new generation; a heartbeat extends it every
+ * third of the lease duration, from the claim until the outcome. If the heartbeat or completion is
  * refused, another consumer owns the job now: this one logs and drops it (at-least-once runs).
  *
  * <p>Failures. A database error in the loop is logged and retried after a short pause; an
  * error completing a job leaves its lease to expire, so the job runs again. {@link #close()}
  * stops claiming, waits {@code shutdownGrace} for running handlers and leaves any still running
- * to their lease expiry. Memory: at most {@code concurrency} leases are held.
+ * to their lease expiry. Memory: at most {@code maxLeases} leases are held.
  */
 public final class Dispatcher implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
@@ -54,18 +59,21 @@ public final class Dispatcher implements AutoCloseable {
   private final DispatcherSettings settings;
   private final JobQueue queue;
   private final JobQueue outcomes;
+  private final JobQueue submits;
+  private final OutcomeWriter writer;
   private final Wakeup wakeup = new Wakeup();
   private final AtomicInteger inFlight = new AtomicInteger();
   private final ExecutorService handlers;
   private final ScheduledExecutorService heartbeats;
   private final Thread loop;
-  private NotificationListener listener;
   private volatile boolean running;
 
   Dispatcher(DispatcherSettings settings) {
     this.settings = settings;
-    this.queue = new JobQueue(settings.database(), settings.queueSettings());
+    this.queue = JobQueue.forConsumer(settings.database(), settings.queueSettings());
     this.outcomes = JobQueue.forOutcomes(settings.database(), settings.queueSettings());
+    this.writer = new OutcomeWriter(outcomes, settings.owner());
+    this.submits = new JobQueue(settings.database(), settings.queueSettings());
     this.handlers = Executors.newFixedThreadPool(settings.concurrency(),
         named("verglas-dispatch-" + settings.owner()));
     this.heartbeats = Executors.newSingleThreadScheduledExecutor(
@@ -85,7 +93,6 @@ public final class Dispatcher implements AutoCloseable {
     }
     try {
       settings.database().migrate();
-      listener = new NotificationListener(settings.database(), wakeup);
     } catch (SQLException e) {
       throw new SchedulerException("Cannot start dispatcher on " + settings.database() + ": "
           + e.getMessage(), e);
@@ -97,19 +104,41 @@ public final class Dispatcher implements AutoCloseable {
 
   public String owner() { return settings.owner(); }
 
+  /**
+   * Enqueues {@code job} from this process and, if it is due and this dispatcher holds a lease
+   * to spare, runs it here at once: the row goes in already leased to this dispatcher
+   * ({@link JobQueue#enqueueLeased}), with no notification round trip and no claim between the
+   * enqueue and the run. Otherwise it is an ordinary enqueue. True if the job was new.
+   */
+  public boolean submit(NewJob job) {
+    boolean due = job.runAt().map(at -> !at.isAfter(queue.now())).orElse(true);
+    if (!running || !due || inFlight.get() >= settings.maxLeases()) {
+      return submits.enqueue(job);
+    }
+    Optional<Lease> lease = submits.enqueueLeased(job, settings.owner());
+    lease.ifPresent(l -> {
+      begin(l, CompletableFuture.completedFuture(true));
+      settings.observers().forEach(o -> notifyQuietly(() -> o.claimed(l), l));
+    });
+    return lease.isPresent();
+  }
+
   /** Leases currently being handled by this dispatcher. */
   public int inFlight() { return inFlight.get(); }
 
   private void loop() {
     while (running) {
       try {
-        int free = settings.concurrency() - inFlight.get();
-        int want = Math.min(free, settings.claimBatch());
+        int want = settings.maxLeases() - inFlight.get();
         List<Lease> leases = want > 0 ? claim(want) : List.of();
         if (want > 0 && leases.size() == want) {
           continue; // more may be due
         }
-        wakeup.await(waitMillis(want > 0, leases.isEmpty()));
+        if (leases.size() < want) {
+          queue.awaitNotification(waitMillis(leases.isEmpty())); // woken by enqueues
+        } else {
+          wakeup.await(settings.maxIdle().toMillis()); // every lease held: a finishing run signals
+        }
       } catch (SchedulerException e) {
         LOG.warn("Dispatcher {}: {}", settings.owner(), e.getMessage());
         pause(ERROR_PAUSE_MILLIS);
@@ -124,11 +153,8 @@ public final class Dispatcher implements AutoCloseable {
     }
   }
 
-  private long waitMillis(boolean hasSlots, boolean claimedNone) {
+  private long waitMillis(boolean claimedNone) {
     long idle = settings.maxIdle().toMillis();
-    if (!hasSlots) {
-      return idle; // a handler finishing signals
-    }
     Optional<Instant> next = queue.nextDue();
     if (next.isEmpty()) {
       return idle;
@@ -160,13 +186,13 @@ public final class Dispatcher implements AutoCloseable {
 
   private void begin(Lease lease, CompletableFuture<Boolean> durable) {
     inFlight.incrementAndGet();
-    handlers.execute(() -> execute(lease, durable));
-  }
-
-  private void execute(Lease lease, CompletableFuture<Boolean> durable) {
     long every = Math.max(1, settings.queueSettings().leaseDuration().toMillis() / 3);
     ScheduledFuture<?> beat = heartbeats.scheduleAtFixedRate(() -> heartbeat(lease), every,
         every, TimeUnit.MILLISECONDS);
+    handlers.execute(() -> execute(lease, durable, beat));
+  }
+
+  private void execute(Lease lease, CompletableFuture<Boolean> durable, ScheduledFuture<?> beat) {
     Throwable failure = null;
     try {
       settings.handler().handle(lease);
@@ -192,18 +218,20 @@ public final class Dispatcher implements AutoCloseable {
   }
 
   private void finish(Lease lease, Throwable failure) {
-    if (failure == null) {
-      if (outcomes.complete(lease)) {
-        settings.observers().forEach(o -> notifyQuietly(() -> o.completed(lease), lease));
-      } else {
-        LOG.warn("Completion of {} generation {} refused: the lease was taken over",
-            lease.identity(), lease.generation());
-      }
-      return;
+    boolean counted;
+    try {
+      counted = writer.record(lease, failure).join();
+    } catch (CompletionException e) {
+      Throwable cause = e.getCause();
+      throw cause instanceof SchedulerException se ? se : new SchedulerException(
+          "Cannot record outcome of " + lease.identity() + ": " + cause, cause);
     }
-    Optional<JobState> state = outcomes.fail(lease, String.valueOf(failure));
-    LOG.info("Job {} attempt {} failed ({}): now {}", lease.identity(), lease.attempt(),
-        failure, state.map(Enum::name).orElse("fenced"));
+    if (!counted) {
+      LOG.warn("Outcome of {} generation {} refused: the lease was taken over",
+          lease.identity(), lease.generation());
+    } else if (failure == null) {
+      settings.observers().forEach(o -> notifyQuietly(() -> o.completed(lease), lease));
+    }
   }
 
   private void heartbeat(Lease lease) {
@@ -247,6 +275,11 @@ public final class Dispatcher implements AutoCloseable {
     running = false;
     wakeup.signal();
     try {
+      outcomes.wakeConsumers(); // ends the loop's wait for notifications
+    } catch (SchedulerException e) {
+      LOG.warn("Dispatcher {}: {}", settings.owner(), e.getMessage());
+    }
+    try {
       if (wasRunning) {
         loop.join(5_000);
       }
@@ -257,10 +290,9 @@ public final class Dispatcher implements AutoCloseable {
     }
     handlers.shutdownNow();
     heartbeats.shutdownNow();
-    if (listener != null) {
-      listener.close();
-    }
+    writer.close();
     queue.close();
     outcomes.close();
+    submits.close();
   }
 }

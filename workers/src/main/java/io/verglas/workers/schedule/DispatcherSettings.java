@@ -8,11 +8,12 @@ import java.util.UUID;
 
 /**
  * A dispatcher's configuration: database, handler, observers, owner name, handler threads,
- * claim batch, the idle bound on one wait and the shutdown grace. Built by
+ * leases held, the idle bound on one wait and the shutdown grace. Built by
  * {@link Dispatcher#builder}.
  */
 public final class DispatcherSettings {
   public static final int CONCURRENCY_DEFAULT = 4;
+  public static final int LEASES_PER_THREAD_DEFAULT = 4;
   public static final Duration MAX_IDLE_DEFAULT = Duration.ofSeconds(60);
   public static final Duration SHUTDOWN_GRACE_DEFAULT = Duration.ofSeconds(5);
   private final Database database;
@@ -21,7 +22,7 @@ public final class DispatcherSettings {
   private final List<JobObserver> observers;
   private final String owner;
   private final int concurrency;
-  private final int claimBatch;
+  private final int maxLeases;
   private final Duration maxIdle;
   private final Duration shutdownGrace;
 
@@ -32,7 +33,7 @@ public final class DispatcherSettings {
     this.observers = List.copyOf(b.observers);
     this.owner = b.owner;
     this.concurrency = b.concurrency;
-    this.claimBatch = b.claimBatch > 0 ? b.claimBatch : b.concurrency;
+    this.maxLeases = b.maxLeases > 0 ? b.maxLeases : b.concurrency * LEASES_PER_THREAD_DEFAULT;
     this.maxIdle = b.maxIdle;
     this.shutdownGrace = b.shutdownGrace;
   }
@@ -47,7 +48,7 @@ public final class DispatcherSettings {
   List<JobObserver> observers() { return observers; }
   String owner() { return owner; }
   int concurrency() { return concurrency; }
-  int claimBatch() { return claimBatch; }
+  int maxLeases() { return maxLeases; }
   Duration maxIdle() { return maxIdle; }
   Duration shutdownGrace() { return shutdownGrace; }
 
@@ -59,7 +60,7 @@ public final class DispatcherSettings {
     private QueueSettings queueSettings = QueueSettings.defaults();
     private String owner = "dispatcher-" + UUID.randomUUID().toString().substring(0, 8);
     private int concurrency = CONCURRENCY_DEFAULT;
-    private int claimBatch;
+    private int maxLeases;
     private Duration maxIdle = MAX_IDLE_DEFAULT;
     private Duration shutdownGrace = SHUTDOWN_GRACE_DEFAULT;
 
@@ -96,12 +97,17 @@ public final class DispatcherSettings {
       return this;
     }
 
-    public Builder claimBatch(int value) {
+    /**
+     * Leases held at once: running plus claimed and waiting for a handler thread (their lease
+     * is kept alive by heartbeats from the claim on). Default {@value #LEASES_PER_THREAD_DEFAULT}
+     * per handler thread; at least the concurrency.
+     */
+    public Builder maxLeases(int value) {
       if (value < 1) {
-        throw new IllegalArgumentException("Cannot set claim batch to " + value
+        throw new IllegalArgumentException("Cannot set max leases to " + value
             + ": must be at least 1");
       }
-      this.claimBatch = value;
+      this.maxLeases = value;
       return this;
     }
 
@@ -120,6 +126,10 @@ public final class DispatcherSettings {
     }
 
     public Dispatcher build() {
+      if (maxLeases > 0 && maxLeases < concurrency) {
+        throw new IllegalStateException("Cannot build dispatcher: max leases " + maxLeases
+            + " is below the concurrency " + concurrency);
+      }
       return new Dispatcher(new DispatcherSettings(this));
     }
   }

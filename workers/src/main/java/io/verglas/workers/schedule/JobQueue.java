@@ -12,10 +12,14 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
 
 /**
  * The durable job queue on PostgreSQL: enqueue, claim, heartbeat, complete, fail.
@@ -49,16 +53,28 @@ public final class JobQueue implements AutoCloseable {
   private final Database database;
   private final QueueSettings settings;
   private final boolean outcomesOnly;
+  private final boolean listening;
   private Connection connection;
 
   public JobQueue(Database database, QueueSettings settings) {
-    this(database, settings, false);
+    this(database, settings, false, false);
   }
 
-  private JobQueue(Database database, QueueSettings settings, boolean outcomesOnly) {
+  private JobQueue(Database database, QueueSettings settings, boolean outcomesOnly,
+      boolean listening) {
     this.database = Objects.requireNonNull(database, "database");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.outcomesOnly = outcomesOnly;
+    this.listening = listening;
+  }
+
+  /**
+   * A consumer's queue: its connection also LISTENs on the queue's channel, so the consumer
+   * claims on the connection that woke it ({@link #awaitNotification}), one thread hop less
+   * between an enqueue and its run.
+   */
+  static JobQueue forConsumer(Database database, QueueSettings settings) {
+    return new JobQueue(database, settings, false, true);
   }
 
   /**
@@ -69,7 +85,7 @@ public final class JobQueue implements AutoCloseable {
    * holds. Claims and enqueues stay durable: a lost claim could hand its generation out twice.
    */
   static JobQueue forOutcomes(Database database, QueueSettings settings) {
-    return new JobQueue(database, settings, true);
+    return new JobQueue(database, settings, true, false);
   }
 
   public Database database() { return database; }
@@ -82,8 +98,8 @@ public final class JobQueue implements AutoCloseable {
   }
 
   /**
-   * Enqueues each of {@code jobs} whose identity is new, in one transaction (one WAL flush);
-   * returns how many were added. Listeners are notified once, at commit.
+   * Enqueues each of {@code jobs} whose identity is new, in one statement (one round trip,
+   * one WAL flush); returns how many were added. Listeners are notified once, at commit.
    */
   public synchronized int enqueueAll(List<NewJob> jobs) {
     if (jobs.isEmpty()) {
@@ -97,31 +113,86 @@ public final class JobQueue implements AutoCloseable {
     Instant now = now();
     String sql = "with ins as (insert into verglas_jobs (identity, deployment, trigger_key,"
         + " interval_start, event, state, run_at, max_attempts, enqueued_at)"
-        + " values (?, ?, ?, ?, ?, 'ready', ?, ?, ?) on conflict (identity) do nothing"
-        + " returning id) select id, pg_notify(?, '') from ins";
+        + " select i, d, t, s, e, 'ready', r, m, ? from unnest(?::text[], ?::text[], ?::text[],"
+        + " ?::timestamptz[], ?::text[], ?::timestamptz[], ?::int[]) as u(i, d, t, s, e, r, m)"
+        + " on conflict (identity) do nothing returning id),"
+        + " woken as (select pg_notify(?, '') from ins limit 1)"
+        + " select (select count(*) from ins), (select count(*) from woken)";
     String what = jobs.size() == 1 ? "enqueue job " + jobs.get(0).identity()
         : "enqueue " + jobs.size() + " jobs";
     return run(what, c -> {
-      c.setAutoCommit(jobs.size() == 1);
       try (PreparedStatement ps = c.prepareStatement(sql)) {
-        int added = 0;
-        for (int i = 0; i < jobs.size(); i++) {
-          bindInsert(ps, jobs.get(i), events.get(i), now);
-          try (ResultSet rs = ps.executeQuery()) {
-            added += rs.next() ? 1 : 0;
-          }
+        ps.setObject(1, ts(now));
+        bindColumns(c, ps, jobs, events, now);
+        ps.setString(9, database.channel());
+        try (ResultSet rs = ps.executeQuery()) {
+          rs.next();
+          return rs.getInt(1);
         }
-        if (jobs.size() > 1) {
-          c.commit();
+      }
+    });
+  }
+
+  /** Binds parameters 2..8: one array per column, one element per job. */
+  private void bindColumns(Connection c, PreparedStatement ps, List<NewJob> jobs,
+      List<String> events, Instant now) throws SQLException {
+    int n = jobs.size();
+    Object[][] columns = new Object[7][n];
+    for (int k = 0; k < n; k++) {
+      NewJob job = jobs.get(k);
+      columns[0][k] = job.identity();
+      columns[1][k] = job.deployment();
+      columns[2][k] = job.triggerKey().orElse(null);
+      columns[3][k] = job.intervalStart().map(Instant::toString).orElse(null);
+      columns[4][k] = events.get(k);
+      columns[5][k] = job.runAt().orElse(now).toString();
+      columns[6][k] = job.maxAttempts() > 0 ? job.maxAttempts() : settings.maxAttempts();
+    }
+    for (int col = 0; col < 6; col++) {
+      ps.setArray(col + 2, c.createArrayOf("text", columns[col]));
+    }
+    ps.setArray(8, c.createArrayOf("int4", columns[6]));
+  }
+
+  /**
+   * Enqueues {@code job} already leased to {@code owner} (generation 1, attempt 1), for a
+   * consumer in the enqueuing process to run at once; empty if a job with its identity exists.
+   * The row is durable before this returns, and the lease fences like a claimed one: if the
+   * owner dies, the lease expires and another consumer runs the job. Listeners are notified,
+   * so their timers include the new lease's expiry.
+   */
+  public synchronized Optional<Lease> enqueueLeased(NewJob job, String owner) {
+    requireDurable("enqueue job " + job.identity());
+    String event = boundedEvent(job);
+    Instant now = now();
+    if (job.runAt().map(at -> at.isAfter(now)).orElse(false)) {
+      throw new IllegalArgumentException("Cannot lease job " + job.identity() + " at enqueue:"
+          + " it is not due before " + job.runAt().get());
+    }
+    Instant until = now.plus(settings.leaseDuration());
+    int maxAttempts = job.maxAttempts() > 0 ? job.maxAttempts() : settings.maxAttempts();
+    String sql = "with ins as (insert into verglas_jobs (identity, deployment, trigger_key,"
+        + " interval_start, event, state, run_at, attempts, generation, lease_owner,"
+        + " max_attempts, enqueued_at) values (?, ?, ?, ?, ?, 'leased', ?, 1, 1, ?, ?, ?)"
+        + " on conflict (identity) do nothing returning id),"
+        + " woken as (select pg_notify(?, '') from ins limit 1)"
+        + " select id, (select count(*) from woken) from ins";
+    return run("enqueue job " + job.identity(), c -> {
+      try (PreparedStatement ps = c.prepareStatement(sql)) {
+        ps.setString(1, job.identity());
+        ps.setString(2, job.deployment());
+        ps.setString(3, job.triggerKey().orElse(null));
+        ps.setObject(4, job.intervalStart().map(JobQueue::ts).orElse(null));
+        ps.setString(5, event);
+        ps.setObject(6, ts(until));
+        ps.setString(7, owner);
+        ps.setInt(8, maxAttempts);
+        ps.setObject(9, ts(now));
+        ps.setString(10, database.channel());
+        try (ResultSet rs = ps.executeQuery()) {
+          return rs.next() ? Optional.of(new Lease(rs.getLong(1), job.identity(),
+              job.deployment(), job.event(), 1, maxAttempts, 1, until)) : Optional.empty();
         }
-        return added;
-      } catch (SQLException | RuntimeException e) {
-        if (jobs.size() > 1) {
-          c.rollback();
-        }
-        throw e;
-      } finally {
-        c.setAutoCommit(true);
       }
     });
   }
@@ -134,19 +205,6 @@ public final class JobQueue implements AutoCloseable {
           + bytes + " bytes exceeds the limit of " + settings.maxEventBytes());
     }
     return event;
-  }
-
-  private void bindInsert(PreparedStatement ps, NewJob job, String event, Instant now)
-      throws SQLException {
-    ps.setString(1, job.identity());
-    ps.setString(2, job.deployment());
-    ps.setString(3, job.triggerKey().orElse(null));
-    ps.setObject(4, job.intervalStart().map(JobQueue::ts).orElse(null));
-    ps.setString(5, event);
-    ps.setObject(6, ts(job.runAt().orElse(now)));
-    ps.setInt(7, job.maxAttempts() > 0 ? job.maxAttempts() : settings.maxAttempts());
-    ps.setObject(8, ts(now));
-    ps.setString(9, database.channel());
   }
 
   /**
@@ -217,10 +275,44 @@ public final class JobQueue implements AutoCloseable {
   }
 
   /** Marks the job done; false (and nothing changes) if {@code lease} is no longer live. */
-  public synchronized boolean complete(Lease lease) {
-    return fenced("complete job " + lease.identity(), lease,
-        "update verglas_jobs set state = 'done', finished_at = ?, lease_owner = null"
-            + " where id = ? and generation = ? and state = 'leased'", now());
+  public boolean complete(Lease lease) {
+    return completeAll(List.of(lease)).contains(lease.jobId());
+  }
+
+  /**
+   * Marks the jobs of {@code leases} done in one statement, each only if its lease is live;
+   * returns the ids of the jobs whose completion counted.
+   */
+  public synchronized Set<Long> completeAll(List<Lease> leases) {
+    if (leases.isEmpty()) {
+      return Set.of();
+    }
+    Long[] ids = new Long[leases.size()];
+    Long[] generations = new Long[leases.size()];
+    for (int k = 0; k < ids.length; k++) {
+      ids[k] = leases.get(k).jobId();
+      generations[k] = leases.get(k).generation();
+    }
+    String sql = "update verglas_jobs j set state = 'done', finished_at = ?, lease_owner = null"
+        + " from unnest(?::bigint[], ?::bigint[]) as d(id, generation)"
+        + " where j.id = d.id and j.generation = d.generation and j.state = 'leased'"
+        + " returning j.id";
+    String what = leases.size() == 1 ? "complete job " + leases.get(0).identity()
+        : "complete " + leases.size() + " jobs";
+    return run(what, c -> {
+      try (PreparedStatement ps = c.prepareStatement(sql)) {
+        ps.setObject(1, ts(now()));
+        ps.setArray(2, c.createArrayOf("int8", ids));
+        ps.setArray(3, c.createArrayOf("int8", generations));
+        Set<Long> accepted = new HashSet<>();
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            accepted.add(rs.getLong(1));
+          }
+        }
+        return accepted;
+      }
+    });
   }
 
   /**
@@ -342,15 +434,46 @@ public final class JobQueue implements AutoCloseable {
 
   private Connection open() throws SQLException {
     Connection c = database.open();
-    if (outcomesOnly) {
-      try (Statement st = c.createStatement()) {
+    try (Statement st = c.createStatement()) {
+      if (outcomesOnly) {
         st.execute("set synchronous_commit to off");
-      } catch (SQLException e) {
-        c.close();
-        throw e;
       }
+      if (listening) {
+        st.execute("listen " + database.channel());
+      }
+    } catch (SQLException e) {
+      c.close();
+      throw e;
     }
     return c;
+  }
+
+  /**
+   * Waits up to {@code millis} for a notification on the queue's channel (returns at once if
+   * one arrived meanwhile, e.g. during a claim); true if any. Only on a consumer's queue. After
+   * a connection failure the next call reconnects and listens again: notifications sent in
+   * between are lost, so callers read the queue after every wait, woken or not.
+   */
+  synchronized boolean awaitNotification(long millis) {
+    if (!listening) {
+      throw new IllegalStateException("Cannot wait for notifications: not a consumer's queue");
+    }
+    int timeout = (int) Math.max(1, Math.min(millis, Integer.MAX_VALUE));
+    return run("wait for notifications", c -> {
+      PGNotification[] got = c.unwrap(PGConnection.class).getNotifications(timeout);
+      return got != null && got.length > 0;
+    });
+  }
+
+  /** Sends a notification on the queue's channel: wakes every waiting consumer. */
+  synchronized void wakeConsumers() {
+    run("notify consumers", c -> {
+      try (PreparedStatement ps = c.prepareStatement("select pg_notify(?, '')")) {
+        ps.setString(1, database.channel());
+        ps.executeQuery().close();
+        return null;
+      }
+    });
   }
 
   private void requireDurable(String what) {

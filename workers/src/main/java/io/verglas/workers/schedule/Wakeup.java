@@ -5,8 +5,9 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * A latch the dispatcher sleeps on: a signal that arrives while nobody waits is kept, so a
- * notification between the dispatcher's claim and its wait is never lost.
+ * A latch the dispatcher sleeps on while it holds every lease it may: a run that finishes
+ * while nobody waits leaves its signal, so a slot freed between the claim and the wait is
+ * never missed.
  */
 final class Wakeup {
   private final ReentrantLock lock = new ReentrantLock();

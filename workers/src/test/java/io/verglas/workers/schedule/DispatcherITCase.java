@@ -65,6 +65,22 @@ class DispatcherITCase {
   }
 
   @Test
+  void aLocalSubmitRunsAtOnceAndOnlyOnce() throws Exception {
+    BlockingQueue<Started> seen = new LinkedBlockingQueue<>();
+    try (Dispatcher d = dispatcher(seen).build().start()) {
+      assertThat(d.submit(job("local"))).isTrue();
+      Started s = seen.poll(5, TimeUnit.SECONDS);
+      assertThat(s.lease().identity()).isEqualTo("local");
+      assertThat(s.lease().generation()).isEqualTo(1);
+      Await.until(() -> producer.status("local").get().state() == JobState.DONE,
+          Duration.ofSeconds(5));
+      assertThat(d.submit(job("local"))).isFalse();
+      assertThat(producer.enqueue(job("local"))).isFalse();
+      assertThat(seen.poll(200, TimeUnit.MILLISECONDS)).as("not run twice").isNull();
+    }
+  }
+
+  @Test
   void aRestartedDispatcherDeliversPendingWorkAndFiresDueTimers() throws Exception {
     BlockingQueue<Started> seen = new LinkedBlockingQueue<>();
     try (Dispatcher first = dispatcher(seen).build().start()) {

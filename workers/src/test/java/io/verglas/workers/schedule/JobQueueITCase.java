@@ -117,6 +117,21 @@ class JobQueueITCase {
   }
 
   @Test
+  void aJobLeasedAtEnqueueIsFencedLikeAClaimedOne() {
+    Lease local = a.enqueueLeased(job("j1"), "A").orElseThrow();
+    assertThat(local.generation()).isEqualTo(1);
+    assertThat(a.enqueueLeased(job("j1"), "A")).as("idempotent").isEmpty();
+    assertThat(b.enqueue(job("j1"))).isFalse();
+    assertThat(b.claim("B", 1)).as("leased, not claimable").isEmpty();
+    assertThat(a.nextDue()).contains(clock.instant().plus(LEASE));
+    clock.advance(LEASE.plusMillis(1));
+    Lease taken = b.claim("B", 1).get(0);
+    assertThat(taken.generation()).isEqualTo(2);
+    assertThat(a.complete(local)).isFalse();
+    assertThat(b.complete(taken)).isTrue();
+  }
+
+  @Test
   void heartbeatKeepsTheLease() {
     a.enqueue(job("j1"));
     Lease lease = a.claim("A", 1).get(0);
