@@ -10,8 +10,9 @@ import java.net.URI;
 import java.util.List;
 
 /**
- * Our scheduler: a {@link Dispatcher} woken by NOTIFY, and a producer {@link JobQueue} on a
- * connection of its own (in production the producer is another process: the event API).
+ * Our scheduler: a {@link Dispatcher} (local submits run at once; other producers' jobs wake
+ * it through NOTIFY) and a producer {@link JobQueue} on a connection of its own, standing for
+ * an event API in another process.
  */
 final class VerglasSide implements SchedulerSide {
   private static final URI SOURCE = URI.create("/verglas/bench/workers");
@@ -34,8 +35,14 @@ final class VerglasSide implements SchedulerSide {
     return "verglas";
   }
 
+  /** Submits in the dispatcher's process: the job is leased in the enqueue and runs at once. */
   @Override
   public void enqueue(String id) {
+    dispatcher.submit(job(id));
+  }
+
+  /** Enqueues through a producer of its own: the dispatcher hears of it through NOTIFY. */
+  void enqueueFromAnotherProducer(String id) {
     producer.enqueue(job(id));
   }
 

@@ -18,7 +18,12 @@ import java.util.UUID;
  * own, each with {@value #THREADS} handler threads and a handler that only records.
  *
  * <p>{@code dispatch_latency_p50_ms} / {@code _p99_ms}: from just before the enqueue call to the
- * handler's first line, warm (after {@code warm-up} untimed jobs), one job at a time with
+ * handler's first line, the job submitted in the scheduler's own process (where an event API
+ * beside the scheduler submits; db-scheduler's immediate execution likewise applies to jobs
+ * scheduled through the executing instance): our row goes in already leased and runs at once.
+ * {@code dispatch_latency_notify_*} is the same for a job
+ * enqueued by another producer, which reaches the scheduler through NOTIFY and a claim. Both
+ * are measured warm (after {@code warm-up} untimed jobs), one job at a time with
  * {@value #GAP_MILLIS} ms between jobs so each arrives at an idle scheduler (the event-driven
  * case: a webhook or commit event); both schedulers run at once and their samples alternate,
  * so load from other processes hits both alike. {@code runs_per_s}: {@code burst} due jobs
@@ -77,11 +82,12 @@ public final class WorkersBenchmark implements Benchmark {
             Database.of(url, user, null, "bench_workers_" + suffix), ourProbe, THREADS);
         DbSchedulerSide peerSide = new DbSchedulerSide(url, user, "bench_dbsched_" + suffix,
             peerProbe, THREADS)) {
-      long[][] latencies = latencies(ourSide, ourProbe, peerSide, peerProbe, warmUp, samples);
-      Latencies ours = new Latencies(latencies[0]);
-      Latencies theirs = new Latencies(latencies[1]);
-      Latencies ourEnqueue = new Latencies(latencies[2]);
-      Latencies theirEnqueue = new Latencies(latencies[3]);
+      List<Series> series = List.of(new Series("ours", ourSide::enqueue, ourProbe),
+          new Series("ours_notify", ourSide::enqueueFromAnotherProducer, ourProbe),
+          new Series("db_scheduler", peerSide::enqueue, peerProbe));
+      List<Latencies[]> lat = latencies(series, warmUp, samples);
+      Latencies ours = lat.get(0)[0];
+      Latencies theirs = lat.get(2)[0];
       double ourRuns = drain(ourSide, ourProbe, burst);
       double theirRuns = drain(peerSide, peerProbe, burst);
       double p50 = ours.percentileMs(0.50);
@@ -90,47 +96,58 @@ public final class WorkersBenchmark implements Benchmark {
           .metric("dispatch_latency_p50_ms", p50)
           .metric("dispatch_latency_p99_ms", ours.percentileMs(0.99))
           .metric("runs_per_s", ourRuns)
-          .metric("enqueue_call_p50_ms", ourEnqueue.percentileMs(0.50))
-          .peer("db_scheduler_enqueue_call_p50_ms", theirEnqueue.percentileMs(0.50))
+          .metric("enqueue_call_p50_ms", lat.get(0)[1].percentileMs(0.50))
+          .metric("dispatch_latency_notify_p50_ms", lat.get(1)[0].percentileMs(0.50))
+          .metric("dispatch_latency_notify_p99_ms", lat.get(1)[0].percentileMs(0.99))
           .peer("db_scheduler_dispatch_latency_p50_ms", theirP50)
           .peer("db_scheduler_dispatch_latency_p99_ms", theirs.percentileMs(0.99))
+          .peer("db_scheduler_enqueue_call_p50_ms", lat.get(2)[1].percentileMs(0.50))
           .peer("db_scheduler_runs_per_s", theirRuns)
           .ratio("dispatch_p50_vs_db_scheduler", theirP50, p50)
           .ratio("dispatch_p99_vs_db_scheduler", theirs.percentileMs(0.99),
               ours.percentileMs(0.99))
+          .ratio("dispatch_notify_p50_vs_db_scheduler", theirP50,
+              lat.get(1)[0].percentileMs(0.50))
           .ratio("runs_per_s_vs_db_scheduler", ourRuns, theirRuns)
           .build();
     }
   }
 
+  /** A way to enqueue one job, and the probe its handler reports to. */
+  private record Series(String name, Enqueue enqueue, DispatchProbe probe) {}
+
+  @FunctionalInterface
+  private interface Enqueue {
+    void enqueue(String id) throws Exception;
+  }
+
   /**
-   * Latency samples of both sides (ours, theirs, then the enqueue calls alone: ours, theirs),
-   * interleaved one by one (the side going first alternates),
-   * so load from other processes on a shared machine hits both alike.
+   * Latency samples per series: {enqueue to handler start, enqueue call alone}. The series
+   * take turns sample by sample, the first of each round rotating, so load from other
+   * processes on a shared machine hits all alike.
    */
-  private static long[][] latencies(SchedulerSide ours, DispatchProbe ourProbe,
-      SchedulerSide theirs, DispatchProbe theirProbe, int warmUp, int samples) throws Exception {
+  private static List<Latencies[]> latencies(List<Series> series, int warmUp, int samples)
+      throws Exception {
     for (int i = 0; i < warmUp; i++) {
-      latencyOf(ours, ourProbe, "warm-" + i);
-      latencyOf(theirs, theirProbe, "warm-" + i);
-    }
-    long[][] nanos = new long[4][samples];
-    for (int i = 0; i < samples; i++) {
-      long[] our;
-      long[] their;
-      if (i % 2 == 0) {
-        our = latencyOf(ours, ourProbe, "lat-" + i);
-        their = latencyOf(theirs, theirProbe, "lat-" + i);
-      } else {
-        their = latencyOf(theirs, theirProbe, "lat-" + i);
-        our = latencyOf(ours, ourProbe, "lat-" + i);
+      for (Series s : series) {
+        latencyOf(s, "warm-" + s.name() + "-" + i);
       }
-      nanos[0][i] = our[0];
-      nanos[1][i] = their[0];
-      nanos[2][i] = our[1];
-      nanos[3][i] = their[1];
     }
-    return nanos;
+    long[][][] nanos = new long[series.size()][2][samples];
+    for (int i = 0; i < samples; i++) {
+      for (int k = 0; k < series.size(); k++) {
+        int which = (i + k) % series.size();
+        Series s = series.get(which);
+        long[] sample = latencyOf(s, "lat-" + s.name() + "-" + i);
+        nanos[which][0][i] = sample[0];
+        nanos[which][1][i] = sample[1];
+      }
+    }
+    List<Latencies[]> out = new ArrayList<>();
+    for (long[][] n : nanos) {
+      out.add(new Latencies[] {new Latencies(n[0]), new Latencies(n[1])});
+    }
+    return out;
   }
 
   /**
@@ -157,13 +174,12 @@ public final class WorkersBenchmark implements Benchmark {
   }
 
   /** One sample: {enqueue call to handler start, enqueue call alone}, in nanoseconds. */
-  private static long[] latencyOf(SchedulerSide side, DispatchProbe probe, String id)
-      throws Exception {
+  private static long[] latencyOf(Series series, String id) throws Exception {
     Thread.sleep(GAP_MILLIS);
     long t0 = System.nanoTime();
-    side.enqueue(id);
+    series.enqueue().enqueue(id);
     long enqueued = System.nanoTime();
-    return new long[] {probe.awaitStart(id, WAIT) - t0, enqueued - t0};
+    return new long[] {series.probe().awaitStart(id, WAIT) - t0, enqueued - t0};
   }
 
   private static String serverVersion(String url, String user) throws Exception {
