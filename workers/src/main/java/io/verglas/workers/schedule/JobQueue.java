@@ -105,7 +105,7 @@ public final class JobQueue implements AutoCloseable {
     if (jobs.isEmpty()) {
       return 0;
     }
-    requireDurable("enqueue " + jobs.size() + " jobs");
+    requireDurable(what("enqueue", jobs.size(), jobs.get(0).identity()));
     List<String> events = new ArrayList<>(jobs.size());
     for (NewJob job : jobs) {
       events.add(boundedEvent(job));
@@ -118,9 +118,7 @@ public final class JobQueue implements AutoCloseable {
         + " on conflict (identity) do nothing returning id),"
         + " woken as (select pg_notify(?, '') from ins limit 1)"
         + " select (select count(*) from ins), (select count(*) from woken)";
-    String what = jobs.size() == 1 ? "enqueue job " + jobs.get(0).identity()
-        : "enqueue " + jobs.size() + " jobs";
-    return run(what, c -> {
+    return run(what("enqueue", jobs.size(), jobs.get(0).identity()), c -> {
       try (PreparedStatement ps = c.prepareStatement(sql)) {
         ps.setObject(1, ts(now));
         bindColumns(c, ps, jobs, events, now);
@@ -297,9 +295,7 @@ public final class JobQueue implements AutoCloseable {
         + " from unnest(?::bigint[], ?::bigint[]) as d(id, generation)"
         + " where j.id = d.id and j.generation = d.generation and j.state = 'leased'"
         + " returning j.id";
-    String what = leases.size() == 1 ? "complete job " + leases.get(0).identity()
-        : "complete " + leases.size() + " jobs";
-    return run(what, c -> {
+    return run(what("complete", leases.size(), leases.get(0).identity()), c -> {
       try (PreparedStatement ps = c.prepareStatement(sql)) {
         ps.setObject(1, ts(now()));
         ps.setArray(2, c.createArrayOf("int8", ids));
@@ -492,6 +488,11 @@ public final class JobQueue implements AutoCloseable {
     } catch (SQLException e) {
       connection = null;
     }
+  }
+
+  /** "verb job ID" for one job, "verb N jobs" for more: the subject of an error message. */
+  private static String what(String verb, int count, String firstIdentity) {
+    return count == 1 ? verb + " job " + firstIdentity : verb + " " + count + " jobs";
   }
 
   private String truncate(String error) {
