@@ -62,7 +62,7 @@ public final class Database {
     if (password != null) {
       props.setProperty("password", password);
     }
-    props.setProperty("ApplicationName", "verglas-scheduler");
+    props.setProperty("ApplicationName", "verglas-scheduler-" + schema);
     Connection c = DriverManager.getConnection(url, props);
     try (Statement st = c.createStatement()) {
       st.execute("set search_path to " + schema);

@@ -269,16 +269,24 @@ public final class Dispatcher implements AutoCloseable {
     };
   }
 
+  /** Ends the loop's wait for notifications; a second try reconnects a broken connection. */
+  private void wakeLoop() {
+    for (int attempt = 1; attempt <= 2; attempt++) {
+      try {
+        outcomes.wakeConsumers();
+        return;
+      } catch (SchedulerException e) {
+        LOG.warn("Dispatcher {}: {}", settings.owner(), e.getMessage());
+      }
+    }
+  }
+
   @Override
   public synchronized void close() {
     boolean wasRunning = running;
     running = false;
     wakeup.signal();
-    try {
-      outcomes.wakeConsumers(); // ends the loop's wait for notifications
-    } catch (SchedulerException e) {
-      LOG.warn("Dispatcher {}: {}", settings.owner(), e.getMessage());
-    }
+    wakeLoop();
     try {
       if (wasRunning) {
         loop.join(5_000);

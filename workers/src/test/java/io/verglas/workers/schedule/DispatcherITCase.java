@@ -89,17 +89,17 @@ class DispatcherITCase {
     }
     // enqueued while no dispatcher runs: two now, one on a timer, one leased by a consumer
     // that then died (its lease must expire before anyone else runs it)
+    producer.enqueue(job("orphan"));
+    JobQueue crashed = new JobQueue(db.database(), QueueSettings.builder()
+        .leaseDuration(Duration.ofMillis(600)).build());
+    Lease orphan = crashed.claim("crashed", 1).get(0);
+    assertThat(orphan.identity()).isEqualTo("orphan");
+    crashed.close();
     Instant timer = Instant.now().plusMillis(400);
     producer.enqueue(job("now-1"));
     producer.enqueue(job("now-2"));
     producer.enqueue(NewJob.builder("timed", "dep", TestEvents.manual("timed")).runAt(timer)
         .build());
-    producer.enqueue(job("orphan"));
-    JobQueue crashed = new JobQueue(db.database(), QueueSettings.builder()
-        .leaseDuration(Duration.ofMillis(600)).build());
-    Lease orphan = crashed.claim("crashed", 10).stream()
-        .filter(l -> l.identity().equals("orphan")).findFirst().orElseThrow();
-    crashed.close();
     Instant orphanFree = orphan.leaseUntil();
 
     Map<String, Instant> started = new ConcurrentHashMap<>();
@@ -115,6 +115,37 @@ class DispatcherITCase {
     assertThat(started.get("orphan")).isAfterOrEqualTo(orphanFree);
     assertThat(producer.status("orphan").get().generation()).isEqualTo(2);
     assertThat(db.count("state = 'done'")).isEqualTo(5);
+  }
+
+  @Test
+  void aDispatcherWhoseConnectionsAreKilledReconnectsAndListensAgain() throws Exception {
+    BlockingQueue<Started> seen = new LinkedBlockingQueue<>();
+    try (Dispatcher d = dispatcher(seen).build().start()) {
+      producer.enqueue(job("before"));
+      assertThat(seen.poll(5, TimeUnit.SECONDS)).isNotNull();
+      Thread.sleep(100); // the dispatcher waits for notifications again
+      assertThat(terminateSchedulerBackends()).isPositive();
+      try (JobQueue fresh = new JobQueue(db.database(), QueueSettings.defaults())) {
+        fresh.enqueue(job("after"));
+        Started s = seen.poll(10, TimeUnit.SECONDS);
+        assertThat(s).as("delivered after reconnecting").isNotNull();
+        assertThat(s.lease().identity()).isEqualTo("after");
+      }
+    }
+  }
+
+  /** Kills every server process of this schema's scheduler connections; returns how many. */
+  private int terminateSchedulerBackends() throws Exception {
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection(TestDatabase.URL,
+        "postgres", null);
+        java.sql.PreparedStatement ps = c.prepareStatement("select count(pg_terminate_backend(pid))"
+            + " from pg_stat_activity where application_name = ?")) {
+      ps.setString(1, "verglas-scheduler-" + db.database().schema());
+      try (java.sql.ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getInt(1);
+      }
+    }
   }
 
   @Test
