@@ -1,5 +1,8 @@
 package io.verglas.workers.schedule;
 
+import static io.verglas.workers.schedule.SqlTime.instant;
+import static io.verglas.workers.schedule.SqlTime.ts;
+
 import io.cloudevents.CloudEvent;
 import io.verglas.workers.event.CloudEventCodec;
 import java.nio.charset.StandardCharsets;
@@ -9,8 +12,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -47,7 +48,7 @@ import org.postgresql.PGNotification;
  * row as it was. Memory: the stored event is bounded by {@code maxEventBytes}.
  */
 public final class JobQueue implements AutoCloseable {
-  private static final String DUE = "state in ('ready', 'leased')";
+  private static final String DUE = JobReads.DUE;
   private static final String RETURNING = " returning j.id, j.identity, j.deployment, j.event,"
       + " j.attempts, j.max_attempts, j.generation, j.run_at";
   private final Database database;
@@ -111,45 +112,9 @@ public final class JobQueue implements AutoCloseable {
       events.add(boundedEvent(job));
     }
     Instant now = now();
-    String sql = "with ins as (insert into verglas_jobs (identity, deployment, trigger_key,"
-        + " interval_start, event, state, run_at, max_attempts, enqueued_at)"
-        + " select i, d, t, s, e, 'ready', r, m, ? from unnest(?::text[], ?::text[], ?::text[],"
-        + " ?::timestamptz[], ?::text[], ?::timestamptz[], ?::int[]) as u(i, d, t, s, e, r, m)"
-        + " on conflict (identity) do nothing returning id),"
-        + " woken as (select pg_notify(?, '') from ins limit 1)"
-        + " select (select count(*) from ins), (select count(*) from woken)";
-    return run(what("enqueue", jobs.size(), jobs.get(0).identity()), c -> {
-      try (PreparedStatement ps = c.prepareStatement(sql)) {
-        ps.setObject(1, ts(now));
-        bindColumns(c, ps, jobs, events, now);
-        ps.setString(9, database.channel());
-        try (ResultSet rs = ps.executeQuery()) {
-          rs.next();
-          return rs.getInt(1);
-        }
-      }
-    });
-  }
-
-  /** Binds parameters 2..8: one array per column, one element per job. */
-  private void bindColumns(Connection c, PreparedStatement ps, List<NewJob> jobs,
-      List<String> events, Instant now) throws SQLException {
-    int n = jobs.size();
-    Object[][] columns = new Object[7][n];
-    for (int k = 0; k < n; k++) {
-      NewJob job = jobs.get(k);
-      columns[0][k] = job.identity();
-      columns[1][k] = job.deployment();
-      columns[2][k] = job.triggerKey().orElse(null);
-      columns[3][k] = job.intervalStart().map(Instant::toString).orElse(null);
-      columns[4][k] = events.get(k);
-      columns[5][k] = job.runAt().orElse(now).toString();
-      columns[6][k] = job.maxAttempts() > 0 ? job.maxAttempts() : settings.maxAttempts();
-    }
-    for (int col = 0; col < 6; col++) {
-      ps.setArray(col + 2, c.createArrayOf("text", columns[col]));
-    }
-    ps.setArray(8, c.createArrayOf("int4", columns[6]));
+    return run(what("enqueue", jobs.size(), jobs.get(0).identity()),
+        c -> JobInserts.insertReady(c, database.channel(), jobs, events, now,
+            settings.maxAttempts()));
   }
 
   /**
@@ -169,30 +134,8 @@ public final class JobQueue implements AutoCloseable {
     }
     Instant until = now.plus(settings.leaseDuration());
     int maxAttempts = job.maxAttempts() > 0 ? job.maxAttempts() : settings.maxAttempts();
-    String sql = "with ins as (insert into verglas_jobs (identity, deployment, trigger_key,"
-        + " interval_start, event, state, run_at, attempts, generation, lease_owner,"
-        + " max_attempts, enqueued_at) values (?, ?, ?, ?, ?, 'leased', ?, 1, 1, ?, ?, ?)"
-        + " on conflict (identity) do nothing returning id),"
-        + " woken as (select pg_notify(?, '') from ins limit 1)"
-        + " select id, (select count(*) from woken) from ins";
-    return run("enqueue job " + job.identity(), c -> {
-      try (PreparedStatement ps = c.prepareStatement(sql)) {
-        ps.setString(1, job.identity());
-        ps.setString(2, job.deployment());
-        ps.setString(3, job.triggerKey().orElse(null));
-        ps.setObject(4, job.intervalStart().map(JobQueue::ts).orElse(null));
-        ps.setString(5, event);
-        ps.setObject(6, ts(until));
-        ps.setString(7, owner);
-        ps.setInt(8, maxAttempts);
-        ps.setObject(9, ts(now));
-        ps.setString(10, database.channel());
-        try (ResultSet rs = ps.executeQuery()) {
-          return rs.next() ? Optional.of(new Lease(rs.getLong(1), job.identity(),
-              job.deployment(), job.event(), 1, maxAttempts, 1, until)) : Optional.empty();
-        }
-      }
-    });
+    return run("enqueue job " + job.identity(), c -> JobInserts.insertLeased(c,
+        database.channel(), job, event, now, until, maxAttempts, owner));
   }
 
   private String boundedEvent(NewJob job) {
@@ -342,15 +285,7 @@ public final class JobQueue implements AutoCloseable {
 
   /** The earliest due time of any ready or leased job: the scheduler's only timer. */
   public synchronized Optional<Instant> nextDue() {
-    return run("read next due time", c -> {
-      try (PreparedStatement ps = c.prepareStatement(
-          "select min(run_at) from verglas_jobs where " + DUE);
-          ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        return Optional.ofNullable(rs.getObject(1, OffsetDateTime.class))
-            .map(OffsetDateTime::toInstant);
-      }
-    });
+    return run("read next due time", JobReads::nextDue);
   }
 
   /** The job with {@code identity}, if any. */
@@ -375,22 +310,7 @@ public final class JobQueue implements AutoCloseable {
   }
 
   private List<JobStatus> select(String what, String where, String arg) {
-    String sql = "select identity, state, attempts, generation, run_at, interval_start,"
-        + " last_error from verglas_jobs where " + where;
-    return run(what, c -> {
-      try (PreparedStatement ps = c.prepareStatement(sql)) {
-        ps.setString(1, arg);
-        List<JobStatus> out = new ArrayList<>();
-        try (ResultSet rs = ps.executeQuery()) {
-          while (rs.next()) {
-            out.add(new JobStatus(rs.getString(1), JobState.ofSql(rs.getString(2)), rs.getInt(3),
-                rs.getLong(4), instant(rs, 5), Optional.ofNullable(instantOrNull(rs, 6)),
-                Optional.ofNullable(rs.getString(7))));
-          }
-        }
-        return out;
-      }
-    });
+    return run(what, c -> JobReads.select(c, where, arg));
   }
 
   private boolean fenced(String what, Lease lease, String sql, Instant time) {
@@ -498,19 +418,6 @@ public final class JobQueue implements AutoCloseable {
   private String truncate(String error) {
     String text = error == null ? "" : error;
     return text.length() <= 4000 ? text : text.substring(0, 4000);
-  }
-
-  static OffsetDateTime ts(Instant instant) {
-    return OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
-  }
-
-  private static Instant instant(ResultSet rs, int column) throws SQLException {
-    return rs.getObject(column, OffsetDateTime.class).toInstant();
-  }
-
-  private static Instant instantOrNull(ResultSet rs, int column) throws SQLException {
-    OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
-    return value == null ? null : value.toInstant();
   }
 
   @Override
