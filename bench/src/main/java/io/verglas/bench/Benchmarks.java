@@ -13,7 +13,8 @@ public final class Benchmarks {
         new io.verglas.bench.cache.CacheBenchmark(),
         new io.verglas.bench.maintenance.MaintenanceBenchmark(),
         new io.verglas.bench.awareness.AwarenessBenchmark(),
-        new io.verglas.bench.query.QueryBenchmark());
+        new io.verglas.bench.query.QueryBenchmark(),
+        new io.verglas.bench.workers.WorkersBenchmark());
   }
 
   public static Optional<Benchmark> find(String name) {

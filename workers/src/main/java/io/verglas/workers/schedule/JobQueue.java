@@ -1,0 +1,439 @@
+package io.verglas.workers.schedule;
+
+import static io.verglas.workers.schedule.SqlTime.instant;
+import static io.verglas.workers.schedule.SqlTime.ts;
+
+import io.cloudevents.CloudEvent;
+import io.verglas.workers.event.CloudEventCodec;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+
+/**
+ * The durable job queue on PostgreSQL: enqueue, claim, heartbeat, complete, fail.
+ *
+ * <p>Design. One row per job ({@code V1__jobs.sql}). Enqueue is {@code INSERT ... ON CONFLICT
+ * (identity) DO NOTHING}, so the same trigger identity enqueued twice (a scheduler restart, two
+ * schedulers, a retried webhook) yields one job; a new row sends {@code pg_notify} in the same
+ * statement, delivered at commit. Claim picks due rows with {@code FOR UPDATE SKIP LOCKED}
+ * (competing consumers never wait on each other) and, in the same statement, increments the
+ * row's generation and attempts and sets {@code run_at} to the lease expiry: a lease is just a
+ * due time, and an expired lease is claimable like a ready job.
+ *
+ * <p>Fencing. Complete, fail and heartbeat carry the generation the consumer claimed under and
+ * update only {@code where generation = ? and state = 'leased'}: once another consumer claimed
+ * the job after the lease expired, the stale consumer's writes change nothing and return false.
+ * An expired lease on the last attempt is not claimed again; the next claim marks it dead.
+ *
+ * <p>Clock. Every time written or compared comes from the injected clock, not the database's
+ * {@code now()}, so tests advance time instead of sleeping; schedulers sharing a queue must
+ * share a reasonably synchronised clock (NTP), as lease expiry compares their readings.
+ *
+ * <p>Failures. The queue holds one connection, used by one caller at a time; a failed statement
+ * throws {@link SchedulerException} ("Cannot verb: reason") and a broken connection is reopened
+ * by the next call. Every operation is one statement, so a failure leaves the
+ * row as it was. Memory: the stored event is bounded by {@code maxEventBytes}.
+ */
+public final class JobQueue implements AutoCloseable {
+  private static final String DUE = JobReads.DUE;
+  private static final String RETURNING = " returning j.id, j.identity, j.deployment, j.event,"
+      + " j.attempts, j.max_attempts, j.generation, j.run_at";
+  private final Database database;
+  private final QueueSettings settings;
+  private final boolean outcomesOnly;
+  private final boolean listening;
+  private Connection connection;
+
+  public JobQueue(Database database, QueueSettings settings) {
+    this(database, settings, false, false);
+  }
+
+  private JobQueue(Database database, QueueSettings settings, boolean outcomesOnly,
+      boolean listening) {
+    this.database = Objects.requireNonNull(database, "database");
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.outcomesOnly = outcomesOnly;
+    this.listening = listening;
+  }
+
+  /**
+   * A consumer's queue: its connection also LISTENs on the queue's channel, so the consumer
+   * claims on the connection that woke it ({@link #awaitNotification}), one thread hop less
+   * between an enqueue and its run.
+   */
+  static JobQueue forConsumer(Database database, QueueSettings settings) {
+    return new JobQueue(database, settings, false, true);
+  }
+
+  /**
+   * A queue for a consumer's outcomes only (complete, fail, heartbeat), committing without
+   * waiting for the WAL flush ({@code synchronous_commit = off}). Losing such a commit in a
+   * database crash only makes the job run again after its lease expires (runs are at least
+   * once), and any later durable commit (a claim, an enqueue) flushes it first, so ordering
+   * holds. Claims and enqueues stay durable: a lost claim could hand its generation out twice.
+   */
+  static JobQueue forOutcomes(Database database, QueueSettings settings) {
+    return new JobQueue(database, settings, true, false);
+  }
+
+  public Database database() { return database; }
+  public QueueSettings settings() { return settings; }
+  public Instant now() { return settings.clock().instant(); }
+
+  /** Enqueues {@code job} unless a job with its identity exists; true if this call added it. */
+  public boolean enqueue(NewJob job) {
+    return enqueueAll(List.of(job)) == 1;
+  }
+
+  /**
+   * Enqueues each of {@code jobs} whose identity is new, in one statement (one round trip,
+   * one WAL flush); returns how many were added. Listeners are notified once, at commit.
+   */
+  public synchronized int enqueueAll(List<NewJob> jobs) {
+    if (jobs.isEmpty()) {
+      return 0;
+    }
+    requireDurable(what("enqueue", jobs.size(), jobs.get(0).identity()));
+    List<String> events = new ArrayList<>(jobs.size());
+    for (NewJob job : jobs) {
+      events.add(boundedEvent(job));
+    }
+    Instant now = now();
+    return run(what("enqueue", jobs.size(), jobs.get(0).identity()),
+        c -> JobInserts.insertReady(c, database.channel(), jobs, events, now,
+            settings.maxAttempts()));
+  }
+
+  /**
+   * Enqueues {@code job} already leased to {@code owner} (generation 1, attempt 1), for a
+   * consumer in the enqueuing process to run at once; empty if a job with its identity exists.
+   * The row is durable before this returns, and the lease fences like a claimed one: if the
+   * owner dies, the lease expires and another consumer runs the job. Listeners are notified,
+   * so their timers include the new lease's expiry.
+   */
+  public synchronized Optional<Lease> enqueueLeased(NewJob job, String owner) {
+    requireDurable("enqueue job " + job.identity());
+    String event = boundedEvent(job);
+    Instant now = now();
+    if (job.runAt().map(at -> at.isAfter(now)).orElse(false)) {
+      throw new IllegalArgumentException("Cannot lease job " + job.identity() + " at enqueue:"
+          + " it is not due before " + job.runAt().get());
+    }
+    Instant until = now.plus(settings.leaseDuration());
+    int maxAttempts = job.maxAttempts() > 0 ? job.maxAttempts() : settings.maxAttempts();
+    return run("enqueue job " + job.identity(), c -> JobInserts.insertLeased(c,
+        database.channel(), job, event, now, until, maxAttempts, owner));
+  }
+
+  private String boundedEvent(NewJob job) {
+    String event = CloudEventCodec.toJson(job.event());
+    int bytes = event.getBytes(StandardCharsets.UTF_8).length;
+    if (bytes > settings.maxEventBytes()) {
+      throw new IllegalArgumentException("Cannot enqueue job " + job.identity() + ": event of "
+          + bytes + " bytes exceeds the limit of " + settings.maxEventBytes());
+    }
+    return event;
+  }
+
+  /**
+   * Claims up to {@code limit} due jobs for {@code owner}, oldest due first, each under a new
+   * generation with a lease until now + lease duration. Expired leases on their last attempt
+   * become dead in the same statement.
+   */
+  public List<Lease> claim(String owner, int limit) {
+    return claim(owner, limit, leases -> {});
+  }
+
+  /**
+   * Claims like {@link #claim(String, int)}, handing the leases to {@code beforeCommit} while
+   * the claim's commit is still to come: the caller may start the runs during the WAL flush.
+   * The rows stay locked until the commit, so no other consumer can claim them meanwhile. The
+   * leases count (complete, fail, heartbeat) only once this method has returned; if it throws,
+   * the claim never happened, and the generations handed out will be refused.
+   */
+  public synchronized List<Lease> claim(String owner, int limit,
+      Consumer<List<Lease>> beforeCommit) {
+    if (limit < 1) {
+      throw new IllegalArgumentException("Cannot claim " + limit + " jobs: limit must be >= 1");
+    }
+    requireDurable("claim jobs");
+    Instant now = now();
+    Instant until = now.plus(settings.leaseDuration());
+    // One statement, one round trip: the first CTE buries expired leases on their last attempt,
+    // the second picks due rows; the two sets are disjoint (attempts < or >= max_attempts).
+    String sql = "with buried as (update verglas_jobs set state = 'dead', lease_owner = null,"
+        + " finished_at = ?, last_error = coalesce(last_error, 'lease expired on the last attempt')"
+        + " where id in (select id from verglas_jobs where state = 'leased' and run_at <= ?"
+        + " and attempts >= max_attempts for update skip locked)),"
+        + " due as (select id from verglas_jobs where " + DUE
+        + " and run_at <= ? and attempts < max_attempts order by run_at, id limit ?"
+        + " for update skip locked)"
+        + " update verglas_jobs j set state = 'leased', generation = j.generation + 1,"
+        + " attempts = j.attempts + 1, lease_owner = ?, run_at = ? from due where j.id = due.id"
+        + RETURNING;
+    return run("claim jobs for " + owner, c -> {
+      c.setAutoCommit(false);
+      try (PreparedStatement ps = c.prepareStatement(sql)) {
+        ps.setObject(1, ts(now));
+        ps.setObject(2, ts(now));
+        ps.setObject(3, ts(now));
+        ps.setInt(4, limit);
+        ps.setString(5, owner);
+        ps.setObject(6, ts(until));
+        List<Lease> leases = leases(ps);
+        if (!leases.isEmpty()) {
+          beforeCommit.accept(leases);
+        }
+        c.commit();
+        return leases;
+      } catch (SQLException | RuntimeException e) {
+        c.rollback();
+        throw e;
+      } finally {
+        c.setAutoCommit(true);
+      }
+    });
+  }
+
+  /** Extends the lease to now + lease duration; false if {@code lease} is no longer live. */
+  public synchronized boolean heartbeat(Lease lease) {
+    return fenced("heartbeat job " + lease.identity(), lease,
+        "update verglas_jobs set run_at = ? where id = ? and generation = ? and state = 'leased'",
+        now().plus(settings.leaseDuration()));
+  }
+
+  /** Marks the job done; false (and nothing changes) if {@code lease} is no longer live. */
+  public boolean complete(Lease lease) {
+    return completeAll(List.of(lease)).contains(lease.jobId());
+  }
+
+  /**
+   * Marks the jobs of {@code leases} done in one statement, each only if its lease is live;
+   * returns the ids of the jobs whose completion counted.
+   */
+  public synchronized Set<Long> completeAll(List<Lease> leases) {
+    if (leases.isEmpty()) {
+      return Set.of();
+    }
+    Long[] ids = new Long[leases.size()];
+    Long[] generations = new Long[leases.size()];
+    for (int k = 0; k < ids.length; k++) {
+      ids[k] = leases.get(k).jobId();
+      generations[k] = leases.get(k).generation();
+    }
+    String sql = "update verglas_jobs j set state = 'done', finished_at = ?, lease_owner = null"
+        + " from unnest(?::bigint[], ?::bigint[]) as d(id, generation)"
+        + " where j.id = d.id and j.generation = d.generation and j.state = 'leased'"
+        + " returning j.id";
+    return run(what("complete", leases.size(), leases.get(0).identity()), c -> {
+      try (PreparedStatement ps = c.prepareStatement(sql)) {
+        ps.setObject(1, ts(now()));
+        ps.setArray(2, c.createArrayOf("int8", ids));
+        ps.setArray(3, c.createArrayOf("int8", generations));
+        Set<Long> accepted = new HashSet<>();
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            accepted.add(rs.getLong(1));
+          }
+        }
+        return accepted;
+      }
+    });
+  }
+
+  /**
+   * Records a failed attempt: the job becomes ready again after the backoff, or dead after its
+   * last attempt. Empty if {@code lease} is no longer live (nothing changes).
+   */
+  public synchronized Optional<JobState> fail(Lease lease, String error) {
+    Instant now = now();
+    Instant retryAt = now.plus(settings.backoff().delayAfter(lease.attempt()));
+    String sql = "with f as (update verglas_jobs set"
+        + " state = case when attempts >= max_attempts then 'dead' else 'ready' end,"
+        + " run_at = case when attempts >= max_attempts then run_at else ? end,"
+        + " finished_at = case when attempts >= max_attempts then ? end,"
+        + " lease_owner = null, last_error = ?"
+        + " where id = ? and generation = ? and state = 'leased' returning state)"
+        + " select state, pg_notify(?, '') from f";
+    return run("fail job " + lease.identity(), c -> {
+      try (PreparedStatement ps = c.prepareStatement(sql)) {
+        ps.setObject(1, ts(retryAt));
+        ps.setObject(2, ts(now));
+        ps.setString(3, truncate(error));
+        ps.setLong(4, lease.jobId());
+        ps.setLong(5, lease.generation());
+        ps.setString(6, database.channel());
+        try (ResultSet rs = ps.executeQuery()) {
+          return rs.next() ? Optional.of(JobState.ofSql(rs.getString(1))) : Optional.empty();
+        }
+      }
+    });
+  }
+
+  /** The earliest due time of any ready or leased job: the scheduler's only timer. */
+  public synchronized Optional<Instant> nextDue() {
+    return run("read next due time", JobReads::nextDue);
+  }
+
+  /** The job with {@code identity}, if any. */
+  public synchronized Optional<JobStatus> status(String identity) {
+    return first("read job " + identity, "identity = ?", identity);
+  }
+
+  /** The job of the latest interval enqueued for cron trigger {@code triggerKey}, if any. */
+  public synchronized Optional<JobStatus> latestInterval(String triggerKey) {
+    return first("read latest interval of " + triggerKey,
+        "trigger_key = ? order by interval_start desc", triggerKey);
+  }
+
+  /** Every job of cron trigger {@code triggerKey}, by interval start. */
+  public synchronized List<JobStatus> intervals(String triggerKey) {
+    return select("read intervals of " + triggerKey,
+        "trigger_key = ? order by interval_start", triggerKey);
+  }
+
+  private Optional<JobStatus> first(String what, String where, String arg) {
+    return select(what, where + " limit 1", arg).stream().findFirst();
+  }
+
+  private List<JobStatus> select(String what, String where, String arg) {
+    return run(what, c -> JobReads.select(c, where, arg));
+  }
+
+  private boolean fenced(String what, Lease lease, String sql, Instant time) {
+    return run(what, c -> {
+      try (PreparedStatement ps = c.prepareStatement(sql)) {
+        ps.setObject(1, ts(time));
+        ps.setLong(2, lease.jobId());
+        ps.setLong(3, lease.generation());
+        return ps.executeUpdate() == 1;
+      }
+    });
+  }
+
+  private static List<Lease> leases(PreparedStatement ps) throws SQLException {
+    List<Lease> out = new ArrayList<>();
+    try (ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        CloudEvent event = CloudEventCodec.fromJson(rs.getString(4));
+        out.add(new Lease(rs.getLong(1), rs.getString(2), rs.getString(3), event, rs.getInt(5),
+            rs.getInt(6), rs.getLong(7), instant(rs, 8)));
+      }
+    }
+    return out;
+  }
+
+  private <T> T run(String what, SqlCall<T> call) {
+    try {
+      if (connection == null) {
+        connection = open();
+      }
+      return call.run(connection);
+    } catch (SQLException e) {
+      dropIfBroken();
+      throw new SchedulerException("Cannot " + what + ": " + e.getMessage(), e);
+    }
+  }
+
+  private Connection open() throws SQLException {
+    Connection c = database.open();
+    try (Statement st = c.createStatement()) {
+      if (outcomesOnly) {
+        st.execute("set synchronous_commit to off");
+      }
+      if (listening) {
+        st.execute("listen " + database.channel());
+      }
+    } catch (SQLException e) {
+      c.close();
+      throw e;
+    }
+    return c;
+  }
+
+  /**
+   * Waits up to {@code millis} for a notification on the queue's channel (returns at once if
+   * one arrived meanwhile, e.g. during a claim); true if any. Only on a consumer's queue. After
+   * a connection failure the next call reconnects and listens again: notifications sent in
+   * between are lost, so callers read the queue after every wait, woken or not.
+   */
+  synchronized boolean awaitNotification(long millis) {
+    if (!listening) {
+      throw new IllegalStateException("Cannot wait for notifications: not a consumer's queue");
+    }
+    int timeout = (int) Math.max(1, Math.min(millis, Integer.MAX_VALUE));
+    return run("wait for notifications", c -> {
+      PGNotification[] got = c.unwrap(PGConnection.class).getNotifications(timeout);
+      return got != null && got.length > 0;
+    });
+  }
+
+  /** Sends a notification on the queue's channel: wakes every waiting consumer. */
+  synchronized void wakeConsumers() {
+    run("notify consumers", c -> {
+      try (PreparedStatement ps = c.prepareStatement("select pg_notify(?, '')")) {
+        ps.setString(1, database.channel());
+        ps.executeQuery().close();
+        return null;
+      }
+    });
+  }
+
+  private void requireDurable(String what) {
+    if (outcomesOnly) {
+      throw new IllegalStateException("Cannot " + what + " on an outcomes-only queue: it"
+          + " commits without flushing");
+    }
+  }
+
+  private void dropIfBroken() {
+    try {
+      if (connection != null && !connection.isValid(1)) {
+        connection.close();
+        connection = null;
+      }
+    } catch (SQLException e) {
+      connection = null;
+    }
+  }
+
+  /** "verb job ID" for one job, "verb N jobs" for more: the subject of an error message. */
+  private static String what(String verb, int count, String firstIdentity) {
+    return count == 1 ? verb + " job " + firstIdentity : verb + " " + count + " jobs";
+  }
+
+  private String truncate(String error) {
+    String text = error == null ? "" : error;
+    return text.length() <= 4000 ? text : text.substring(0, 4000);
+  }
+
+  @Override
+  public synchronized void close() {
+    if (connection != null) {
+      try {
+        connection.close();
+      } catch (SQLException e) {
+        // closing: nothing left to protect
+      }
+      connection = null;
+    }
+  }
+
+  @FunctionalInterface
+  private interface SqlCall<T> {
+    T run(Connection c) throws SQLException;
+  }
+}
