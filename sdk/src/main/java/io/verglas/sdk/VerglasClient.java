@@ -65,6 +65,7 @@ public final class VerglasClient implements AutoCloseable {
   private final int writeRetries;
   private final Duration retryBackoff;
   private final boolean autoIdempotencyKeys;
+  private final BatchCompression compression;
   private final java.util.concurrent.ExecutorService retries =
       java.util.concurrent.Executors.newCachedThreadPool(runnable -> {
         Thread thread = new Thread(runnable, "verglas-writer-retry");
@@ -93,6 +94,8 @@ public final class VerglasClient implements AutoCloseable {
     this.writeRetries = builder.writeRetries < 0 ? DEFAULT_WRITE_RETRIES : builder.writeRetries;
     this.retryBackoff = builder.retryBackoff == null ? DEFAULT_RETRY_BACKOFF : builder.retryBackoff;
     this.autoIdempotencyKeys = builder.autoIdempotencyKeys;
+    this.compression = builder.compression == null ? BatchCompression.defaults()
+        : builder.compression;
   }
 
   public static Builder builder() {
@@ -191,7 +194,7 @@ public final class VerglasClient implements AutoCloseable {
   public TableWriter openWriter(TableIdentifier table, Consumer<PutAck> onAck) {
     TableWriter writer = new TableWriter(flight, allocator, table, descriptor(table), writeOptions,
         maxInFlightBatches, onAck, openWriters::remove, writeRetries, retryBackoff,
-        autoIdempotencyKeys, retries);
+        autoIdempotencyKeys, retries, compression);
     openWriters.add(writer);
     return writer;
   }
@@ -275,6 +278,7 @@ public final class VerglasClient implements AutoCloseable {
     private int writeRetries = -1;
     private Duration retryBackoff;
     private boolean autoIdempotencyKeys;
+    private BatchCompression compression;
 
     private Builder() {}
 
@@ -377,6 +381,16 @@ public final class VerglasClient implements AutoCloseable {
      */
     public Builder autoIdempotencyKeys(boolean enabled) {
       this.autoIdempotencyKeys = enabled;
+      return this;
+    }
+
+    /**
+     * How writers compress the batches they send (see {@link BatchCompression}). Default
+     * {@link BatchCompression#defaults()}: zstd for batches of 64 KiB of buffers or more.
+     */
+    public Builder batchCompression(BatchCompression compression) {
+      requireUnset(this.compression, "batchCompression");
+      this.compression = Objects.requireNonNull(compression, "compression");
       return this;
     }
 
