@@ -77,9 +77,11 @@ public final class BatchEncoder {
     for (FieldVector vector : root.getFieldVectors()) {
       appendNodes(vector, nodes);
     }
-    long body = received.computeBodyLength();
+    // The body plus room for the schema and batch headers (a few hundred bytes a column), so
+    // that the array is not grown (copied) on the way.
+    long size = received.computeBodyLength() + 1024 + 256L * nodes.size();
     ByteArrayOutputStream bytes = new ByteArrayOutputStream(
-        (int) Math.min(Integer.MAX_VALUE - 64, body + 1024));
+        (int) Math.min(Integer.MAX_VALUE - 64, size));
     try (ArrowRecordBatch batch = new ArrowRecordBatch(root.getRowCount(), nodes,
         received.getBuffers(), received.getBodyCompression(),
         received.getVariadicBufferCounts(), true)) {
