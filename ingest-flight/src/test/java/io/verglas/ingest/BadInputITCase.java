@@ -715,11 +715,7 @@ class BadInputITCase {
    * the WAL holds exactly the rows acknowledged before it, and the table has no snapshot.
    */
   private void assertNothingWritten(TableIdentifier id, long goodRows) {
-    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
-    while (server.metrics().snapshot().bufferedBytes() > 0) {
-      assertThat(System.nanoTime()).as("buffer drained").isLessThan(deadline);
-      Thread.onSpinWait();
-    }
+    TestEnvironment.awaitDrained(server);
     long rows = 0;
     String name = id.toString();
     for (WalSegment segment : env.laneSegments(STREAM)) {

@@ -203,7 +203,7 @@ class CompressedBatchesITCase {
       assertThat(status.getDescription()).startsWith(message);
     }
     assertThat(server.metrics().snapshot().rejects().get(reason) - before).isEqualTo(1);
-    awaitDrained();
+    TestEnvironment.awaitDrained(server);
     assertThat(walBatches()).isEmpty();
   }
 
@@ -225,7 +225,7 @@ class CompressedBatchesITCase {
   }
 
   private List<WalBatch> walBatches() {
-    awaitDrained();
+    TestEnvironment.awaitDrained(server);
     List<WalBatch> batches = new ArrayList<>();
     for (WalSegment segment : env.laneSegments(STREAM)) {
       if (segment.header().tableName().equals(List.of("zip", tableName))) {
@@ -233,14 +233,6 @@ class CompressedBatchesITCase {
       }
     }
     return batches;
-  }
-
-  private static void awaitDrained() {
-    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
-    while (server.metrics().snapshot().bufferedBytes() > 0) {
-      assertThat(System.nanoTime()).as("buffer drained").isLessThan(deadline);
-      Thread.onSpinWait();
-    }
   }
 
   private static RawFlight.IpcMessage recordBatch(WalBatch batch) {
