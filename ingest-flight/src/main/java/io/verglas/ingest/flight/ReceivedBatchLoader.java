@@ -5,6 +5,7 @@ import io.verglas.ingest.validation.RejectReason;
 import io.verglas.ingest.wal.BatchEncoder;
 import io.verglas.ingest.wal.PooledZstdCodec;
 import java.lang.reflect.Field;
+import org.apache.arrow.flatbuf.BodyCompressionMethod;
 import org.apache.arrow.flight.FlightStream;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.VectorLoader;
@@ -13,7 +14,6 @@ import org.apache.arrow.vector.compression.CompressionCodec;
 import org.apache.arrow.vector.compression.CompressionUtil;
 import org.apache.arrow.vector.ipc.message.ArrowBodyCompression;
 import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
-import org.apache.arrow.flatbuf.BodyCompressionMethod;
 
 /**
  * Loads the batches of one DoPut stream into its root, decompressing batches a client sent
