@@ -13,7 +13,8 @@ import java.util.List;
 import java.util.zip.CRC32C;
 
 /**
- * Reads and writes the WAL segment byte format, version 1 (documented in docs/wal-format.md).
+ * Reads and writes the WAL segment byte format (documented in docs/wal-format.md): writes
+ * version 2, reads versions 1 and 2.
  *
  * <pre>
  *   "VWAL"  u16 version  u32 headerLength  header  u32 crc32c(header)
@@ -23,9 +24,18 @@ import java.util.zip.CRC32C;
  * The body is the batches back to back: {@code i64 hlc, i32 rows, u8 hasKey, [utf key],
  * i32 ipcLength, ipc bytes}. A reader accepts a segment only if both checksums match and the
  * lengths account for every byte, so a truncated or partially written object is never valid.
+ *
+ * <p>Versions. The two have the same layout. In version 1 every batch's buffers are zstd; in
+ * version 2 a batch's buffers may also be lz4_frame or uncompressed, as the Arrow IPC message
+ * of each batch says (ingest writes the buffers its clients compressed as they came). The
+ * version tells a reader built for version 1's zstd-only promise that it may meet other codecs,
+ * rather than letting it fail on a batch in the middle of a segment.
  */
 public final class WalSegmentCodec {
-  public static final int FORMAT_VERSION = 1;
+  /** The version this codec writes. */
+  public static final int FORMAT_VERSION = 2;
+  /** The oldest version it reads. */
+  public static final int MIN_READ_VERSION = 1;
   static final byte[] MAGIC = {'V', 'W', 'A', 'L'};
   /** The longest idempotency key a batch may carry, in characters. */
   public static final int MAX_KEY_LENGTH = 256;
@@ -103,7 +113,7 @@ public final class WalSegmentCodec {
         throw new CorruptSegmentException("Cannot read WAL segment: bad magic");
       }
       int version = in.readUnsignedShort();
-      if (version != FORMAT_VERSION) {
+      if (version < MIN_READ_VERSION || version > FORMAT_VERSION) {
         throw new CorruptSegmentException("Cannot read WAL segment: unknown version " + version);
       }
       int headerLength = in.readInt();

@@ -17,23 +17,67 @@ class WalSegmentCodecTest {
       new WalBatch(100L, 2, "key-1", "first".getBytes(StandardCharsets.UTF_8)),
       new WalBatch(200L, 3, null, "second".getBytes(StandardCharsets.UTF_8)));
 
-  /** The version-1 bytes, as first written (golden file): readers and writers must keep them. */
+  /**
+   * The version-1 bytes, as first written (golden file): still read, and the layout is the
+   * version-2 layout (the writer's bytes differ only in the version field).
+   */
   @Test
-  void encodesAndDecodesTheGoldenVersionOneBytes() throws Exception {
-    byte[] golden;
-    try (java.io.InputStream in = getClass().getResourceAsStream("/wal/segment-v1.bin")) {
-      golden = in.readAllBytes();
-    }
+  void readsTheGoldenVersionOneBytes() throws Exception {
+    byte[] golden = resource("/wal/segment-v1.bin");
 
-    assertThat(WalSegmentCodec.encode(HEADER, BATCHES)).isEqualTo(golden);
+    WalSegment decoded = WalSegmentCodec.decode(golden);
+    assertThat(decoded.header()).isEqualTo(HEADER);
+    assertThat(decoded.batches()).usingRecursiveFieldByFieldElementComparator()
+        .isEqualTo(BATCHES);
+    byte[] asVersionTwo = golden.clone();
+    asVersionTwo[5] = 2;
+    assertThat(WalSegmentCodec.encode(HEADER, BATCHES)).isEqualTo(asVersionTwo);
+  }
+
+  @Test
+  void encodedPartsAreTheEncodedBytes() throws Exception {
+    byte[] bytes = WalSegmentCodec.encode(HEADER, BATCHES);
     EncodedSegment parts = WalSegmentCodec.encodeParts(HEADER, BATCHES);
-    assertThat(parts.length()).isEqualTo(golden.length);
-    assertThat(parts.newInputStream().readAllBytes()).isEqualTo(golden);
-    assertThat(parts.contentEquals(golden)).isTrue();
-    byte[] other = golden.clone();
+    assertThat(parts.length()).isEqualTo(bytes.length);
+    assertThat(parts.newInputStream().readAllBytes()).isEqualTo(bytes);
+    assertThat(parts.contentEquals(bytes)).isTrue();
+    byte[] other = bytes.clone();
     other[other.length - 1] ^= 1;
     assertThat(parts.contentEquals(other)).isFalse();
-    assertThat(WalSegmentCodec.decode(golden).header()).isEqualTo(HEADER);
+  }
+
+  /**
+   * The version-2 bytes (golden file, made by {@link GoldenSegments}): a batch with zstd
+   * buffers and one with lz4_frame buffers, as ingest writes them when clients compress. The
+   * writer still produces exactly these bytes and the rows read back.
+   */
+  @Test
+  void encodesAndDecodesTheGoldenVersionTwoBytes() throws Exception {
+    byte[] golden = resource("/wal/segment-v2.bin");
+
+    WalSegment decoded = WalSegmentCodec.decode(golden);
+    assertThat(decoded.header()).isEqualTo(GoldenSegments.HEADER_V2);
+    assertThat(WalSegmentCodec.encode(decoded.header(), decoded.batches())).isEqualTo(golden);
+    assertThat(GoldenSegments.codecs(decoded)).containsExactly("zstd", "lz4_frame");
+    assertThat(GoldenSegments.rows(decoded)).isEqualTo(GoldenSegments.expectedRows());
+  }
+
+  @Test
+  void refusesUnknownVersions() {
+    for (int version : new int[] {0, 3, 0xFFFF}) {
+      byte[] bytes = WalSegmentCodec.encode(HEADER, BATCHES);
+      bytes[4] = (byte) (version >>> 8);
+      bytes[5] = (byte) version;
+      assertThatThrownBy(() -> WalSegmentCodec.decode(bytes))
+          .isInstanceOf(CorruptSegmentException.class)
+          .hasMessage("Cannot read WAL segment: unknown version " + version);
+    }
+  }
+
+  private byte[] resource(String name) throws java.io.IOException {
+    try (java.io.InputStream in = getClass().getResourceAsStream(name)) {
+      return in.readAllBytes();
+    }
   }
 
   @Test
@@ -81,10 +125,10 @@ class WalSegmentCodecTest {
   }
 
   @Test
-  void goldenVersionOneBytesStillDecode() {
+  void layoutIsPinned() {
     // Pins the on-disk format: a change to the layout must bump FORMAT_VERSION.
     byte[] bytes = WalSegmentCodec.encode(HEADER, BATCHES);
-    assertThat(Arrays.copyOf(bytes, 6)).containsExactly('V', 'W', 'A', 'L', 0, 1);
+    assertThat(Arrays.copyOf(bytes, 6)).containsExactly('V', 'W', 'A', 'L', 0, 2);
     assertThat(bytes).hasSize(goldenLength());
   }
 

@@ -8,6 +8,7 @@ import io.verglas.catalog.Catalogs;
 import io.verglas.ingest.validation.BatchLimits;
 import io.verglas.ingest.validation.RejectReason;
 import io.verglas.protocol.PutAck;
+import io.verglas.sdk.BatchCompression;
 import io.verglas.sdk.TableWriter;
 import io.verglas.sdk.VerglasClient;
 import io.verglas.sdk.VerglasException;
@@ -407,8 +408,13 @@ class PutLimitsITCase {
   }
 
   /** A client that does not retry, so each refusal is seen as it happens. */
+  /**
+   * A client that sends plain Arrow: these limits are on messages as they travel, and the
+   * SDK's compression would shrink the big batches under the message cap (a compressed batch
+   * over the byte limit once decompressed is CompressedBatchesITCase's).
+   */
   private static VerglasClient client(IngestServer server) {
     return VerglasClient.builder().uri(server.location()).token(TestEnvironment.TOKEN)
-        .writeRetries(0).build();
+        .writeRetries(0).batchCompression(BatchCompression.none()).build();
   }
 }

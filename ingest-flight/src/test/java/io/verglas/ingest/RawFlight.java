@@ -6,8 +6,8 @@ import io.grpc.Channel;
 import io.grpc.ClientCall;
 import io.grpc.ClientInterceptors;
 import io.grpc.ManagedChannel;
-import io.grpc.MethodDescriptor;
 import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
 import io.grpc.Status;
 import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.MetadataUtils;
@@ -24,11 +24,21 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.apache.arrow.compression.CommonsCompressionFactory;
+import org.apache.arrow.flatbuf.BodyCompressionMethod;
 import org.apache.arrow.flatbuf.Message;
+import org.apache.arrow.flatbuf.RecordBatch;
 import org.apache.arrow.flight.impl.Flight;
 import org.apache.arrow.flight.impl.FlightServiceGrpc;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.VectorUnloader;
+import org.apache.arrow.vector.compression.CompressionCodec;
+import org.apache.arrow.vector.compression.CompressionUtil;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
+import org.apache.arrow.vector.ipc.WriteChannel;
+import org.apache.arrow.vector.ipc.message.ArrowBodyCompression;
+import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
+import org.apache.arrow.vector.ipc.message.MessageSerializer;
 
 /**
  * DoPut below the Flight client: sends hand-made {@code FlightData} messages over plain gRPC,
@@ -101,7 +111,45 @@ final class RawFlight implements AutoCloseable {
       writer.start();
       writer.writeBatch();
     }
-    ByteBuffer bytes = ByteBuffer.wrap(out.toByteArray()).order(ByteOrder.LITTLE_ENDIAN);
+    return split(out.toByteArray());
+  }
+
+  /**
+   * The schema message and the record batch message of one batch, its buffers compressed with
+   * {@code codec} and the batch labelled with codec id {@code label} (which may name a codec
+   * that does not exist).
+   */
+  static List<IpcMessage> compressedMessages(VectorSchemaRoot root,
+      CompressionUtil.CodecType codec, byte label) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    WriteChannel channel = new WriteChannel(Channels.newChannel(out));
+    MessageSerializer.serialize(channel, root.getSchema());
+    // Level 1, as the SDK compresses.
+    CompressionCodec compressor = CommonsCompressionFactory.INSTANCE.createCodec(codec, 1);
+    try (ArrowRecordBatch compressed = new VectorUnloader(root, true, compressor, true)
+            .getRecordBatch();
+        ArrowRecordBatch labelled = new ArrowRecordBatch(compressed.getLength(),
+            compressed.getNodes(), compressed.getBuffers(),
+            new ArrowBodyCompression(label, BodyCompressionMethod.BUFFER), true)) {
+      MessageSerializer.serialize(channel, labelled);
+    }
+    return split(out.toByteArray());
+  }
+
+  /** Where each buffer of a record batch message sits in its body: {offset, length} pairs. */
+  static long[][] bufferLayout(IpcMessage records) {
+    Message message = Message.getRootAsMessage(
+        ByteBuffer.wrap(records.header()).order(ByteOrder.LITTLE_ENDIAN));
+    RecordBatch batch = (RecordBatch) message.header(new RecordBatch());
+    long[][] layout = new long[batch.buffersLength()][];
+    for (int i = 0; i < layout.length; i++) {
+      layout[i] = new long[] {batch.buffers(i).offset(), batch.buffers(i).length()};
+    }
+    return layout;
+  }
+
+  static List<IpcMessage> split(byte[] stream) {
+    ByteBuffer bytes = ByteBuffer.wrap(stream).order(ByteOrder.LITTLE_ENDIAN);
     List<IpcMessage> messages = new ArrayList<>();
     while (bytes.remaining() >= 8) {
       int continuation = bytes.getInt();

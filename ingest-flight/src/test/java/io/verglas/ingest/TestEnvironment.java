@@ -11,6 +11,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.iceberg.catalog.Catalog;
 import org.gaul.s3proxy.S3Proxy;
@@ -72,6 +73,21 @@ final class TestEnvironment implements Closeable {
         .streamId(streamId)
         .token(TOKEN)
         .flushInterval(Duration.ofMillis(20));
+  }
+
+  /**
+   * Waits (up to 10 s) until the server buffers no batch: everything it accepted is in the WAL
+   * or was refused, so a test may look at the WAL.
+   */
+  static void awaitDrained(IngestServer server) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (server.metrics().snapshot().bufferedBytes() > 0) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("the server still buffers "
+            + server.metrics().snapshot().bufferedBytes() + " bytes after 10 s");
+      }
+      Thread.onSpinWait();
+    }
   }
 
   /** The keys of the stream's segments, in listing (= sequence) order. */

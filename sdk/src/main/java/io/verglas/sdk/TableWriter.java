@@ -58,7 +58,8 @@ import org.apache.iceberg.catalog.TableIdentifier;
  *
  * <p>The stream starts with the first batch's schema; later batches must have the same schema.
  * Each batch's data is copied before {@code write} returns, so the caller may reuse or close its
- * root right away. A rejected batch (INVALID_ARGUMENT and other non-transient failures) ends the
+ * root right away. Batches are sent with Arrow IPC buffer compression as the client's
+ * {@link BatchCompression} says (by default zstd from 64 KiB of buffers). A rejected batch (INVALID_ARGUMENT and other non-transient failures) ends the
  * writer: the server first sends the acks of the batches before it, then the error; later
  * writes fail with the same {@link VerglasException}.
  *
@@ -98,6 +99,8 @@ public final class TableWriter implements AutoCloseable {
   private final Executor retryExecutor;
   private final String autoKeyPrefix;
   private final AtomicLong autoKeys = new AtomicLong();
+  /** Guarded by "this", as the stream it sets up. */
+  private final CompressingPut compressing;
 
   // Guarded by "this": the current stream and the root whose buffers go onto the wire.
   private FlightClient.ClientStreamListener stream;
@@ -119,7 +122,8 @@ public final class TableWriter implements AutoCloseable {
   TableWriter(FlightClient flight, BufferAllocator allocator, TableIdentifier table,
       FlightDescriptor descriptor, CallOption[] options, int maxInFlightBatches,
       Consumer<PutAck> onAck, Consumer<TableWriter> onClose, int writeRetries,
-      Duration retryBackoff, boolean autoIdempotencyKeys, Executor retryExecutor) {
+      Duration retryBackoff, boolean autoIdempotencyKeys, Executor retryExecutor,
+      BatchCompression compression) {
     this.flight = flight;
     this.allocator = allocator;
     this.table = table;
@@ -132,6 +136,7 @@ public final class TableWriter implements AutoCloseable {
     this.retryBackoff = retryBackoff;
     this.retryExecutor = retryExecutor;
     this.autoKeyPrefix = autoIdempotencyKeys ? "sdk-" + UUID.randomUUID() + "-" : null;
+    this.compressing = new CompressingPut(compression);
   }
 
   public TableIdentifier table() {
@@ -356,6 +361,7 @@ public final class TableWriter implements AutoCloseable {
       try (ArrowRecordBatch records = unloader.getRecordBatch()) {
         new VectorLoader(sendRoot).load(records);
       }
+      compressing.before(stream, sendRoot);
       if (metadata == null) {
         stream.putNext();
       } else {

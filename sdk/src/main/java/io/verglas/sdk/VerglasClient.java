@@ -66,6 +66,7 @@ public final class VerglasClient implements AutoCloseable {
   private final int writeRetries;
   private final Duration retryBackoff;
   private final boolean autoIdempotencyKeys;
+  private final BatchCompression compression;
   private final java.util.concurrent.ExecutorService retries =
       java.util.concurrent.Executors.newCachedThreadPool(runnable -> {
         Thread thread = new Thread(runnable, "verglas-writer-retry");
@@ -96,6 +97,8 @@ public final class VerglasClient implements AutoCloseable {
     this.retryBackoff = builder.retryBackoff == null ? DEFAULT_RETRY_BACKOFF : builder.retryBackoff;
     this.autoIdempotencyKeys = builder.autoIdempotencyKeys;
     this.tableEndpoints = builder.tables.build();
+    this.compression = builder.compression == null ? BatchCompression.defaults()
+        : builder.compression;
   }
 
   public static Builder builder() {
@@ -215,7 +218,7 @@ public final class VerglasClient implements AutoCloseable {
   public TableWriter openWriter(TableIdentifier table, Consumer<PutAck> onAck) {
     TableWriter writer = new TableWriter(flight, allocator, table, descriptor(table), writeOptions,
         maxInFlightBatches, onAck, openWriters::remove, writeRetries, retryBackoff,
-        autoIdempotencyKeys, retries);
+        autoIdempotencyKeys, retries, compression);
     openWriters.add(writer);
     return writer;
   }
@@ -318,6 +321,7 @@ public final class VerglasClient implements AutoCloseable {
     private Duration retryBackoff;
     private boolean autoIdempotencyKeys;
     private final TableEndpoints.Builder tables = new TableEndpoints.Builder();
+    private BatchCompression compression;
 
     private Builder() {}
 
@@ -441,6 +445,16 @@ public final class VerglasClient implements AutoCloseable {
      */
     public Builder autoIdempotencyKeys(boolean enabled) {
       this.autoIdempotencyKeys = enabled;
+      return this;
+    }
+
+    /**
+     * How writers compress the batches they send (see {@link BatchCompression}). Default
+     * {@link BatchCompression#defaults()}: zstd for batches of 64 KiB of buffers or more.
+     */
+    public Builder batchCompression(BatchCompression compression) {
+      requireUnset(this.compression, "batchCompression");
+      this.compression = Objects.requireNonNull(compression, "compression");
       return this;
     }
 

@@ -8,6 +8,7 @@ import io.verglas.bench.ThreadCpu;
 import io.verglas.bench.stack.BenchStorage;
 import io.verglas.ingest.IngestServer;
 import io.verglas.ingest.wal.S3SegmentStore;
+import io.verglas.sdk.BatchCompression;
 import io.verglas.sdk.TableWriter;
 import io.verglas.sdk.VerglasClient;
 import io.verglas.table.CreateTableRequest;
@@ -70,6 +71,18 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * unacknowledged, the way a client that cares about latency runs: measured on a quiet machine,
  * 6 gave the same throughput with twice the queueing (ack p50 224 ms vs 119 ms), 2 lost
  * throughput. Segments are flushed at 2 MiB (200 ms interval) through 4 lanes.
+ *
+ * <p>Two client modes, both in every round (their order alternating), each push against the raw
+ * PUTs of its own segments: clients that compress their batches (the SDK's default, zstd level
+ * 1; the server writes their buffers as they come), which make {@code vs_raw_put}, and clients
+ * that send plain Arrow (any Flight client; the server compresses), which make
+ * {@code vs_raw_put_uncompressed_clients}. The server runs in this JVM, so its CPU is the
+ * process's CPU during a push minus that of the clients' threads ({@code bench-client-*}: they
+ * build and compress the batches) and of the object store's (the cache node in front of the
+ * local directory) and of the JIT compilers (reported apart: warm-up, not work);
+ * {@code server_cpu_s_per_gb_wal} divides it by the WAL bytes written.
+ * gRPC's transport threads are shared by the clients' channels and the server and count as
+ * server.
  */
 public final class IngestBenchmark implements Benchmark {
   private static final int CLIENTS = 4;
@@ -85,6 +98,30 @@ public final class IngestBenchmark implements Benchmark {
   private static final int WARM_UP_ROUNDS =
       Integer.getInteger("verglas.bench.ingest.warm-up-rounds", 40);
   private static final int ROUNDS = Integer.getInteger("verglas.bench.ingest.rounds", 5);
+  /** Thread groups that are the bench's clients, not the server. */
+  private static final String CLIENT_THREADS = "bench-client";
+  /**
+   * Thread groups of the object store (the cache node over a local directory); groups lose
+   * their digits, so the cache node's {@code verglas-s3-io-1} is {@code verglas-s-io}.
+   */
+  private static final List<String> ORIGIN_THREADS = List.of("verglas-s-", "verglas-local-origin",
+      "verglas-origin", "verglas-nvme", "verglas-heat", "verglas-metadata");
+  /** The JIT compilers' group: reported apart ({@code jit_compile_ms_per_round}), not work. */
+  private static final List<String> JIT_THREADS = List.of("jvm: JIT");
+
+  /** How the clients send batches. */
+  enum Mode {
+    COMPRESSED("", BatchCompression.defaults()),
+    UNCOMPRESSED("_uncompressed_clients", BatchCompression.none());
+
+    final String suffix;
+    final BatchCompression compression;
+
+    Mode(String suffix, BatchCompression compression) {
+      this.suffix = suffix;
+      this.compression = compression;
+    }
+  }
 
   @Override
   public String name() {
@@ -121,33 +158,42 @@ public final class IngestBenchmark implements Benchmark {
       ExecutorService clients = Executors.newFixedThreadPool(CLIENTS, clientThreads());
       try {
         Set<String> seen = new HashSet<>();
-        // Warm-up rounds of both sides (JIT, connections); not measured.
+        // Warm-up rounds of both sides (JIT, connections), modes alternating; not measured.
         for (int w = 0; w < WARM_UP_ROUNDS; w++) {
-          push(clients, server, allocator, table, perClient);
+          push(clients, server, allocator, table, perClient, Mode.values()[w % 2]);
           List<byte[]> warmSegments = newSegments(s3, bucket, seen);
           rawPutMbPerSecond(s3, bucket, warmSegments, 1);
           rawPutMbPerSecond(s3, bucket, warmSegments, LANES);
         }
 
-        List<Round> measured = new ArrayList<>();
+        Map<Mode, List<Round>> measured = new LinkedHashMap<>();
+        Map<Mode, Map<String, Double>> cpuByThread = new LinkedHashMap<>();
         double jitSecondsDuringPushes = 0;
-        Map<String, Double> cpuByThread = new HashMap<>();
         for (int r = 0; r < rounds; r++) {
-          ProcessCpu processCpu = ProcessCpu.start();
-          ThreadCpu threadCpu = ThreadCpu.start();
-          IngestRun run = push(clients, server, allocator, table, perClient);
-          double cpu = processCpu.cpuSeconds();
-          jitSecondsDuringPushes += processCpu.jitSeconds();
-          threadCpu.topGroups(12).forEach((group, s) -> cpuByThread.merge(group, s, Double::sum));
-          List<byte[]> segments = newSegments(s3, bucket, seen);
-          long walBytes = segments.stream().mapToLong(b -> b.length).sum();
-          double sequential = rawPutMbPerSecond(s3, bucket, segments, 1);
-          double parallel = rawPutMbPerSecond(s3, bucket, segments, LANES);
-          measured.add(new Round(run, walBytes, segments.size(), sequential, parallel, cpu));
+          for (int m = 0; m < 2; m++) {
+            Mode mode = Mode.values()[(r + m) % 2];
+            ProcessCpu processCpu = ProcessCpu.start();
+            ThreadCpu threadCpu = ThreadCpu.start();
+            IngestRun run = push(clients, server, allocator, table, perClient, mode);
+            double cpu = processCpu.cpuSeconds();
+            jitSecondsDuringPushes += processCpu.jitSeconds();
+            Map<String, Double> groups = threadCpu.topGroups(Integer.MAX_VALUE);
+            groups.entrySet().stream().limit(12).forEach(e -> cpuByThread
+                .computeIfAbsent(mode, k -> new HashMap<>())
+                .merge(e.getKey(), e.getValue(), Double::sum));
+            double clientCpu = sum(groups, List.of(CLIENT_THREADS));
+            double serverCpu = cpu - clientCpu - sum(groups, ORIGIN_THREADS)
+                - sum(groups, JIT_THREADS);
+            List<byte[]> segments = newSegments(s3, bucket, seen);
+            long walBytes = segments.stream().mapToLong(b -> b.length).sum();
+            double sequential = rawPutMbPerSecond(s3, bucket, segments, 1);
+            double parallel = rawPutMbPerSecond(s3, bucket, segments, LANES);
+            measured.computeIfAbsent(mode, k -> new ArrayList<>()).add(new Round(run, walBytes,
+                segments.size(), sequential, parallel, cpu, serverCpu, clientCpu));
+          }
         }
         return report(quick, rows, measured, loadBefore,
-            Math.round(jitSecondsDuringPushes * 1000 / rounds),
-            perRound(cpuByThread, rounds));
+            Math.round(jitSecondsDuringPushes * 1000 / rounds), cpuByThread);
       } finally {
         clients.shutdown();
         perClient.forEach(batches -> batches.forEach(VectorSchemaRoot::close));
@@ -155,16 +201,10 @@ public final class IngestBenchmark implements Benchmark {
     }
   }
 
-  private BenchmarkReport report(boolean quick, int rows, List<Round> rounds, double loadBefore,
-      long jitMillisPerRound, Map<String, Double> cpuByThread) {
-    double mbPerSecond = median(rounds.stream().mapToDouble(Round::mbPerSecond).toArray());
-    long[] latencies = rounds.stream().flatMapToLong(r -> Arrays.stream(r.run().ackNanos()))
-        .toArray();
-    Arrays.sort(latencies);
-    long[] wire = rounds.stream().flatMapToLong(r -> Arrays.stream(r.run().wireAckNanos()))
-        .toArray();
-    Arrays.sort(wire);
-    return BenchmarkReport.builder(name(), quick)
+  private BenchmarkReport report(boolean quick, int rows, Map<Mode, List<Round>> byMode,
+      double loadBefore, long jitMillisPerRound, Map<Mode, Map<String, Double>> cpuByThread) {
+    List<Round> first = byMode.get(Mode.COMPRESSED);
+    BenchmarkReport.Builder report = BenchmarkReport.builder(name(), quick)
         .metric("rows", rows)
         .metric("clients", CLIENTS)
         .metric("batch_rows", BATCH_ROWS)
@@ -172,48 +212,84 @@ public final class IngestBenchmark implements Benchmark {
         .metric("lanes", LANES)
         .metric("flush_bytes", FLUSH_BYTES)
         .metric("flush_interval_ms", FLUSH_INTERVAL.toMillis())
-        .metric("rounds", rounds.size())
+        .metric("rounds", first.size())
         .metric("warm_up_rounds", WARM_UP_ROUNDS)
-        .metric("rows_per_s", Math.round(median(rounds.stream()
-            .mapToDouble(r -> rows / r.run().seconds()).toArray())))
-        .metric("mb_per_s", round(mbPerSecond))
-        .metric("wal_bytes", rounds.get(0).walBytes())
-        .metric("segments", rounds.get(0).segments())
-        .metric("ack_latency_p50_ms", round(percentileMillis(latencies, 0.50)))
-        .metric("ack_latency_p99_ms", round(percentileMillis(latencies, 0.99)))
-        .metric("ack_latency_max_ms", round(percentileMillis(latencies, 1.0)))
-        .metric("ack_latency_on_wire_p50_ms", round(percentileMillis(wire, 0.50)))
-        .metric("ack_latency_on_wire_p99_ms", round(percentileMillis(wire, 0.99)))
-        .metric("elapsed_s", round(median(rounds.stream().mapToDouble(r -> r.run().seconds())
-            .toArray())))
-        .metric("cpu_s", round(median(rounds.stream().mapToDouble(Round::cpuSeconds)
-            .toArray())))
-        .metric("jit_compile_ms_per_round", jitMillisPerRound)
-        .metric("cpu_s_by_thread_per_round", cpuByThread)
-        .metric("mb_per_s_rounds", rounds.stream().map(r -> round(r.mbPerSecond())).toList())
-        .peer("raw_put_mb_per_s", round(median(rounds.stream()
-            .mapToDouble(Round::rawSequential).toArray())))
-        .peer("raw_put_parallel_mb_per_s", round(median(rounds.stream()
-            .mapToDouble(Round::rawParallel).toArray())))
-        .peer("raw_put_mb_per_s_rounds", rounds.stream().map(r -> round(r.rawSequential()))
-            .toList())
-        .ratio("vs_raw_put", median(rounds.stream()
-            .mapToDouble(r -> r.mbPerSecond() / r.rawSequential()).toArray()), 1)
-        .ratio("vs_raw_put_parallel", median(rounds.stream()
-            .mapToDouble(r -> r.mbPerSecond() / r.rawParallel()).toArray()), 1)
+        .metric("client_compression", Mode.COMPRESSED.compression.toString())
+        .metric("jit_compile_ms_per_round", jitMillisPerRound);
+    for (Mode mode : Mode.values()) {
+      List<Round> rounds = byMode.get(mode);
+      modeFigures(report, mode.suffix, rows, rounds);
+      report.metric("cpu_s_by_thread_per_round" + mode.suffix,
+          perRound(cpuByThread.get(mode), rounds.size()));
+    }
+    return report
         .environment("load_average_1m_before", loadBefore)
         .environment("load_average_1m_after", loadAverage())
         .build();
   }
 
+  /** One client mode's figures, each name with the mode's suffix. */
+  private static void modeFigures(BenchmarkReport.Builder report, String suffix, int rows,
+      List<Round> rounds) {
+    long[] latencies = sorted(rounds, r -> r.run().ackNanos());
+    long[] wire = sorted(rounds, r -> r.run().wireAckNanos());
+    report.metric("rows_per_s" + suffix, Math.round(median(rounds, r -> rows / r.run().seconds())))
+        .metric("mb_per_s" + suffix, round(median(rounds, Round::mbPerSecond)))
+        .metric("wal_bytes" + suffix, rounds.get(0).walBytes())
+        .metric("segments" + suffix, rounds.get(0).segments())
+        .metric("ack_latency_p50_ms" + suffix, round(percentileMillis(latencies, 0.50)))
+        .metric("ack_latency_p99_ms" + suffix, round(percentileMillis(latencies, 0.99)))
+        .metric("ack_latency_max_ms" + suffix, round(percentileMillis(latencies, 1.0)))
+        .metric("ack_latency_on_wire_p50_ms" + suffix, round(percentileMillis(wire, 0.50)))
+        .metric("ack_latency_on_wire_p99_ms" + suffix, round(percentileMillis(wire, 0.99)))
+        .metric("elapsed_s" + suffix, round(median(rounds, r -> r.run().seconds())))
+        .metric("cpu_s" + suffix, round(median(rounds, Round::cpuSeconds)))
+        .metric("server_cpu_s" + suffix, round(median(rounds, Round::serverCpuSeconds)))
+        .metric("client_cpu_s" + suffix, round(median(rounds, Round::clientCpuSeconds)))
+        .metric("server_cpu_s_per_gb_wal" + suffix, round(median(rounds,
+            r -> r.serverCpuSeconds() / (r.walBytes() / 1e9))))
+        .metric("mb_per_s_rounds" + suffix, rounds.stream().map(r -> round(r.mbPerSecond()))
+            .toList())
+        .peer("raw_put_mb_per_s" + suffix, round(median(rounds, Round::rawSequential)))
+        .peer("raw_put_parallel_mb_per_s" + suffix, round(median(rounds, Round::rawParallel)))
+        .peer("raw_put_mb_per_s_rounds" + suffix, rounds.stream()
+            .map(r -> round(r.rawSequential())).toList())
+        .ratio("vs_raw_put" + suffix, median(rounds, r -> r.mbPerSecond() / r.rawSequential()), 1)
+        .ratio("vs_raw_put_parallel" + suffix,
+            median(rounds, r -> r.mbPerSecond() / r.rawParallel()), 1);
+  }
+
+  private static long[] sorted(List<Round> rounds,
+      java.util.function.Function<Round, long[]> values) {
+    long[] all = rounds.stream().flatMapToLong(r -> Arrays.stream(values.apply(r))).toArray();
+    Arrays.sort(all);
+    return all;
+  }
+
+  private static double median(List<Round> rounds, java.util.function.ToDoubleFunction<Round> f) {
+    return median(rounds.stream().mapToDouble(f).toArray());
+  }
+
+  /** CPU seconds of the thread groups whose names start with one of {@code prefixes}. */
+  private static double sum(Map<String, Double> groups, List<String> prefixes) {
+    return groups.entrySet().stream()
+        .filter(e -> prefixes.stream().anyMatch(e.getKey()::startsWith))
+        .mapToDouble(Map.Entry::getValue).sum();
+  }
+
   private static VerglasClient client(IngestServer server, BufferAllocator allocator) {
+    return client(server, allocator, Mode.COMPRESSED);
+  }
+
+  private static VerglasClient client(IngestServer server, BufferAllocator allocator, Mode mode) {
     return VerglasClient.builder().uri(server.location()).token(TOKEN)
-        .allocator(allocator).maxInFlightBatches(IN_FLIGHT).build();
+        .allocator(allocator).maxInFlightBatches(IN_FLIGHT)
+        .batchCompression(mode.compression).build();
   }
 
   private static IngestRun push(ExecutorService pool, IngestServer server,
-      BufferAllocator allocator, TableIdentifier table, List<List<VectorSchemaRoot>> perClient)
-      throws Exception {
+      BufferAllocator allocator, TableIdentifier table, List<List<VectorSchemaRoot>> perClient,
+      Mode mode) throws Exception {
     List<long[]> latencies = new ArrayList<>();
     List<long[]> wireLatencies = new ArrayList<>();
     List<Future<?>> done = new ArrayList<>();
@@ -227,7 +303,7 @@ public final class IngestBenchmark implements Benchmark {
       latencies.add(latency);
       wireLatencies.add(wire);
       done.add(pool.submit(() -> {
-        try (VerglasClient client = client(server, allocator);
+        try (VerglasClient client = client(server, allocator, mode);
             TableWriter writer = client.openWriter(table)) {
           List<CompletableFuture<?>> acks = new ArrayList<>();
           for (int i = 0; i < batches.size(); i++) {
@@ -333,7 +409,7 @@ public final class IngestBenchmark implements Benchmark {
 
   /** One measured round: the push, its segments, and the raw PUTs of those segments. */
   record Round(IngestRun run, long walBytes, int segments, double rawSequential,
-      double rawParallel, double cpuSeconds) {
+      double rawParallel, double cpuSeconds, double serverCpuSeconds, double clientCpuSeconds) {
     double mbPerSecond() {
       return walBytes / (double) (1 << 20) / run.seconds();
     }

@@ -2,6 +2,7 @@ package io.verglas.cli.push;
 
 import io.verglas.cli.stack.StackOptions;
 import io.verglas.cli.table.TableNames;
+import io.verglas.sdk.BatchCompression;
 import io.verglas.sdk.RowBatchBuilder;
 import io.verglas.sdk.TableWriter;
 import io.verglas.sdk.VerglasClient;
@@ -40,6 +41,15 @@ public final class PushCommand implements Callable<Integer> {
   @Option(names = "--batch-rows", defaultValue = "10000", description = "Rows per batch (default: ${DEFAULT-VALUE})")
   int batchRows;
 
+  @Option(names = "--compression", defaultValue = "zstd", description = "How batches travel: "
+      + "zstd, lz4_frame or none; the server writes compressed batches to the WAL as they come "
+      + "(default: ${DEFAULT-VALUE})")
+  String compression;
+
+  @Option(names = "--compress-min-bytes", defaultValue = "65536", description = "Batches with "
+      + "fewer bytes of Arrow buffers go uncompressed (default: ${DEFAULT-VALUE})")
+  long compressMinBytes;
+
   @Override
   public Integer call() throws Exception {
     TableIdentifier id = TableNames.parse(table);
@@ -53,7 +63,9 @@ public final class PushCommand implements Callable<Integer> {
     long rows = 0;
     long start = System.nanoTime();
     ProgressBar bar = new ProgressBar(System.err);
-    try (VerglasClient client = stack.client();
+    BatchCompression batchCompression =
+        BatchCompression.of(BatchCompression.Codec.parse(compression), compressMinBytes);
+    try (VerglasClient client = stack.client(batchCompression);
         RowSource source = open(formatOf(file));
         RowBatchBuilder builder = client.rowBatchBuilder(id);
         TableWriter writer = client.openWriter(id, ack -> acked.addAndGet(ack.rows()))) {

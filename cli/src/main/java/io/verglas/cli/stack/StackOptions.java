@@ -2,6 +2,7 @@ package io.verglas.cli.stack;
 
 import io.verglas.catalog.Catalogs;
 import io.verglas.cli.local.EndpointsFile;
+import io.verglas.sdk.BatchCompression;
 import io.verglas.sdk.VerglasClient;
 import java.nio.file.Path;
 import org.apache.iceberg.catalog.Catalog;
@@ -28,8 +29,14 @@ public final class StackOptions {
   }
 
   public VerglasClient client() {
+    return client(BatchCompression.defaults());
+  }
+
+  /** A client whose writers compress batches as {@code compression} says. */
+  public VerglasClient client(BatchCompression compression) {
     EndpointsFile e = endpoints();
-    return VerglasClient.builder().uri(e.flightUri().toString()).token(e.flightToken()).build();
+    return VerglasClient.builder().uri(e.flightUri().toString()).token(e.flightToken())
+        .batchCompression(compression).build();
   }
 
   public Catalog catalog() {

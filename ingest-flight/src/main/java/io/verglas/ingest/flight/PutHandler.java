@@ -22,6 +22,7 @@ import org.apache.arrow.flight.FlightStream;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.iceberg.catalog.TableIdentifier;
 
@@ -35,7 +36,8 @@ import org.apache.iceberg.catalog.TableIdentifier;
  * bad batch ends the call with INVALID_ARGUMENT after the acks of the batches before it;
  * nothing of the bad batch is written. A batch whose idempotency key the stream has seen is
  * answered with the earlier acknowledgement without being encoded. Encoding (zstd) happens on
- * this thread, so the WAL lanes only concatenate bytes. Reads go through the call's
+ * this thread, so the WAL lanes only concatenate bytes; a batch its client compressed is
+ * decompressed for validation and written with the client's buffers ({@link ReceivedBatchLoader}). Reads go through the call's
  * {@link PutFlow}, so the call receives a batch only once it has handed on the one before.
  */
 final class PutHandler implements Runnable {
@@ -76,6 +78,16 @@ final class PutHandler implements Runnable {
     // A stream is checked against freshly loaded metadata (it may run for long; a stale cached
     // schema could let a dropped or renamed column through); later batches use the cache.
     ColumnPlan plan = plan(id, schema, tables.reload(id), true);
+    ReceivedBatchLoader loader = ReceivedBatchLoader.install(stream, validator.limits().maxBytes());
+    try {
+      readBatches(id, schema, plan, loader);
+    } finally {
+      loader.discard();
+    }
+  }
+
+  private void readBatches(TableIdentifier id, Schema schema, ColumnPlan plan,
+      ReceivedBatchLoader loader) {
     int index = 0;
     while (!acks.ended() && next(id, index)) {
       VectorSchemaRoot batch = stream.getRoot();
@@ -84,22 +96,39 @@ final class PutHandler implements Runnable {
       if (!current.uuid().equals(plan.table().uuid()) || current.schemaId() != plan.schemaId()) {
         plan = plan(id, schema, current, false);
       }
-      validator.validate(batch, plan, index);
-      SegmentTarget target = plan.table().segmentTarget();
-      String key = metadata.idempotencyKey();
-      Optional<CompletableFuture<PutAck>> duplicate = committer.duplicateOf(target, key);
-      if (duplicate.isPresent()) {
-        metrics.duplicateAbsorbed();
-        acks.track(duplicate.get());
-      } else {
-        byte[] ipc = BatchEncoder.encode(batch);
-        metrics.batchAccepted(batch.getRowCount(), bufferBytes(batch));
-        acks.track(committer.append(target, ipc, batch.getRowCount(), key));
+      ArrowRecordBatch compressed = loader.takeCompressed();
+      try {
+        handOn(batch, compressed, plan, metadata, index);
+      } finally {
+        if (compressed != null) {
+          compressed.close();
+        }
       }
       // Handed on (encoded, or answered by an earlier ack): the call holds nothing while it
       // waits for the next batch (see PutFlow).
       batch.clear();
       index++;
+    }
+  }
+
+  /**
+   * Validates a loaded batch and hands it to the group commit (or answers it with an earlier
+   * ack); a batch that came compressed is written with its client's compressed buffers.
+   */
+  private void handOn(VectorSchemaRoot batch, ArrowRecordBatch compressed, ColumnPlan plan,
+      BatchMetadata metadata, int index) {
+    validator.validate(batch, plan, index);
+    SegmentTarget target = plan.table().segmentTarget();
+    String key = metadata.idempotencyKey();
+    Optional<CompletableFuture<PutAck>> duplicate = committer.duplicateOf(target, key);
+    if (duplicate.isPresent()) {
+      metrics.duplicateAbsorbed();
+      acks.track(duplicate.get());
+    } else {
+      byte[] ipc = compressed != null ? BatchEncoder.passThrough(batch, compressed)
+          : BatchEncoder.encode(batch);
+      metrics.batchAccepted(batch.getRowCount(), bufferBytes(batch));
+      acks.track(committer.append(target, ipc, batch.getRowCount(), key));
     }
   }
 
@@ -166,6 +195,11 @@ final class PutHandler implements Runnable {
         stream.getRoot().clear();
       } catch (RuntimeException ignored) {
         // nothing more to release
+      }
+      if (e instanceof InvalidBatchException refused) {
+        // Refused by the loader before decompressing (over the byte limit).
+        throw new InvalidBatchException("Cannot write batch " + index + " to " + id + ": "
+            + e.getMessage(), refused.reason(), e);
       }
       throw new InvalidBatchException("Cannot read batch " + index + " of the stream to " + id
           + ": malformed Arrow data: " + e.getMessage(), RejectReason.MALFORMED, e);

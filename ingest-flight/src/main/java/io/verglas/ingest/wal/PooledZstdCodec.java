@@ -19,11 +19,11 @@ import org.apache.arrow.vector.compression.CompressionUtil;
  * executor's threads come and go; the pool never holds more contexts than encoders ran at once.
  * The output is the same frame format, readable by any zstd Arrow reader.
  */
-final class PooledZstdCodec extends AbstractCompressionCodec {
+public final class PooledZstdCodec extends AbstractCompressionCodec {
   private final int level;
   private final ConcurrentLinkedQueue<ZstdCompressCtx> contexts = new ConcurrentLinkedQueue<>();
 
-  PooledZstdCodec(int level) {
+  public PooledZstdCodec(int level) {
     this.level = level;
   }
 
