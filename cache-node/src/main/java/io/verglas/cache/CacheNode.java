@@ -8,8 +8,11 @@ import io.verglas.cache.awareness.NodeCaches;
 import io.verglas.cache.awareness.NodeReads;
 import io.verglas.cache.block.BlockCache;
 import io.verglas.cache.block.MetadataStore;
+import io.verglas.cache.block.MissPath;
 import io.verglas.cache.catalog.CatalogProxy;
 import io.verglas.cache.catalog.RestCatalogConfig;
+import io.verglas.cache.cluster.Cluster;
+import io.verglas.cache.cluster.ClusterConfig;
 import io.verglas.cache.origin.ObjectMeta;
 import io.verglas.cache.origin.Origin;
 import io.verglas.cache.protection.OriginProtection;
@@ -101,6 +104,7 @@ public final class CacheNode implements AutoCloseable {
   private final String adminHost;
   private final Awareness awareness;
   private final CatalogProxy catalog;
+  private final Cluster cluster;
   private final java.time.Instant created;
   private int port = -1;
   private int adminPort = -1;
@@ -108,8 +112,10 @@ public final class CacheNode implements AutoCloseable {
 
   private CacheNode(S3ServerConfig config, Origin origin, String adminHost, Integer adminPort,
       String adminToken, Awareness awareness, RestCatalogConfig catalogConfig,
-      List<ServiceEndpoint> services) {
+      List<ServiceEndpoint> services, ClusterConfig clusterConfig) {
     this.config = config;
+    this.cluster = clusterConfig == null ? null
+        : new Cluster(clusterConfig, config.dramCapacityBytes() + config.nvmeCapacityBytes());
     this.catalog = catalogConfig == null ? null
         : new CatalogProxy(catalogConfig, this::endpoint, config.region(), config.clock());
     List<ServiceEndpoint> served = new ArrayList<>(services);
@@ -117,7 +123,8 @@ public final class CacheNode implements AutoCloseable {
       served.add(catalog);
     }
     this.server = new S3Server(config, origin,
-        awareness == null ? ReadObserver.NONE : awareness.readObserver(), served);
+        awareness == null ? ReadObserver.NONE : awareness.readObserver(), served,
+        cluster == null ? MissPath.ORIGIN : cluster.missPath());
     this.awareness = awareness;
     this.adminHost = adminHost;
     this.adminServer = adminPort == null ? null
@@ -141,6 +148,10 @@ public final class CacheNode implements AutoCloseable {
     try {
       if (adminServer != null) {
         adminPort = adminServer.start();
+      }
+      if (cluster != null) {
+        cluster.start((id, length) -> server.blockCache().get(id, block -> server.readVersion(
+            block.bucket(), block.key(), block.etag(), block.offset(), length)));
       }
       if (awareness != null) {
         awareness.start(new NodeCaches(new Reads(), server.metadataStore(), server.blockCache(),
@@ -222,6 +233,22 @@ public final class CacheNode implements AutoCloseable {
     public Map<String, Object> heat(String table, int limit) {
       return awareness == null ? null : awareness.heat(table, limit);
     }
+
+    @Override
+    public Map<String, Object> cluster() {
+      return cluster == null ? null : cluster.report();
+    }
+  }
+
+  /**
+   * The node's cache cluster (membership, placement, peer counters); the node must be built
+   * with {@link Builder#cluster}.
+   */
+  public Cluster cluster() {
+    if (cluster == null) {
+      throw new IllegalStateException("Cannot report the cluster: the node was built without one");
+    }
+    return cluster;
   }
 
   /**
@@ -345,6 +372,9 @@ public final class CacheNode implements AutoCloseable {
       return;
     }
     closed = true;
+    if (cluster != null) {
+      cluster.close(); // leave first: the others stop routing here while this node still serves
+    }
     if (awareness != null) {
       awareness.close();
     }
@@ -398,6 +428,7 @@ public final class CacheNode implements AutoCloseable {
     private OriginProtection originProtection;
     private AwarenessConfig awareness;
     private RestCatalogConfig catalog;
+    private ClusterConfig cluster;
     private final List<ServiceEndpoint> services = new ArrayList<>();
 
     private Builder() {}
@@ -656,6 +687,17 @@ public final class CacheNode implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Join a cache cluster: block misses ask the block's owner (capacity-weighted rendezvous
+     * over the live members) before the origin, and this node serves its own blocks to the
+     * others ({@code io.verglas.cache.cluster}). Without it the node works alone.
+     */
+    public Builder cluster(ClusterConfig value) {
+      once(cluster, "cluster");
+      cluster = Objects.requireNonNull(value, "cluster");
+      return this;
+    }
+
     /** Also accept virtual-host style requests for hosts {@code <bucket>.<domain>}. */
     public Builder virtualHostDomain(String domain) {
       once(virtualHostDomain, "virtualHostDomain");
@@ -775,7 +817,7 @@ public final class CacheNode implements AutoCloseable {
         throw new IllegalStateException("Cannot build a cache node whose admin port equals its S3 port: " + port);
       }
       return new CacheNode(config, origin, adminHost != null ? adminHost : config.host(), adminPort,
-          adminToken, aware, catalog, services);
+          adminToken, aware, catalog, services, cluster);
     }
 
     private static void once(Object current, String name) {

@@ -9,6 +9,7 @@ import io.netty.channel.WriteBufferWaterMark;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.verglas.cache.block.BlockCache;
 import io.verglas.cache.block.MetadataStore;
+import io.verglas.cache.block.MissPath;
 import io.verglas.cache.origin.ObjectMeta;
 import io.verglas.cache.origin.Origin;
 import io.verglas.cache.protection.Delayer;
@@ -60,6 +61,12 @@ public final class S3Server implements AutoCloseable {
    */
   public S3Server(S3ServerConfig config, Origin origin, ReadObserver observer,
       List<ServiceEndpoint> services) {
+    this(config, origin, observer, services, MissPath.ORIGIN);
+  }
+
+  /** As above, with client reads' block misses taking {@code missPath} before the origin. */
+  public S3Server(S3ServerConfig config, Origin origin, ReadObserver observer,
+      List<ServiceEndpoint> services, MissPath missPath) {
     this.config = config;
     this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "verglas-origin-timer");
@@ -76,7 +83,8 @@ public final class S3Server implements AutoCloseable {
     this.metas = new ObjectMetaCache(this.origin, config.metadataTtl(), config.clock(),
         config.immutableObjects());
     this.reads = new ObjectReads(this.origin, metas, blocks, metadataStore, config.blockSize(), bytesFromCache,
-        java.util.Objects.requireNonNull(observer, "observer"), config.backgroundAccessKeys());
+        java.util.Objects.requireNonNull(observer, "observer"), config.backgroundAccessKeys(),
+        java.util.Objects.requireNonNull(missPath, "missPath"));
     WriteGate gate = new WriteGate(this.origin, metas);
     S3Dispatcher dispatcher = new S3Dispatcher(
         reads,
