@@ -8,11 +8,15 @@ import io.verglas.cache.awareness.NodeCaches;
 import io.verglas.cache.awareness.NodeReads;
 import io.verglas.cache.block.BlockCache;
 import io.verglas.cache.block.MetadataStore;
+import io.verglas.cache.block.BlockId;
+import io.verglas.cache.block.BlockRead;
 import io.verglas.cache.block.MissPath;
 import io.verglas.cache.catalog.CatalogProxy;
 import io.verglas.cache.catalog.RestCatalogConfig;
 import io.verglas.cache.cluster.Cluster;
 import io.verglas.cache.cluster.ClusterConfig;
+import io.verglas.cache.cluster.peer.PeerService;
+import io.verglas.cache.s3.KeyChanges;
 import io.verglas.cache.origin.ObjectMeta;
 import io.verglas.cache.origin.Origin;
 import io.verglas.cache.protection.OriginProtection;
@@ -124,7 +128,8 @@ public final class CacheNode implements AutoCloseable {
     }
     this.server = new S3Server(config, origin,
         awareness == null ? ReadObserver.NONE : awareness.readObserver(), served,
-        cluster == null ? MissPath.ORIGIN : cluster.missPath());
+        cluster == null ? MissPath.ORIGIN : cluster.missPath(),
+        cluster == null ? KeyChanges.NONE : cluster.keyChanges());
     this.awareness = awareness;
     this.adminHost = adminHost;
     this.adminServer = adminPort == null ? null
@@ -150,8 +155,7 @@ public final class CacheNode implements AutoCloseable {
         adminPort = adminServer.start();
       }
       if (cluster != null) {
-        cluster.start((id, length) -> server.blockCache().get(id, block -> server.readVersion(
-            block.bucket(), block.key(), block.etag(), block.offset(), length)));
+        cluster.start(new Peers());
       }
       if (awareness != null) {
         awareness.start(new NodeCaches(new Reads(), server.metadataStore(), server.blockCache(),
@@ -162,6 +166,20 @@ public final class CacheNode implements AutoCloseable {
       throw e;
     }
     return this;
+  }
+
+  /** What this node does for its cache cluster's peers. */
+  private final class Peers implements PeerService {
+    @Override
+    public CompletableFuture<BlockRead> read(BlockId id, int length) {
+      return server.blockCache().get(id, block -> server.readVersion(
+          block.bucket(), block.key(), block.etag(), block.offset(), length));
+    }
+
+    @Override
+    public void forget(String bucket, String key) {
+      server.forget(bucket, key);
+    }
   }
 
   /** The read path's primitives, for warming. */

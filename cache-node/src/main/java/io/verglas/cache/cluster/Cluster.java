@@ -8,12 +8,13 @@ import io.verglas.cache.block.BlockId;
 import io.verglas.cache.block.BlockLoader;
 import io.verglas.cache.block.MissPath;
 import io.verglas.cache.cluster.membership.Membership;
-import io.verglas.cache.cluster.peer.OwnBlocks;
+import io.verglas.cache.cluster.peer.PeerService;
 import io.verglas.cache.cluster.peer.PeerClient;
 import io.verglas.cache.cluster.peer.PeerServer;
 import io.verglas.cache.cluster.placement.ClusterView;
 import io.verglas.cache.cluster.placement.Member;
 import io.verglas.cache.cluster.placement.MemberState;
+import io.verglas.cache.s3.KeyChanges;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -57,6 +58,8 @@ public final class Cluster implements AutoCloseable {
   private final LongAdder peerHits = new LongAdder();
   private final LongAdder peerMisses = new LongAdder();
   private final LongAdder peerFallbacks = new LongAdder();
+  private final LongAdder forgetsSent = new LongAdder();
+  private final LongAdder forgetsFailed = new LongAdder();
   private PeerServer server;
   private volatile Membership membership;
   private boolean closed;
@@ -75,8 +78,26 @@ public final class Cluster implements AutoCloseable {
     return this::loader;
   }
 
+  /**
+   * The write path's announcement: every other member drops its resolved ETag of the key before
+   * the write is answered (each within the peer timeout; a member that cannot be told
+   * revalidates after its metadata TTL).
+   */
+  public KeyChanges keyChanges() {
+    return (bucket, key) -> {
+      List<CompletableFuture<Void>> told = new ArrayList<>();
+      for (Member m : view().members()) {
+        if (!m.id().equals(config.nodeId())) {
+          told.add(client.forget(m.peerHost(), m.peerPort(), bucket, key)
+              .whenComplete((v, e) -> (e == null ? forgetsSent : forgetsFailed).increment()));
+        }
+      }
+      return CompletableFuture.allOf(told.toArray(CompletableFuture[]::new)).handle((v, e) -> null);
+    };
+  }
+
   /** Serves peers from {@code own}, then joins the cluster. */
-  public synchronized void start(OwnBlocks own) {
+  public synchronized void start(PeerService own) {
     if (closed || server != null) {
       throw new IllegalStateException("Cannot start cluster membership: already started or closed");
     }
@@ -194,6 +215,8 @@ public final class Cluster implements AutoCloseable {
     counters.put("peerMisses", peerMisses());
     counters.put("peerFallbacks", peerFallbacks());
     counters.put("servedToPeers", servedToPeers());
+    counters.put("keyChangesSent", forgetsSent.sum());
+    counters.put("keyChangesFailed", forgetsFailed.sum());
     report.put("counters", counters);
     return report;
   }

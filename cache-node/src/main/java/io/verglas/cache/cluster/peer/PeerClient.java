@@ -67,8 +67,20 @@ public final class PeerClient implements AutoCloseable {
 
   /** {@code length} bytes of block {@code id} from the peer at host:port (see the class comment). */
   public CompletableFuture<byte[]> fetch(String host, int port, BlockId id, int length) {
+    return send(host, port, (channel, requestId) -> PeerFrames.request(channel.alloc(), auth, requestId, id, length))
+        .thenApply(bytes -> bytes == null || bytes.length == length ? bytes : reject(bytes, length));
+  }
+
+  /** Tells the peer at host:port to drop its resolved ETag of the key; completes when it did. */
+  public CompletableFuture<Void> forget(String host, int port, String bucket, String key) {
+    return send(host, port, (channel, requestId) -> PeerFrames.forget(channel.alloc(), auth, requestId, bucket, key))
+        .thenApply(answer -> null);
+  }
+
+  private CompletableFuture<byte[]> send(String host, int port,
+      java.util.function.BiFunction<Channel, Long, ByteBuf> frame) {
     if (closed) {
-      return CompletableFuture.failedFuture(new IOException("Cannot fetch from a peer: the client is closed"));
+      return CompletableFuture.failedFuture(new IOException("Cannot send to a peer: the client is closed"));
     }
     long requestId = requestIds.incrementAndGet();
     CompletableFuture<byte[]> answer = new CompletableFuture<>();
@@ -81,14 +93,14 @@ public final class PeerClient implements AutoCloseable {
         return;
       }
       channel.attr(IN_FLIGHT).get().add(requestId);
-      channel.writeAndFlush(PeerFrames.request(channel.alloc(), auth, requestId, id, length))
+      channel.writeAndFlush(frame.apply(channel, requestId))
           .addListener(f -> {
             if (!f.isSuccess()) {
               answer.completeExceptionally(f.cause());
             }
           });
     });
-    return answer.thenApply(bytes -> bytes == null || bytes.length == length ? bytes : reject(bytes, length));
+    return answer;
   }
 
   private static java.util.Set<Long> inFlight(Channel ch) {

@@ -10,10 +10,11 @@ import java.nio.charset.StandardCharsets;
  * The peer protocol's frames (version 1). Every frame travels behind a 4-byte length prefix.
  *
  * <pre>
- * request:  version:u8=1  type:u8=1 (GET_BLOCK)  requestId:i64
- *           bucket:str  key:str  etag:str  blockSize:i32  index:i64  length:i32
- *           tag:32 bytes, HMAC-SHA256 of everything before it
- * response: version:u8=1  status:u8  requestId:i64  block bytes (status OK only)
+ * request:  version:u8=1  type:u8  requestId:i64  fields  tag
+ *   GET_BLOCK (1) fields: bucket:str  key:str  etag:str  blockSize:i32  index:i64  length:i32
+ *   FORGET (2) fields:    bucket:str  key:str
+ *   tag: 32 bytes, HMAC-SHA256 of everything before it
+ * response: version:u8=1  status:u8  requestId:i64  block bytes (GET_BLOCK with status OK only)
  * str:      length:u16, UTF-8 bytes
  * </pre>
  *
@@ -26,6 +27,7 @@ import java.nio.charset.StandardCharsets;
 final class PeerFrames {
   static final byte VERSION = 1;
   static final byte GET_BLOCK = 1;
+  static final byte FORGET = 2;
   /** The largest frame: a block of the largest size plus the response header. */
   static final int MAX_FRAME = 8 * 1024 * 1024 + 1024;
 
@@ -38,8 +40,16 @@ final class PeerFrames {
     }
   }
 
-  /** A decoded, authenticated request for {@code length} bytes of block {@code id}. */
-  record BlockRequest(long requestId, BlockId id, int length) {}
+  /** A decoded, authenticated request. */
+  sealed interface Request permits BlockRequest, ForgetRequest {
+    long requestId();
+  }
+
+  /** For {@code length} bytes of block {@code id}. */
+  record BlockRequest(long requestId, BlockId id, int length) implements Request {}
+
+  /** To drop the resolved ETag of a key another node wrote. */
+  record ForgetRequest(long requestId, String bucket, String key) implements Request {}
 
   private PeerFrames() {}
 
@@ -50,18 +60,30 @@ final class PeerFrames {
     string(out, id.key());
     string(out, id.etag());
     out.writeInt(id.blockSize()).writeLong(id.index()).writeInt(length);
+    return signed(out, auth);
+  }
+
+  static ByteBuf forget(ByteBufAllocator alloc, PeerAuth auth, long requestId, String bucket, String key) {
+    ByteBuf out = alloc.heapBuffer();
+    out.writeByte(VERSION).writeByte(FORGET).writeLong(requestId);
+    string(out, bucket);
+    string(out, key);
+    return signed(out, auth);
+  }
+
+  private static ByteBuf signed(ByteBuf out, PeerAuth auth) {
     byte[] signed = ByteBufUtil.getBytes(out);
-    out.writeBytes(auth.tag(signed, 0, signed.length));
-    return out;
+    return out.writeBytes(auth.tag(signed, 0, signed.length));
   }
 
   /**
    * The request in {@code frame}; throws {@link SecurityException} when its tag does not match
    * and {@link IllegalArgumentException} when it is malformed or of another version.
    */
-  static BlockRequest parseRequest(ByteBuf frame, PeerAuth auth) {
+  static Request parseRequest(ByteBuf frame, PeerAuth auth) {
     byte[] bytes = ByteBufUtil.getBytes(frame);
-    if (bytes.length < 2 + 8 + PeerAuth.TAG_BYTES || bytes[0] != VERSION || bytes[1] != GET_BLOCK) {
+    if (bytes.length < 2 + 8 + PeerAuth.TAG_BYTES || bytes[0] != VERSION
+        || (bytes[1] != GET_BLOCK && bytes[1] != FORGET)) {
       throw new IllegalArgumentException("Cannot read a peer request: unknown version or type");
     }
     int signedLength = bytes.length - PeerAuth.TAG_BYTES;
@@ -73,6 +95,12 @@ final class PeerFrames {
     long requestId = in.readLong();
     String bucket = string(in);
     String key = string(in);
+    if (bytes[1] == FORGET) {
+      if (in.isReadable()) {
+        throw new IllegalArgumentException("Cannot read a peer request: trailing bytes");
+      }
+      return new ForgetRequest(requestId, bucket, key);
+    }
     String etag = string(in);
     BlockId id = new BlockId(bucket, key, etag, in.readInt(), in.readLong());
     int length = in.readInt();

@@ -15,8 +15,8 @@ import java.net.InetSocketAddress;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The peer protocol's listener (see {@link PeerFrames}): serves authenticated block requests
- * from {@link OwnBlocks}. {@link #close()} drops open connections too, so requesters in
+ * The peer protocol's listener (see {@link PeerFrames}): serves authenticated requests with
+ * {@link PeerService}. {@link #close()} drops open connections too, so requesters in
  * mid-transfer see the connection close and fall through to the origin at once.
  */
 public final class PeerServer implements AutoCloseable {
@@ -24,13 +24,13 @@ public final class PeerServer implements AutoCloseable {
   private final int port;
   private final EventLoopGroup group;
   private final PeerAuth auth;
-  private final OwnBlocks blocks;
+  private final PeerService blocks;
   private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
   private final LongAdder served = new LongAdder();
   private final LongAdder refused = new LongAdder();
   private Channel channel;
 
-  public PeerServer(String host, int port, EventLoopGroup group, String secret, OwnBlocks blocks) {
+  public PeerServer(String host, int port, EventLoopGroup group, String secret, PeerService blocks) {
     this.host = host;
     this.port = port;
     this.group = group;

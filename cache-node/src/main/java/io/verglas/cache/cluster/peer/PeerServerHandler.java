@@ -6,22 +6,24 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.verglas.cache.block.BlockRead;
 import io.verglas.cache.cluster.peer.PeerFrames.BlockRequest;
+import io.verglas.cache.cluster.peer.PeerFrames.ForgetRequest;
+import io.verglas.cache.cluster.peer.PeerFrames.Request;
 import io.verglas.cache.cluster.peer.PeerFrames.Status;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Answers each request frame on its own: validates it on arrival (a wrong tag is answered
- * DENIED and the connection closed), then reads the block from {@link OwnBlocks} and writes it
+ * DENIED and the connection closed), then reads the block from {@link PeerService} and writes it
  * when it is there, whatever the order requests arrived in. A failed read is a MISS: the
  * requester reads the origin itself.
  */
 final class PeerServerHandler extends SimpleChannelInboundHandler<ByteBuf> {
   private final PeerAuth auth;
-  private final OwnBlocks blocks;
+  private final PeerService blocks;
   private final LongAdder served;
   private final LongAdder refused;
 
-  PeerServerHandler(PeerAuth auth, OwnBlocks blocks, LongAdder served, LongAdder refused) {
+  PeerServerHandler(PeerAuth auth, PeerService blocks, LongAdder served, LongAdder refused) {
     this.auth = auth;
     this.blocks = blocks;
     this.served = served;
@@ -30,15 +32,21 @@ final class PeerServerHandler extends SimpleChannelInboundHandler<ByteBuf> {
 
   @Override
   protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
-    BlockRequest request;
+    Request parsed;
     try {
-      request = PeerFrames.parseRequest(frame, auth);
+      parsed = PeerFrames.parseRequest(frame, auth);
     } catch (SecurityException | IllegalArgumentException | IndexOutOfBoundsException e) {
       refused.increment();
       Status status = e instanceof SecurityException ? Status.DENIED : Status.BAD_REQUEST;
       ctx.writeAndFlush(PeerFrames.responseHead(ctx.alloc(), status, 0)).addListener(f -> ctx.close());
       return;
     }
+    if (parsed instanceof ForgetRequest forget) {
+      blocks.forget(forget.bucket(), forget.key());
+      ctx.writeAndFlush(PeerFrames.responseHead(ctx.alloc(), Status.OK, forget.requestId()));
+      return;
+    }
+    BlockRequest request = (BlockRequest) parsed;
     java.util.concurrent.CompletableFuture<BlockRead> read;
     try {
       read = blocks.read(request.id(), request.length());
