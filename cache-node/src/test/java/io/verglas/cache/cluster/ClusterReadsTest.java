@@ -22,7 +22,7 @@ class ClusterReadsTest {
   Path root;
 
   @Test
-  void aNonOwnerReadsTheBlockFromItsOwnerWhichFillsOnce() {
+  void aNonOwnerReadsTheBlockFromItsOwnerWhichFillsOnce() throws Exception {
     try (TestingCluster cluster = new TestingCluster(root, 3, Duration.ofSeconds(5))) {
       String key = cluster.keyOwnedBy(0, "data/peer-");
       byte[] data = bytes(2 * TestingCluster.BLOCK + 1000); // three blocks
@@ -38,7 +38,18 @@ class ClusterReadsTest {
       assertThat(cluster.originReads()).isEqualTo(3);
       assertThat(cluster.get(0, key)).isEqualTo(data);
       assertThat(cluster.originReads()).isEqualTo(3);
+
+      String report = adminGet(cluster.nodes.get(1).adminEndpoint().resolve("/cluster"));
+      assertThat(report).contains("\"nodeId\":\"node-1\"", "\"peerHits\":3", "\"id\":\"node-2\"",
+          "\"share\":0.333", "\"state\":\"ACTIVE\"", "\"capacityBytes\":" + 64L * TestingCluster.BLOCK);
     }
+  }
+
+  private static String adminGet(java.net.URI uri) throws Exception {
+    java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(
+        java.net.http.HttpRequest.newBuilder(uri).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).isEqualTo(200);
+    return response.body();
   }
 
   @Test

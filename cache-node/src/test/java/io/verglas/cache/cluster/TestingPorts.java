@@ -35,10 +35,14 @@ public final class TestingPorts {
 
   /** A config for node {@code i} of a cluster whose gossip listeners use {@code ports}. */
   public static ClusterConfig.Builder config(int i, int[] ports) {
+    return config(i, ports, "a-test-cluster-secret");
+  }
+
+  public static ClusterConfig.Builder config(int i, int[] ports, String secret) {
     ClusterConfig.Builder b = ClusterConfig.builder()
         .nodeId("node-" + i)
         .gossipPort(ports[i])
-        .secret("a-test-cluster-secret")
+        .secret(secret)
         .failureTimeout(java.time.Duration.ofMillis(1500));
     for (int port : ports) {
       b.seed("127.0.0.1:" + port);

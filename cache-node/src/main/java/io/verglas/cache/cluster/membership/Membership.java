@@ -1,6 +1,7 @@
 package io.verglas.cache.cluster.membership;
 
 import io.verglas.cache.cluster.ClusterConfig;
+import io.verglas.cache.cluster.ClusterSecret;
 import io.verglas.cache.cluster.placement.ClusterView;
 import io.verglas.cache.cluster.placement.Member;
 import io.verglas.cache.cluster.placement.MemberState;
@@ -40,6 +41,7 @@ public final class Membership implements AutoCloseable {
   private final ClusterConfig config;
   private final Member self;
   private final Consumer<ClusterView> listener;
+  private final ClusterSecret secret;
   private final Set<String> draining = ConcurrentHashMap.newKeySet();
   private volatile ClusterView view = ClusterView.empty();
   private volatile boolean selfDraining;
@@ -53,6 +55,7 @@ public final class Membership implements AutoCloseable {
     this.config = config;
     this.self = self;
     this.listener = listener;
+    this.secret = new ClusterSecret(config.secret());
   }
 
   /** Joins the cluster (or founds it when no seed answers within the join timeout). */
@@ -62,7 +65,7 @@ public final class Membership implements AutoCloseable {
     }
     try {
       JChannel ch = new JChannel(JGroupsStack.of(config));
-      ch.addAddressGenerator(() -> MemberAddress.of(self));
+      ch.addAddressGenerator(() -> MemberAddress.of(self, secret));
       ch.setName(self.id());
       ch.setDiscardOwnMessages(true);
       ch.setReceiver(new Receiver() {
@@ -87,6 +90,13 @@ public final class Membership implements AutoCloseable {
 
   public ClusterView view() {
     return view;
+  }
+
+  /** Processes in the JGroups group, members or not (those without the secret are not). */
+  int groupSize() {
+    JChannel ch = channel;
+    View installed = ch == null ? null : ch.getView();
+    return installed == null ? 0 : installed.size();
   }
 
   public String selfId() {
@@ -124,7 +134,7 @@ public final class Membership implements AutoCloseable {
     List<Member> members = new ArrayList<>();
     Set<String> present = ConcurrentHashMap.newKeySet();
     for (Address address : installed.getMembers()) {
-      Member m = MemberAddress.parse(address, MemberState.ACTIVE);
+      Member m = MemberAddress.parse(address, MemberState.ACTIVE, secret);
       if (m != null) {
         present.add(m.id());
         members.add(draining.contains(m.id()) ? m.withState(MemberState.DRAINING) : m);
@@ -149,7 +159,7 @@ public final class Membership implements AutoCloseable {
       return; // another version's broadcast: ignore rather than misread
     }
     if (body[msg.getOffset() + 1] == DRAINING) {
-      Member sender = MemberAddress.parse(msg.getSrc(), MemberState.DRAINING);
+      Member sender = MemberAddress.parse(msg.getSrc(), MemberState.DRAINING, secret);
       if (sender != null && draining.add(sender.id())) {
         rebuild(channel.getView());
       }

@@ -1,5 +1,6 @@
 package io.verglas.cache.cluster.peer;
 
+import io.verglas.cache.cluster.ClusterSecret;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -39,7 +40,7 @@ public final class PeerClient implements AutoCloseable {
       io.netty.util.AttributeKey.valueOf("verglas-peer-in-flight");
 
   private final Bootstrap bootstrap;
-  private final PeerAuth auth;
+  private final ClusterSecret auth;
   private final Duration timeout;
   private final AtomicLong requestIds = new AtomicLong();
   private final Map<String, CompletableFuture<Channel>> connections = new ConcurrentHashMap<>();
@@ -47,7 +48,7 @@ public final class PeerClient implements AutoCloseable {
   private volatile boolean closed;
 
   public PeerClient(EventLoopGroup group, String secret, Duration timeout) {
-    this.auth = new PeerAuth(secret);
+    this.auth = new ClusterSecret(secret);
     this.timeout = timeout;
     this.bootstrap = new Bootstrap()
         .group(group)

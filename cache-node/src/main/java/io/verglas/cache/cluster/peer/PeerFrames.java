@@ -1,5 +1,6 @@
 package io.verglas.cache.cluster.peer;
 
+import io.verglas.cache.cluster.ClusterSecret;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
@@ -28,8 +29,10 @@ final class PeerFrames {
   static final byte VERSION = 1;
   static final byte GET_BLOCK = 1;
   static final byte FORGET = 2;
-  /** The largest frame: a block of the largest size plus the response header. */
+  /** The largest response frame: a block of the largest size plus the response header. */
   static final int MAX_FRAME = 8 * 1024 * 1024 + 1024;
+  /** The largest request frame: three names of at most 64 KiB each and the fixed fields. */
+  static final int MAX_REQUEST_FRAME = 3 * (2 + 0xffff) + 64;
 
   /** Response statuses. */
   enum Status {
@@ -53,7 +56,7 @@ final class PeerFrames {
 
   private PeerFrames() {}
 
-  static ByteBuf request(ByteBufAllocator alloc, PeerAuth auth, long requestId, BlockId id, int length) {
+  static ByteBuf request(ByteBufAllocator alloc, ClusterSecret auth, long requestId, BlockId id, int length) {
     ByteBuf out = alloc.heapBuffer();
     out.writeByte(VERSION).writeByte(GET_BLOCK).writeLong(requestId);
     string(out, id.bucket());
@@ -63,7 +66,7 @@ final class PeerFrames {
     return signed(out, auth);
   }
 
-  static ByteBuf forget(ByteBufAllocator alloc, PeerAuth auth, long requestId, String bucket, String key) {
+  static ByteBuf forget(ByteBufAllocator alloc, ClusterSecret auth, long requestId, String bucket, String key) {
     ByteBuf out = alloc.heapBuffer();
     out.writeByte(VERSION).writeByte(FORGET).writeLong(requestId);
     string(out, bucket);
@@ -71,7 +74,7 @@ final class PeerFrames {
     return signed(out, auth);
   }
 
-  private static ByteBuf signed(ByteBuf out, PeerAuth auth) {
+  private static ByteBuf signed(ByteBuf out, ClusterSecret auth) {
     byte[] signed = ByteBufUtil.getBytes(out);
     return out.writeBytes(auth.tag(signed, 0, signed.length));
   }
@@ -80,13 +83,13 @@ final class PeerFrames {
    * The request in {@code frame}; throws {@link SecurityException} when its tag does not match
    * and {@link IllegalArgumentException} when it is malformed or of another version.
    */
-  static Request parseRequest(ByteBuf frame, PeerAuth auth) {
+  static Request parseRequest(ByteBuf frame, ClusterSecret auth) {
     byte[] bytes = ByteBufUtil.getBytes(frame);
-    if (bytes.length < 2 + 8 + PeerAuth.TAG_BYTES || bytes[0] != VERSION
+    if (bytes.length < 2 + 8 + ClusterSecret.TAG_BYTES || bytes[0] != VERSION
         || (bytes[1] != GET_BLOCK && bytes[1] != FORGET)) {
       throw new IllegalArgumentException("Cannot read a peer request: unknown version or type");
     }
-    int signedLength = bytes.length - PeerAuth.TAG_BYTES;
+    int signedLength = bytes.length - ClusterSecret.TAG_BYTES;
     byte[] tag = java.util.Arrays.copyOfRange(bytes, signedLength, bytes.length);
     if (!auth.verify(bytes, 0, signedLength, tag)) {
       throw new SecurityException("Cannot serve a peer request: wrong cluster secret");

@@ -1,5 +1,6 @@
 package io.verglas.cache.cluster.peer;
 
+import io.verglas.cache.cluster.ClusterSecret;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -23,7 +24,7 @@ public final class PeerServer implements AutoCloseable {
   private final String host;
   private final int port;
   private final EventLoopGroup group;
-  private final PeerAuth auth;
+  private final ClusterSecret auth;
   private final PeerService blocks;
   private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
   private final LongAdder served = new LongAdder();
@@ -34,7 +35,7 @@ public final class PeerServer implements AutoCloseable {
     this.host = host;
     this.port = port;
     this.group = group;
-    this.auth = new PeerAuth(secret);
+    this.auth = new ClusterSecret(secret);
     this.blocks = blocks;
   }
 
@@ -52,7 +53,7 @@ public final class PeerServer implements AutoCloseable {
             protected void initChannel(SocketChannel ch) {
               connections.add(ch);
               ch.pipeline()
-                  .addLast(new LengthFieldBasedFrameDecoder(PeerFrames.MAX_FRAME, 0, 4, 0, 4))
+                  .addLast(new LengthFieldBasedFrameDecoder(PeerFrames.MAX_REQUEST_FRAME, 0, 4, 0, 4))
                   .addLast(new LengthFieldPrepender(4))
                   .addLast(new PeerServerHandler(auth, blocks, served, refused));
             }

@@ -1,5 +1,6 @@
 package io.verglas.cache.cluster.peer;
 
+import io.verglas.cache.cluster.ClusterSecret;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
@@ -18,12 +19,12 @@ import java.util.concurrent.atomic.LongAdder;
  * requester reads the origin itself.
  */
 final class PeerServerHandler extends SimpleChannelInboundHandler<ByteBuf> {
-  private final PeerAuth auth;
+  private final ClusterSecret auth;
   private final PeerService blocks;
   private final LongAdder served;
   private final LongAdder refused;
 
-  PeerServerHandler(PeerAuth auth, PeerService blocks, LongAdder served, LongAdder refused) {
+  PeerServerHandler(ClusterSecret auth, PeerService blocks, LongAdder served, LongAdder refused) {
     this.auth = auth;
     this.blocks = blocks;
     this.served = served;

@@ -65,11 +65,29 @@ class MembershipTest {
     }
   }
 
+  @Test
+  void aProcessWithoutTheSecretJoinsTheGroupButIsNoMember() {
+    int[] ports = TestingPorts.free(3);
+    start(0, ports);
+    start(1, ports);
+    Membership rogue = start(2, ports, "not-the-cluster-secret");
+    awaitMembers(Set.of("node-0", "node-1"), started.subList(0, 2));
+    Eventually.await("the rogue to join the JGroups group", () -> started.get(0).groupSize() == 3);
+    // It counts only itself (nobody else's tag verifies under its secret).
+    assertThat(ids(rogue.view())).containsExactly("node-2");
+    assertThat(ids(started.get(0).view())).containsExactlyInAnyOrder("node-0", "node-1");
+  }
+
   private void start(int i, int[] ports) {
+    start(i, ports, "a-test-cluster-secret");
+  }
+
+  private Membership start(int i, int[] ports, String secret) {
     Member self = new Member("node-" + i, "127.0.0.1", 9000 + i, (i + 1L) << 30, MemberState.ACTIVE);
-    Membership m = new Membership(TestingPorts.config(i, ports).build(), self, v -> {});
+    Membership m = new Membership(TestingPorts.config(i, ports, secret).build(), self, v -> {});
     started.add(m);
     m.start();
+    return m;
   }
 
   private static void awaitMembers(Set<String> ids, List<Membership> nodes) {
