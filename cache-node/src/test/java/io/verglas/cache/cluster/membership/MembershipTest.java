@@ -52,6 +52,29 @@ class MembershipTest {
   }
 
   @Test
+  void aNodeThatComesBackUnderItsIdGetsItsKeysBack() {
+    int[] ports = TestingPorts.free(3);
+    for (int i = 0; i < 3; i++) {
+      start(i, ports);
+    }
+    awaitMembers(Set.of("node-0", "node-1", "node-2"), started);
+    ClusterView before = started.get(0).view();
+    started.get(2).halt();
+    awaitMembers(Set.of("node-0", "node-1"), started.subList(0, 2));
+    for (int i = 0; i < 200; i++) {
+      assertThat(started.get(0).view().owner("b", "k" + i).orElseThrow().id()).isNotEqualTo("node-2");
+    }
+    int[] again = ports.clone();
+    again[2] = TestingPorts.free(1)[0]; // same id and seeds, another gossip port
+    start(2, again);
+    started.set(2, started.remove(started.size() - 1));
+    awaitMembers(Set.of("node-0", "node-1", "node-2"), started);
+    for (int i = 0; i < 200; i++) {
+      assertThat(started.get(1).view().owner("b", "k" + i)).isEqualTo(before.owner("b", "k" + i));
+    }
+  }
+
+  @Test
   void aDrainingMemberStaysInTheViewButOwnsNothing() {
     int[] ports = TestingPorts.free(2);
     start(0, ports);
