@@ -85,6 +85,12 @@ import java.util.concurrent.CompletableFuture;
  * {@code /catalog} over the given catalog, for clients sending its bearer token; its config
  * response points their S3 at this node ({@code io.verglas.cache.catalog}). The path is
  * reserved: a bucket named {@code catalog} cannot be served path-style.
+ *
+ * <p>With {@link Builder#cluster} the node joins a cache cluster: a block miss asks the key's
+ * owner (capacity-weighted rendezvous over the live members) for the exact ETag-qualified
+ * block before the origin, falling through to the origin on any peer failure; the node serves
+ * its own blocks to the others, and its writes make the others drop their resolved ETag of the
+ * key before they are answered ({@code io.verglas.cache.cluster}).
  */
 public final class CacheNode implements AutoCloseable {
   public static final int MIB = 1024 * 1024;
