@@ -178,8 +178,8 @@ public final class CacheNode implements AutoCloseable {
   private final class Peers implements PeerService {
     @Override
     public CompletableFuture<BlockRead> read(BlockId id, int length) {
-      return server.blockCache().get(id, block -> server.readVersion(
-          block.bucket(), block.key(), block.etag(), block.offset(), length));
+      return server.blockCache().get(id, block -> cluster.ownerFill(block, length, b -> server.readVersion(
+          b.bucket(), b.key(), b.etag(), b.offset(), length)));
     }
 
     @Override

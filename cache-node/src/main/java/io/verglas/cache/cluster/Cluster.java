@@ -44,6 +44,12 @@ import java.util.concurrent.atomic.LongAdder;
  * Peer requests are served with an origin-only loader, so two nodes with briefly different
  * views never forward a request in a loop.
  *
+ * <p>Warmth moves with ownership: for {@link ClusterConfig#warmupInterval()} after a view
+ * change, the owner of a key that another member owned in the previous view (a joiner taking
+ * keys over, a survivor of a drain) asks that previous owner for a block it lacks before it
+ * reads the origin ({@link #ownerFill}). Only the current owner does so, and the previous owner
+ * answers from its tiers or the origin, never forwarding: at most one extra hop.
+ *
  * <p>Consistency: blocks are keyed by ETag, so any copy of a block is exactly as good as the
  * owner's; placement decides where misses converge, not which copy is true.
  *
@@ -62,6 +68,11 @@ public final class Cluster implements AutoCloseable {
   private final LongAdder forgetsFailed = new LongAdder();
   private PeerServer server;
   private volatile Membership membership;
+  /** The view before the current one and when the current one came (nanoTime). */
+  private volatile Views views = new Views(ClusterView.empty(), ClusterView.empty(), 0);
+  private final LongAdder warmedFromPrevious = new LongAdder();
+
+  private record Views(ClusterView previous, ClusterView current, long changedAtNanos) {}
   private boolean closed;
 
   /** {@code defaultCapacityBytes}: what to advertise when the config leaves it to the node. */
@@ -104,20 +115,65 @@ public final class Cluster implements AutoCloseable {
     server = new PeerServer(config.bindHost(), config.peerPort(), group, config.secret(), own);
     int peerPort = server.start();
     Member self = new Member(config.nodeId(), config.bindHost(), peerPort, capacityBytes, MemberState.ACTIVE);
-    Membership joining = new Membership(config, self, view -> {});
+    Membership joining = new Membership(config, self, this::viewChanged);
     joining.start();
     membership = joining;
+  }
+
+  /** The first view a node sees includes it; the one before, its keys' previous owners, did not. */
+  private void viewChanged(ClusterView view) {
+    Views now = views;
+    ClusterView previous = now.current().members().isEmpty() ? view.without(config.nodeId()) : now.current();
+    views = new Views(previous, view, System.nanoTime());
   }
 
   private BlockLoader loader(BlockLoader origin, long objectSize) {
     return id -> {
       Membership m = membership;
       Optional<Member> owner = m == null ? Optional.empty() : m.view().owner(id.bucket(), id.key());
-      if (owner.isEmpty() || owner.get().id().equals(config.nodeId())) {
+      if (owner.isEmpty()) {
         return origin.load(id);
+      }
+      if (owner.get().id().equals(config.nodeId())) {
+        return ownerFill(id, id.lengthIn(objectSize), origin);
       }
       return fromOwner(owner.get(), id, objectSize, origin);
     };
+  }
+
+  /**
+   * How this node fills a block it lacks: from the key's previous owner while warmth moves
+   * (this node owns the key now, another member owned it in the previous view, within the
+   * warm-up interval), else, or if that fails, from {@code origin}. Used for this node's own
+   * misses and for the blocks peers ask it for.
+   */
+  public CompletableFuture<byte[]> ownerFill(BlockId id, int length, BlockLoader origin) {
+    Member previous = previousOwner(id);
+    if (previous == null) {
+      return origin.load(id);
+    }
+    return client.fetch(previous.peerHost(), previous.peerPort(), id, length).handle((bytes, error) -> {
+      if (bytes != null) {
+        warmedFromPrevious.increment();
+        return CompletableFuture.completedFuture(bytes);
+      }
+      return origin.load(id);
+    }).thenCompose(f -> f);
+  }
+
+  /** The key's owner in the previous view if warmth should come from it, else null. */
+  private Member previousOwner(BlockId id) {
+    Views v = views;
+    if (System.nanoTime() - v.changedAtNanos() > config.warmupInterval().toNanos()) {
+      return null;
+    }
+    Optional<Member> now = v.current().owner(id.bucket(), id.key());
+    Optional<Member> before = v.previous().owner(id.bucket(), id.key());
+    if (now.isEmpty() || before.isEmpty() || !now.get().id().equals(config.nodeId())
+        || before.get().id().equals(config.nodeId())) {
+      return null;
+    }
+    return v.current().member(before.get().id()).orElse(null); // gone: nothing to warm from
   }
 
   private CompletableFuture<byte[]> fromOwner(Member owner, BlockId id, long objectSize, BlockLoader origin) {
@@ -185,6 +241,11 @@ public final class Cluster implements AutoCloseable {
     return peerFallbacks.sum();
   }
 
+  /** Blocks this node, as a key's new owner, took from the key's previous owner. */
+  public long warmedFromPreviousOwner() {
+    return warmedFromPrevious.sum();
+  }
+
   /** Blocks this node sent to peers. */
   public synchronized long servedToPeers() {
     return server == null ? 0 : server.served();
@@ -215,6 +276,7 @@ public final class Cluster implements AutoCloseable {
     counters.put("peerMisses", peerMisses());
     counters.put("peerFallbacks", peerFallbacks());
     counters.put("servedToPeers", servedToPeers());
+    counters.put("warmedFromPreviousOwner", warmedFromPrevious.sum());
     counters.put("keyChangesSent", forgetsSent.sum());
     counters.put("keyChangesFailed", forgetsFailed.sum());
     report.put("counters", counters);

@@ -22,12 +22,15 @@ import java.util.Objects;
  * @param peerTimeout longest a read waits for the owner before it reads the origin itself
  * @param failureTimeout silence after which a member is suspected and, once verified, removed
  * @param clusterName nodes join only clusters of the same name
+ * @param warmupInterval after a view change, how long a new owner asks a key's previous owner
+ *     for blocks it lacks before it reads the origin (warmth moves with ownership)
  */
 public record ClusterConfig(String nodeId, String bindHost, int gossipPort, int peerPort,
     List<InetSocketAddress> seeds, String secret, long capacityBytes, Duration peerTimeout,
-    Duration failureTimeout, String clusterName) {
+    Duration failureTimeout, String clusterName, Duration warmupInterval) {
   public static final Duration DEFAULT_PEER_TIMEOUT = Duration.ofMillis(200);
   public static final Duration DEFAULT_FAILURE_TIMEOUT = Duration.ofSeconds(3);
+  public static final Duration DEFAULT_WARMUP_INTERVAL = Duration.ofMinutes(5);
   public static final String DEFAULT_CLUSTER_NAME = "verglas-cache";
   public static final int MIN_SECRET_LENGTH = 16;
 
@@ -39,6 +42,7 @@ public record ClusterConfig(String nodeId, String bindHost, int gossipPort, int 
     Objects.requireNonNull(peerTimeout, "peerTimeout");
     Objects.requireNonNull(failureTimeout, "failureTimeout");
     Objects.requireNonNull(clusterName, "clusterName");
+    Objects.requireNonNull(warmupInterval, "warmupInterval");
   }
 
   public static Builder builder() {
@@ -51,7 +55,7 @@ public record ClusterConfig(String nodeId, String bindHost, int gossipPort, int 
     return "ClusterConfig[nodeId=" + nodeId + ", bindHost=" + bindHost + ", gossipPort=" + gossipPort
         + ", peerPort=" + peerPort + ", seeds=" + seeds + ", capacityBytes=" + capacityBytes
         + ", peerTimeout=" + peerTimeout + ", failureTimeout=" + failureTimeout
-        + ", clusterName=" + clusterName + "]";
+        + ", clusterName=" + clusterName + ", warmupInterval=" + warmupInterval + "]";
   }
 
   /** Builds a {@link ClusterConfig}; required: node id, gossip port, secret. */
@@ -66,6 +70,7 @@ public record ClusterConfig(String nodeId, String bindHost, int gossipPort, int 
     private Duration peerTimeout;
     private Duration failureTimeout;
     private String clusterName;
+    private Duration warmupInterval;
 
     private Builder() {}
 
@@ -151,6 +156,16 @@ public record ClusterConfig(String nodeId, String bindHost, int gossipPort, int 
       return this;
     }
 
+    /** Default 5 minutes; zero turns warming from the previous owner off. */
+    public Builder warmupInterval(Duration value) {
+      once(warmupInterval, "warmupInterval");
+      if (value == null || value.isNegative()) {
+        throw new IllegalArgumentException("Invalid warmup interval: " + value);
+      }
+      warmupInterval = value;
+      return this;
+    }
+
     /** Default {@value #DEFAULT_CLUSTER_NAME}. */
     public Builder clusterName(String value) {
       once(clusterName, "clusterName");
@@ -166,7 +181,8 @@ public record ClusterConfig(String nodeId, String bindHost, int gossipPort, int 
           peerPort != null ? peerPort : 0, seeds, secret, capacityBytes != null ? capacityBytes : 0,
           peerTimeout != null ? peerTimeout : DEFAULT_PEER_TIMEOUT,
           failureTimeout != null ? failureTimeout : DEFAULT_FAILURE_TIMEOUT,
-          clusterName != null ? clusterName : DEFAULT_CLUSTER_NAME);
+          clusterName != null ? clusterName : DEFAULT_CLUSTER_NAME,
+          warmupInterval != null ? warmupInterval : DEFAULT_WARMUP_INTERVAL);
     }
 
     private static void once(Object current, String name) {

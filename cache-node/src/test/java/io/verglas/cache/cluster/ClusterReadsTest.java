@@ -41,7 +41,7 @@ class ClusterReadsTest {
 
       String report = adminGet(cluster.nodes.get(1).adminEndpoint().resolve("/cluster"));
       assertThat(report).contains("\"nodeId\":\"node-1\"", "\"peerHits\":3", "\"id\":\"node-2\"",
-          "\"share\":0.333", "\"state\":\"ACTIVE\"", "\"capacityBytes\":" + 64L * TestingCluster.BLOCK);
+          "\"share\":0.333", "\"state\":\"ACTIVE\"", "\"capacityBytes\":" + TestingCluster.CAPACITY);
     }
   }
 

@@ -25,38 +25,62 @@ import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 final class TestingCluster implements AutoCloseable {
   static final String BUCKET = TestingCacheNode.BUCKET;
   static final int BLOCK = CacheNode.MIN_BLOCK_SIZE;
+  /** Every node's DRAM, and so its advertised capacity. */
+  static final long CAPACITY = 64L * BLOCK;
 
   final LocalDirectoryOrigin origin;
   final List<TestingCountingOrigin> origins = new ArrayList<>();
   final List<CacheNode> nodes = new ArrayList<>();
   final List<S3Client> clients = new ArrayList<>();
 
+  private final int[] ports;
+  private final Duration peerTimeout;
+
   TestingCluster(Path root, int size, Duration peerTimeout) {
+    this(root, size, size, peerTimeout);
+  }
+
+  /** Room for {@code size} nodes (all are seeds), of which the first {@code started} start now. */
+  TestingCluster(Path root, int size, int started, Duration peerTimeout) {
     this.origin = new LocalDirectoryOrigin(root);
-    int[] ports = TestingPorts.free(size);
+    this.ports = TestingPorts.free(size);
+    this.peerTimeout = peerTimeout;
     try {
-      for (int i = 0; i < size; i++) {
-        TestingCountingOrigin counting = new TestingCountingOrigin(origin);
-        origins.add(counting);
-        CacheNode node = CacheNode.builder()
-            .credentials(TestingCacheNode.ACCESS_KEY, TestingCacheNode.SECRET_KEY)
-            .origin(counting)
-            .blockSize(BLOCK)
-            .dramCapacityBytes(64L * BLOCK)
-            .metadataStoreCapacityBytes(0)
-            .adminPort(0)
-            .cluster(TestingPorts.config(i, ports).peerTimeout(peerTimeout).build())
-            .build()
-            .start();
-        nodes.add(node);
-        clients.add(client(node));
+      for (int i = 0; i < started; i++) {
+        startNode();
       }
       clients.get(0).createBucket(b -> b.bucket(BUCKET));
-      awaitMembers(size);
+      awaitMembers(started);
     } catch (RuntimeException e) {
       close();
       throw e;
     }
+  }
+
+  /**
+   * Starts the next node (node-i, i = the number started so far). Each node after the first gets a
+   * gossip port found free now (the one reserved at first may be taken meanwhile, by an outgoing
+   * connection or a failure detection socket); its seeds still name the others.
+   */
+  void startNode() {
+    int i = nodes.size();
+    if (!nodes.isEmpty()) {
+      ports[i] = TestingPorts.free(1)[0];
+    }
+    TestingCountingOrigin counting = new TestingCountingOrigin(origin);
+    origins.add(counting);
+    CacheNode node = CacheNode.builder()
+        .credentials(TestingCacheNode.ACCESS_KEY, TestingCacheNode.SECRET_KEY)
+        .origin(counting)
+        .blockSize(BLOCK)
+        .dramCapacityBytes(CAPACITY)
+        .metadataStoreCapacityBytes(0)
+        .adminPort(0)
+        .cluster(TestingPorts.config(i, ports).peerTimeout(peerTimeout).build())
+        .build()
+        .start();
+    nodes.add(node);
+    clients.add(client(node));
   }
 
   void awaitMembers(int count) {

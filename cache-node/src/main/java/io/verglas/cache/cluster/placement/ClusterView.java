@@ -61,6 +61,11 @@ public final class ClusterView {
     return members;
   }
 
+  /** This view without the member (the same view if it is absent). */
+  public ClusterView without(String memberId) {
+    return ClusterView.of(id, members.stream().filter(m -> !m.id().equals(memberId)).toList());
+  }
+
   public Optional<Member> member(String memberId) {
     return members.stream().filter(m -> m.id().equals(memberId)).findFirst();
   }
