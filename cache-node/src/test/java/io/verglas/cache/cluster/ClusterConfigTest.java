@@ -17,6 +17,7 @@ class ClusterConfigTest {
     assertThat(config.peerPort()).isZero();
     assertThat(config.peerTimeout()).isEqualTo(ClusterConfig.DEFAULT_PEER_TIMEOUT);
     assertThat(config.failureTimeout()).isEqualTo(ClusterConfig.DEFAULT_FAILURE_TIMEOUT);
+    assertThat(config.warmupInterval()).isEqualTo(ClusterConfig.DEFAULT_WARMUP_INTERVAL);
     assertThat(config.seeds()).containsExactly(InetSocketAddress.createUnresolved("10.0.0.1", 7800),
         InetSocketAddress.createUnresolved("::1", 7801));
     assertThat(config.toString()).doesNotContain("0123456789abcdef");
@@ -32,6 +33,7 @@ class ClusterConfigTest {
     assertThatThrownBy(() -> b.peerTimeout(Duration.ZERO)).hasMessageContaining("Invalid peer timeout");
     assertThatThrownBy(() -> b.failureTimeout(Duration.ofMillis(10))).hasMessageContaining("at least 100 ms");
     assertThatThrownBy(() -> b.capacityBytes(0)).hasMessageContaining("Invalid capacity: 0");
+    assertThatThrownBy(() -> b.warmupInterval(Duration.ofSeconds(-1))).hasMessageContaining("Invalid warmup interval");
   }
 
   @Test
