@@ -8,8 +8,15 @@ import io.verglas.cache.awareness.NodeCaches;
 import io.verglas.cache.awareness.NodeReads;
 import io.verglas.cache.block.BlockCache;
 import io.verglas.cache.block.MetadataStore;
+import io.verglas.cache.block.BlockId;
+import io.verglas.cache.block.BlockRead;
+import io.verglas.cache.block.MissPath;
 import io.verglas.cache.catalog.CatalogProxy;
 import io.verglas.cache.catalog.RestCatalogConfig;
+import io.verglas.cache.cluster.Cluster;
+import io.verglas.cache.cluster.ClusterConfig;
+import io.verglas.cache.cluster.peer.PeerService;
+import io.verglas.cache.s3.KeyChanges;
 import io.verglas.cache.origin.ObjectMeta;
 import io.verglas.cache.origin.Origin;
 import io.verglas.cache.protection.OriginProtection;
@@ -78,6 +85,12 @@ import java.util.concurrent.CompletableFuture;
  * {@code /catalog} over the given catalog, for clients sending its bearer token; its config
  * response points their S3 at this node ({@code io.verglas.cache.catalog}). The path is
  * reserved: a bucket named {@code catalog} cannot be served path-style.
+ *
+ * <p>With {@link Builder#cluster} the node joins a cache cluster: a block miss asks the key's
+ * owner (capacity-weighted rendezvous over the live members) for the exact ETag-qualified
+ * block before the origin, falling through to the origin on any peer failure; the node serves
+ * its own blocks to the others, and its writes make the others drop their resolved ETag of the
+ * key before they are answered ({@code io.verglas.cache.cluster}).
  */
 public final class CacheNode implements AutoCloseable {
   public static final int MIB = 1024 * 1024;
@@ -101,6 +114,7 @@ public final class CacheNode implements AutoCloseable {
   private final String adminHost;
   private final Awareness awareness;
   private final CatalogProxy catalog;
+  private final Cluster cluster;
   private final java.time.Instant created;
   private int port = -1;
   private int adminPort = -1;
@@ -108,8 +122,10 @@ public final class CacheNode implements AutoCloseable {
 
   private CacheNode(S3ServerConfig config, Origin origin, String adminHost, Integer adminPort,
       String adminToken, Awareness awareness, RestCatalogConfig catalogConfig,
-      List<ServiceEndpoint> services) {
+      List<ServiceEndpoint> services, ClusterConfig clusterConfig) {
     this.config = config;
+    this.cluster = clusterConfig == null ? null
+        : new Cluster(clusterConfig, config.dramCapacityBytes() + config.nvmeCapacityBytes());
     this.catalog = catalogConfig == null ? null
         : new CatalogProxy(catalogConfig, this::endpoint, config.region(), config.clock());
     List<ServiceEndpoint> served = new ArrayList<>(services);
@@ -117,7 +133,9 @@ public final class CacheNode implements AutoCloseable {
       served.add(catalog);
     }
     this.server = new S3Server(config, origin,
-        awareness == null ? ReadObserver.NONE : awareness.readObserver(), served);
+        awareness == null ? ReadObserver.NONE : awareness.readObserver(), served,
+        cluster == null ? MissPath.ORIGIN : cluster.missPath(),
+        cluster == null ? KeyChanges.NONE : cluster.keyChanges());
     this.awareness = awareness;
     this.adminHost = adminHost;
     this.adminServer = adminPort == null ? null
@@ -142,6 +160,9 @@ public final class CacheNode implements AutoCloseable {
       if (adminServer != null) {
         adminPort = adminServer.start();
       }
+      if (cluster != null) {
+        cluster.start(new Peers());
+      }
       if (awareness != null) {
         awareness.start(new NodeCaches(new Reads(), server.metadataStore(), server.blockCache(),
             config.blockSize(), () -> server.protectedOrigin().queued() > 0));
@@ -151,6 +172,20 @@ public final class CacheNode implements AutoCloseable {
       throw e;
     }
     return this;
+  }
+
+  /** What this node does for its cache cluster's peers. */
+  private final class Peers implements PeerService {
+    @Override
+    public CompletableFuture<BlockRead> read(BlockId id, int length) {
+      return server.blockCache().get(id, block -> cluster.ownerFill(block, length, b -> server.readVersion(
+          b.bucket(), b.key(), b.etag(), b.offset(), length)));
+    }
+
+    @Override
+    public void forget(String bucket, String key) {
+      server.forget(bucket, key);
+    }
   }
 
   /** The read path's primitives, for warming. */
@@ -222,6 +257,22 @@ public final class CacheNode implements AutoCloseable {
     public Map<String, Object> heat(String table, int limit) {
       return awareness == null ? null : awareness.heat(table, limit);
     }
+
+    @Override
+    public Map<String, Object> cluster() {
+      return cluster == null ? null : cluster.report();
+    }
+  }
+
+  /**
+   * The node's cache cluster (membership, placement, peer counters); the node must be built
+   * with {@link Builder#cluster}.
+   */
+  public Cluster cluster() {
+    if (cluster == null) {
+      throw new IllegalStateException("Cannot report the cluster: the node was built without one");
+    }
+    return cluster;
   }
 
   /**
@@ -345,6 +396,9 @@ public final class CacheNode implements AutoCloseable {
       return;
     }
     closed = true;
+    if (cluster != null) {
+      cluster.close(); // leave first: the others stop routing here while this node still serves
+    }
     if (awareness != null) {
       awareness.close();
     }
@@ -398,6 +452,7 @@ public final class CacheNode implements AutoCloseable {
     private OriginProtection originProtection;
     private AwarenessConfig awareness;
     private RestCatalogConfig catalog;
+    private ClusterConfig cluster;
     private final List<ServiceEndpoint> services = new ArrayList<>();
 
     private Builder() {}
@@ -656,6 +711,17 @@ public final class CacheNode implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Join a cache cluster: block misses ask the block's owner (capacity-weighted rendezvous
+     * over the live members) before the origin, and this node serves its own blocks to the
+     * others ({@code io.verglas.cache.cluster}). Without it the node works alone.
+     */
+    public Builder cluster(ClusterConfig value) {
+      once(cluster, "cluster");
+      cluster = Objects.requireNonNull(value, "cluster");
+      return this;
+    }
+
     /** Also accept virtual-host style requests for hosts {@code <bucket>.<domain>}. */
     public Builder virtualHostDomain(String domain) {
       once(virtualHostDomain, "virtualHostDomain");
@@ -775,7 +841,7 @@ public final class CacheNode implements AutoCloseable {
         throw new IllegalStateException("Cannot build a cache node whose admin port equals its S3 port: " + port);
       }
       return new CacheNode(config, origin, adminHost != null ? adminHost : config.host(), adminPort,
-          adminToken, aware, catalog, services);
+          adminToken, aware, catalog, services, cluster);
     }
 
     private static void once(Object current, String name) {

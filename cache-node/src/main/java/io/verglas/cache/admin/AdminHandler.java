@@ -34,7 +34,9 @@ import org.slf4j.LoggerFactory;
  *       be empty or absent: the whole bucket) and answers what was removed;
  *   <li>{@code GET /heat?table=ns.t[&limit=N]}: the table's hot partitions and, in each, its hot
  *       columns, by time-decayed read counts (at most N partitions, default
- *       {@value #DEFAULT_HEAT_LIMIT}); 404 when the node runs without Iceberg awareness.
+ *       {@value #DEFAULT_HEAT_LIMIT}); 404 when the node runs without Iceberg awareness;
+ *   <li>{@code GET /cluster}: the cache cluster's members (capacity, state, ownership share) and
+ *       this node's peer hit, miss, fallback and served counters; 404 when the node works alone.
  * </ul>
  * Requests are validated on arrival: unknown paths get 404, wrong methods 405, a purge without
  * a bucket 400, all with a JSON {@code {"error": ...}} body. If a token is configured, every
@@ -75,9 +77,9 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     QueryStringDecoder uri = new QueryStringDecoder(request.uri());
     String path = uri.path();
     HttpMethod method = request.method();
-    if (!List.of("/health", "/stats", "/metrics", "/purge", "/heat").contains(path)) {
+    if (!List.of("/health", "/stats", "/metrics", "/purge", "/heat", "/cluster").contains(path)) {
       return error(HttpResponseStatus.NOT_FOUND, "No such admin endpoint: " + path
-          + " (try /health, /stats, /metrics, /heat, POST /purge)");
+          + " (try /health, /stats, /metrics, /heat, /cluster, POST /purge)");
     }
     if (token != null && !path.equals("/health") && !authorized(request)) {
       return error(HttpResponseStatus.UNAUTHORIZED, "Missing or wrong bearer token");
@@ -105,6 +107,14 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
           return methodNotAllowed(method, path, "GET");
         }
         return heat(uri);
+      case "/cluster":
+        if (!read) {
+          return methodNotAllowed(method, path, "GET");
+        }
+        Map<String, Object> cluster = admin.cluster();
+        return cluster == null
+            ? error(HttpResponseStatus.NOT_FOUND, "Cannot report the cluster: this node works alone")
+            : json(HttpResponseStatus.OK, toJson(cluster));
       default:
         if (!HttpMethod.POST.equals(method)) {
           return methodNotAllowed(method, path, "POST");

@@ -21,4 +21,12 @@ public interface CacheAdmin {
   default Map<String, Object> heat(String table, int limit) {
     return null;
   }
+
+  /**
+   * A JSON-able report of the cache cluster (members with their capacity and ownership share,
+   * peer counters), or null when the node works alone.
+   */
+  default Map<String, Object> cluster() {
+    return null;
+  }
 }

@@ -8,6 +8,7 @@ import io.verglas.cache.block.BlockId;
 import io.verglas.cache.block.BlockLoader;
 import io.verglas.cache.block.BlockRead;
 import io.verglas.cache.block.MetadataStore;
+import io.verglas.cache.block.MissPath;
 import io.verglas.cache.iceberg.IcebergPaths;
 import io.verglas.cache.origin.ObjectMeta;
 import io.verglas.cache.origin.Origin;
@@ -55,9 +56,12 @@ final class ObjectReads {
   private final LongAdder bytesFromCache;
   private final ReadObserver observer;
   private final Set<String> backgroundAccessKeys;
+  private final MissPath missPath;
 
   ObjectReads(Origin origin, ObjectMetaCache metas, BlockCache blocks, MetadataStore metadata,
-      int blockSize, LongAdder bytesFromCache, ReadObserver observer, Set<String> backgroundAccessKeys) {
+      int blockSize, LongAdder bytesFromCache, ReadObserver observer, Set<String> backgroundAccessKeys,
+      MissPath missPath) {
+    this.missPath = missPath;
     this.origin = origin;
     this.metas = metas;
     this.blocks = blocks;
@@ -242,8 +246,8 @@ final class ObjectReads {
   private CompletableFuture<BlockRead> cachedBlock(S3Request r, ObjectMeta meta, long index,
       boolean background) {
     BlockId id = new BlockId(r.bucket, r.key, meta.etag(), blockSize, index);
-    BlockLoader loader = block -> versionRead(block.bucket(), block.key(), block.etag(),
-        block.offset(), block.lengthIn(meta.size()));
+    BlockLoader loader = missPath.loader(block -> versionRead(block.bucket(), block.key(), block.etag(),
+        block.offset(), block.lengthIn(meta.size())), meta.size());
     return background ? blocks.getWithoutAdmission(id, loader) : blocks.get(id, loader);
   }
 

@@ -9,6 +9,7 @@ import io.netty.channel.WriteBufferWaterMark;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.verglas.cache.block.BlockCache;
 import io.verglas.cache.block.MetadataStore;
+import io.verglas.cache.block.MissPath;
 import io.verglas.cache.origin.ObjectMeta;
 import io.verglas.cache.origin.Origin;
 import io.verglas.cache.protection.Delayer;
@@ -60,6 +61,15 @@ public final class S3Server implements AutoCloseable {
    */
   public S3Server(S3ServerConfig config, Origin origin, ReadObserver observer,
       List<ServiceEndpoint> services) {
+    this(config, origin, observer, services, MissPath.ORIGIN, KeyChanges.NONE);
+  }
+
+  /**
+   * As above, in a cache cluster: client reads' block misses take {@code missPath} before the
+   * origin, and writes tell {@code changes} before they are answered.
+   */
+  public S3Server(S3ServerConfig config, Origin origin, ReadObserver observer,
+      List<ServiceEndpoint> services, MissPath missPath, KeyChanges changes) {
     this.config = config;
     this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "verglas-origin-timer");
@@ -76,8 +86,9 @@ public final class S3Server implements AutoCloseable {
     this.metas = new ObjectMetaCache(this.origin, config.metadataTtl(), config.clock(),
         config.immutableObjects());
     this.reads = new ObjectReads(this.origin, metas, blocks, metadataStore, config.blockSize(), bytesFromCache,
-        java.util.Objects.requireNonNull(observer, "observer"), config.backgroundAccessKeys());
-    WriteGate gate = new WriteGate(this.origin, metas);
+        java.util.Objects.requireNonNull(observer, "observer"), config.backgroundAccessKeys(),
+        java.util.Objects.requireNonNull(missPath, "missPath"));
+    WriteGate gate = new WriteGate(this.origin, metas, java.util.Objects.requireNonNull(changes, "changes"));
     S3Dispatcher dispatcher = new S3Dispatcher(
         reads,
         new ObjectWrites(this.origin, gate),
@@ -169,6 +180,11 @@ public final class S3Server implements AutoCloseable {
    */
   public CompletableFuture<byte[]> readVersion(String bucket, String key, String etag, long offset, int length) {
     return reads.versionRead(bucket, key, etag, offset, length);
+  }
+
+  /** Drops the resolved ETag of the key (another node wrote it): the next read asks the origin. */
+  public void forget(String bucket, String key) {
+    metas.invalidate(bucket, key);
   }
 
   /** Lookups of a mutable object's ETag that asked the origin again after the TTL. */

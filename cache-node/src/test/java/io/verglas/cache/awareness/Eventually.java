@@ -5,16 +5,16 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /** Waits for background threads (the watcher, the warmer) to reach a state. */
-final class Eventually {
+public final class Eventually {
   private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
   private Eventually() {}
 
-  static void await(String what, BooleanSupplier condition) {
+  public static void await(String what, BooleanSupplier condition) {
     await(what, condition, () -> "");
   }
 
-  static void await(String what, BooleanSupplier condition, Supplier<String> state) {
+  public static void await(String what, BooleanSupplier condition, Supplier<String> state) {
     long deadline = System.nanoTime() + TIMEOUT.toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {

@@ -1,0 +1,81 @@
+package io.verglas.cache.cluster.peer;
+
+import io.verglas.cache.cluster.ClusterSecret;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.verglas.cache.block.BlockRead;
+import io.verglas.cache.cluster.peer.PeerFrames.BlockRequest;
+import io.verglas.cache.cluster.peer.PeerFrames.ForgetRequest;
+import io.verglas.cache.cluster.peer.PeerFrames.Request;
+import io.verglas.cache.cluster.peer.PeerFrames.Status;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Answers each request frame on its own: validates it on arrival (a wrong tag is answered
+ * DENIED and the connection closed), then reads the block from {@link PeerService} and writes it
+ * when it is there, whatever the order requests arrived in. A failed read is a MISS: the
+ * requester reads the origin itself.
+ */
+final class PeerServerHandler extends SimpleChannelInboundHandler<ByteBuf> {
+  private final ClusterSecret auth;
+  private final PeerService blocks;
+  private final LongAdder served;
+  private final LongAdder refused;
+
+  PeerServerHandler(ClusterSecret auth, PeerService blocks, LongAdder served, LongAdder refused) {
+    this.auth = auth;
+    this.blocks = blocks;
+    this.served = served;
+    this.refused = refused;
+  }
+
+  @Override
+  protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
+    Request parsed;
+    try {
+      parsed = PeerFrames.parseRequest(frame, auth);
+    } catch (SecurityException | IllegalArgumentException | IndexOutOfBoundsException e) {
+      refused.increment();
+      Status status = e instanceof SecurityException ? Status.DENIED : Status.BAD_REQUEST;
+      ctx.writeAndFlush(PeerFrames.responseHead(ctx.alloc(), status, 0)).addListener(f -> ctx.close());
+      return;
+    }
+    if (parsed instanceof ForgetRequest forget) {
+      blocks.forget(forget.bucket(), forget.key());
+      ctx.writeAndFlush(PeerFrames.responseHead(ctx.alloc(), Status.OK, forget.requestId()));
+      return;
+    }
+    BlockRequest request = (BlockRequest) parsed;
+    java.util.concurrent.CompletableFuture<BlockRead> read;
+    try {
+      read = blocks.read(request.id(), request.length());
+    } catch (RuntimeException e) {
+      read = java.util.concurrent.CompletableFuture.failedFuture(e);
+    }
+    read.whenComplete((block, error) -> answer(ctx, request, block, error));
+  }
+
+  private void answer(ChannelHandlerContext ctx, BlockRequest request, BlockRead block, Throwable error) {
+    if (error != null || block.data().readableBytes() != request.length()) {
+      if (block != null) {
+        block.data().release();
+      }
+      ctx.writeAndFlush(PeerFrames.responseHead(ctx.alloc(), Status.MISS, request.requestId()));
+      return;
+    }
+    if (!ctx.channel().isActive()) {
+      block.data().release();
+      return;
+    }
+    served.increment();
+    ctx.writeAndFlush(Unpooled.wrappedBuffer(
+        PeerFrames.responseHead(ctx.alloc(), Status.OK, request.requestId()), block.data()));
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    ctx.close();
+  }
+}
