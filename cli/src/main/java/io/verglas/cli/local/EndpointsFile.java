@@ -7,7 +7,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -24,12 +26,28 @@ public record EndpointsFile(
     URI s3Endpoint, String region, String accessKey, String secretKey, String bucket,
     URI flightUri, String flightToken,
     String catalogName, URI catalogRestUri, Map<String, String> catalogProperties,
-    URI adminUri, URI eventsUri, String adminToken, String catalogToken) {
+    URI adminUri, URI eventsUri, String adminToken, String catalogToken, List<URI> s3Endpoints) {
 
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
+  /** The endpoints of a stack with one cache node. */
+  public EndpointsFile(URI s3Endpoint, String region, String accessKey, String secretKey,
+      String bucket, URI flightUri, String flightToken, String catalogName, URI catalogRestUri,
+      Map<String, String> catalogProperties, URI adminUri, URI eventsUri, String adminToken,
+      String catalogToken) {
+    this(s3Endpoint, region, accessKey, secretKey, bucket, flightUri, flightToken, catalogName,
+        catalogRestUri, catalogProperties, adminUri, eventsUri, adminToken, catalogToken,
+        List.of(s3Endpoint));
+  }
+
+  /** {@code s3Endpoints}: every cache node's S3 endpoint, the first being {@code s3Endpoint}. */
   public EndpointsFile {
     catalogProperties = Map.copyOf(catalogProperties);
+    s3Endpoints = List.copyOf(s3Endpoints);
+    if (s3Endpoints.isEmpty() || !s3Endpoints.get(0).equals(s3Endpoint)) {
+      throw new IllegalArgumentException("Cannot describe the endpoints: the first of "
+          + s3Endpoints + " must be the S3 endpoint " + s3Endpoint);
+    }
   }
 
   public void write(Path file) {
@@ -40,6 +58,7 @@ public record EndpointsFile(
     s3.put("accessKey", accessKey);
     s3.put("secretKey", secretKey);
     s3.put("bucket", bucket);
+    s3Endpoints.forEach(uri -> s3.withArray("endpoints").add(uri.toString()));
     ObjectNode flight = root.putObject("flight");
     flight.put("uri", flightUri.toString());
     flight.put("token", flightToken);
@@ -80,6 +99,13 @@ public record EndpointsFile(
         URI.create(root.path("admin").path("uri").asText()),
         URI.create(root.path("events").path("uri").asText()),
         root.path("admin").path("token").asText(null),
-        root.path("catalog").path("token").asText(null));
+        root.path("catalog").path("token").asText(null), s3Endpoints(s3));
+  }
+
+  /** {@code s3.endpoints}, or the one {@code s3.endpoint} of files written before clusters. */
+  private static List<URI> s3Endpoints(JsonNode s3) {
+    List<URI> all = new ArrayList<>();
+    s3.path("endpoints").forEach(node -> all.add(URI.create(node.asText())));
+    return all.isEmpty() ? List.of(URI.create(s3.path("endpoint").asText())) : all;
   }
 }

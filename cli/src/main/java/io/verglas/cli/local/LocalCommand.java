@@ -41,6 +41,10 @@ public final class LocalCommand implements Callable<Integer> {
   @Option(names = "--admin-port", description = "Admin/events port (default: 9101)")
   Integer adminPort;
 
+  @Option(names = "--nodes", description = "Cache nodes (default: 1); more than one form a cache "
+      + "cluster whose S3 ports count up from --s3-port")
+  Integer nodes;
+
   @Option(names = "--checkpoint-interval-ms", description = "Materializer checkpoint interval (default: 2000)")
   Long checkpointMillis;
 
@@ -106,6 +110,7 @@ public final class LocalCommand implements Callable<Integer> {
     if (origin != null) { builder.origin(origin); }
     if (host != null) { builder.host(host); }
     if (s3Port != null) { builder.s3Port(s3Port); }
+    if (nodes != null) { builder.nodes(nodes); }
     if (flightPort != null) { builder.flightPort(flightPort); }
     if (adminPort != null) { builder.adminPort(adminPort); }
     if (checkpointMillis != null) { builder.checkpointInterval(Duration.ofMillis(checkpointMillis)); }

@@ -14,6 +14,7 @@ public final class LocalConfig {
   public static final int DEFAULT_S3_PORT = 9100;
   public static final int DEFAULT_FLIGHT_PORT = 8815;
   public static final int DEFAULT_ADMIN_PORT = 9101;
+  public static final int MAX_NODES = 16;
 
   private final Path dataDir;
   private final String host;
@@ -27,6 +28,7 @@ public final class LocalConfig {
   private final int parallelism;
   private final String catalogUri;
   private final OriginSpec origin;
+  private final int nodes;
 
   private LocalConfig(Builder b) {
     this.dataDir = b.dataDir.toAbsolutePath().normalize();
@@ -35,6 +37,7 @@ public final class LocalConfig {
     this.flightPort = b.flightPort;
     this.adminPort = b.adminPort;
     this.origin = b.origin;
+    this.nodes = b.nodes;
     // an Azure origin's container is the bucket: S3 buckets are its containers
     this.bucket = b.origin.bucket().orElse(b.bucket);
     this.region = b.region;
@@ -51,6 +54,8 @@ public final class LocalConfig {
   public Path dataDir() { return dataDir; }
   public String host() { return host; }
   public int s3Port() { return s3Port; }
+  /** Cache nodes, forming a cache cluster when more than one (ports from the S3 port up). */
+  public int nodes() { return nodes; }
   public int flightPort() { return flightPort; }
   public int adminPort() { return adminPort; }
   public String bucket() { return bucket; }
@@ -89,6 +94,7 @@ public final class LocalConfig {
     private int parallelism = 2;
     private String catalogUri;
     private OriginSpec origin = new OriginSpec.Local();
+    private int nodes = 1;
 
     public Builder dataDir(Path dir) { this.dataDir = Objects.requireNonNull(dir, "dataDir"); return this; }
     public Builder host(String value) { this.host = Objects.requireNonNull(value, "host"); return this; }
@@ -113,6 +119,15 @@ public final class LocalConfig {
         throw new IllegalArgumentException("Invalid DRAM cache size: " + bytes + " (at least 16 MiB)");
       }
       this.dramCacheBytes = bytes;
+      return this;
+    }
+
+    public Builder nodes(int value) {
+      if (value < 1 || value > MAX_NODES) {
+        throw new IllegalArgumentException("Invalid number of cache nodes: " + value + " (1.."
+            + MAX_NODES + ")");
+      }
+      this.nodes = value;
       return this;
     }
 

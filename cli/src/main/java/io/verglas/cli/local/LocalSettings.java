@@ -35,6 +35,9 @@ public final class LocalSettings {
       .add("local.admin-port", "PORT", String.valueOf(LocalConfig.DEFAULT_ADMIN_PORT),
           "Admin port (status page, change feed, metrics); 0 picks a free one.",
           (b, k, v) -> b.adminPort(count(k, v)))
+      .add("local.nodes", "N", "1", "Cache nodes on this machine (1.." + LocalConfig.MAX_NODES
+          + "); more than one form a cache cluster, S3 ports counting up from local.s3-port, "
+          + "all listed in endpoints.json's s3.endpoints.", (b, k, v) -> b.nodes(count(k, v)))
       .add("local.bucket", "BUCKET", "warehouse", "The bucket of the local origin.",
           (b, k, v) -> b.bucket(v))
       .add("local.checkpoint-interval-ms", "MILLISECONDS", "2000", "The materializer's "

@@ -2,6 +2,8 @@ package io.verglas.cli.local;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.verglas.cache.CacheNode;
 import io.verglas.cache.admin.PrometheusFormat;
 import io.verglas.cache.awareness.AwarenessConfig;
@@ -38,8 +40,10 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletionException;
@@ -81,6 +85,7 @@ public final class LocalStack implements AutoCloseable {
   private final LocalConfig config;
   private final AdminConfig adminConfig;
   private final Deque<AutoCloseable> started = new ArrayDeque<>();
+  private final List<CacheNode> cacheNodes = new ArrayList<>();
   private EndpointsFile endpoints;
   private MiniClusterJob materializer;
   private MiniClusterJob maintenance;
@@ -141,38 +146,51 @@ public final class LocalStack implements AutoCloseable {
         VectorSearcher.builder().build()),
         credentials.catalogToken(), QUERY_THREADS, QUERY_QUEUE);
     started.push(queries);
-    CacheNode cache = CacheNode.builder()
-        .host(config.host())
-        .port(config.s3Port())
-        .region(config.region())
-        .credentials(credentials.accessKey(), credentials.secretKey())
-        // the stack's own jobs: their reads (WAL segments, compaction) are not the clients' heat
-        .backgroundCredentials(credentials.jobAccessKey(), credentials.jobSecretKey())
-        .origin(openOrigin())
-        .dramCapacityBytes(config.dramCacheBytes())
-        .spoolDirectory(tmp("s3-spool"))
-        .awareness(AwarenessConfig.builder()
-            .feedUri(eventsUri)
-            .feedToken(credentials.adminToken())
-            .stateDirectory(config.dataDir().resolve("cache-watcher"))
-            .listener(event -> {
-              invalidate(restCatalog.get(), event);
-              vectorIndexing.onEvent(event);   // builds off the feed's thread
-            })
-            .catalog(catalogRef::get)   // polled for other engines' commits once it exists
-            // a poll reads every table's metadata location in one query: idle tables cost no load
-            .metadataLocations(() -> catalogRef.get() == null ? null
-                : new JdbcMetadataLocations(config.catalogUri(), CATALOG_NAME))
-            .build())
-        // /catalog answers 503 until the catalog exists: its FileIO goes through this node
-        .catalog(RestCatalogConfig.builder(catalogRef::get, credentials.catalogToken()).build())
+    LocalCluster cluster = LocalCluster.plan(config, credentials);
+    Origin origin = openOrigin();
+    List<CacheNode> nodes = new ArrayList<>();
+    for (int i = 0; i < cluster.nodes(); i++) {
+      boolean first = i == 0;
+      AtomicReference<CatalogProxy> proxy = first ? restCatalog : new AtomicReference<>();
+      CacheNode.Builder node = CacheNode.builder()
+          .host(config.host())
+          .port(cluster.s3Port(i))
+          .region(config.region())
+          .credentials(credentials.accessKey(), credentials.secretKey())
+          // the stack's own jobs: their reads (WAL segments, compaction) are not the clients' heat
+          .backgroundCredentials(credentials.jobAccessKey(), credentials.jobSecretKey())
+          .origin(origin)
+          .dramCapacityBytes(config.dramCacheBytes())
+          .spoolDirectory(tmp(first ? "s3-spool" : "s3-spool-" + (i + 1)))
+          .awareness(AwarenessConfig.builder()
+              .feedUri(eventsUri)
+              .feedToken(credentials.adminToken())
+              .stateDirectory(config.dataDir().resolve(first ? "cache-watcher" : "cache-watcher-" + (i + 1)))
+              .listener(event -> {
+                invalidate(proxy.get(), event);
+                if (first) {
+                  vectorIndexing.onEvent(event);   // builds off the feed's thread
+                }
+              })
+              .catalog(catalogRef::get)   // polled for other engines' commits once it exists
+              // a poll reads every table's metadata location in one query: idle tables cost no load
+              .metadataLocations(() -> catalogRef.get() == null ? null
+                  : new JdbcMetadataLocations(config.catalogUri(), CATALOG_NAME))
+              .build())
+          // /catalog answers 503 until the catalog exists: its FileIO goes through this node
+          .catalog(RestCatalogConfig.builder(catalogRef::get, credentials.catalogToken()).build());
+      if (first) {
         // /v1/query reads tables through this node (its FileIO), with the catalog's token
-        .service(queries)
-        .build()
-        .start();
-    started.push(cache);
+        node.service(queries);
+      }
+      CacheNode running = cluster.join(node, i).build().start();
+      started.push(running);
+      proxy.set(running.catalogProxy());
+      nodes.add(running);
+    }
+    CacheNode cache = nodes.get(0);
+    cacheNodes.addAll(nodes);
     cacheNode.set(cache);
-    restCatalog.set(cache.catalogProxy());
     ObjectStoreEndpoint s3 = new ObjectStoreEndpoint(cache.endpoint(), config.region(),
         credentials.accessKey(), credentials.secretKey(), config.bucket());
     ObjectStoreEndpoint jobsS3 = new ObjectStoreEndpoint(cache.endpoint(), config.region(),
@@ -211,7 +229,8 @@ public final class LocalStack implements AutoCloseable {
     endpoints = new EndpointsFile(cache.endpoint(), config.region(), credentials.accessKey(),
         credentials.secretKey(), config.bucket(), ingest.location(), credentials.flightToken(),
         CATALOG_NAME, cache.catalogUri(), catalogProperties,
-        admin.uri(), eventsUri, credentials.adminToken(), credentials.catalogToken());
+        admin.uri(), eventsUri, credentials.adminToken(), credentials.catalogToken(),
+        nodes.stream().map(CacheNode::endpoint).toList());
     endpoints.write(config.endpointsFile());
   }
 
@@ -272,12 +291,27 @@ public final class LocalStack implements AutoCloseable {
     return ingest.metrics().snapshot();
   }
 
-  private static String statsJson(CacheNode cache) {
+  private String statsJson(CacheNode cache) {
     if (cache == null) {
       throw new IllegalStateException("Cannot show statistics: the cache node is starting");
     }
-    return cache.stats().toJson();
+    if (cacheNodes.size() < 2) {
+      return cache.stats().toJson();
+    }
+    try {
+      ObjectNode stats = (ObjectNode) JSON.readTree(cache.stats().toJson());
+      ArrayNode members = stats.putObject("cluster").putArray("nodes");
+      for (CacheNode node : cacheNodes) {
+        ObjectNode member = members.addObject().put("s3Endpoint", node.endpoint().toString());
+        member.set("report", JSON.valueToTree(node.cluster().report()));
+        member.set("stats", JSON.readTree(node.stats().toJson()));
+      }
+      return JSON.writeValueAsString(stats);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("Cannot show statistics: " + e.getOriginalMessage(), e);
+    }
   }
+
 
   private IngestServer startIngest(Catalog catalog, ObjectStoreEndpoint s3,
       LocalCredentials credentials) {
