@@ -14,7 +14,8 @@ public final class Benchmarks {
         new io.verglas.bench.maintenance.MaintenanceBenchmark(),
         new io.verglas.bench.awareness.AwarenessBenchmark(),
         new io.verglas.bench.query.QueryBenchmark(),
-        new io.verglas.bench.workers.WorkersBenchmark());
+        new io.verglas.bench.workers.WorkersBenchmark(),
+        new io.verglas.bench.cluster.ClusterBenchmark());
   }
 
   public static Optional<Benchmark> find(String name) {
