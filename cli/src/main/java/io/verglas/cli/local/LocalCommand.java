@@ -48,6 +48,11 @@ public final class LocalCommand implements Callable<Integer> {
       + "jdbc:postgresql://127.0.0.1:5432/verglas?user=verglas (default: SQLite in the data directory)")
   String catalogUri;
 
+  @Option(names = "--flink-cluster", paramLabel = "URL", description = "Submit the materializer "
+      + "and maintenance jobs to this Flink session cluster (its REST API, e.g. the URL "
+      + "`verglas flink-cluster` prints) instead of running each on an embedded MiniCluster")
+  java.net.URI flinkCluster;
+
   @Option(names = "--admin-public", description = "Serve the admin port's reads (/stats, GET "
       + "/events, /maintenance, /heat) without a token (default: the admin.token of endpoints.json)")
   boolean adminPublic;
@@ -77,6 +82,8 @@ public final class LocalCommand implements Callable<Integer> {
         + (admin.publicReads() ? "  (reads public)"
             : "  (reads need Authorization: Bearer <admin.token of endpoints.json>)"));
     System.out.println("  Change feed   " + e.eventsUri() + "?follow=true");
+    System.out.println("  Flink jobs    " + (config.flinkCluster() == null ? "embedded MiniClusters"
+        : "on the session cluster " + config.flinkCluster()));
     System.out.println("  Credentials and all properties: " + config.endpointsFile());
     System.out.println("Press Ctrl-C to stop.");
     stopped.await();
@@ -109,6 +116,7 @@ public final class LocalCommand implements Callable<Integer> {
     if (adminPort != null) { builder.adminPort(adminPort); }
     if (checkpointMillis != null) { builder.checkpointInterval(Duration.ofMillis(checkpointMillis)); }
     if (catalogUri != null) { builder.catalogUri(catalogUri); }
+    if (flinkCluster != null) { builder.flinkCluster(flinkCluster); }
     return builder.build();
   }
 }

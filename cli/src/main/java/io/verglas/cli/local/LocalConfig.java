@@ -1,5 +1,6 @@
 package io.verglas.cli.local;
 
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -27,6 +28,7 @@ public final class LocalConfig {
   private final int parallelism;
   private final String catalogUri;
   private final OriginSpec origin;
+  private final URI flinkCluster;
 
   private LocalConfig(Builder b) {
     this.dataDir = b.dataDir.toAbsolutePath().normalize();
@@ -42,6 +44,7 @@ public final class LocalConfig {
     this.dramCacheBytes = b.dramCacheBytes;
     this.parallelism = b.parallelism;
     this.catalogUri = b.catalogUri;
+    this.flinkCluster = b.flinkCluster;
   }
 
   public static Builder builder() {
@@ -59,6 +62,8 @@ public final class LocalConfig {
   public long dramCacheBytes() { return dramCacheBytes; }
   public int parallelism() { return parallelism; }
   public OriginSpec origin() { return origin; }
+  /** The session cluster the jobs are submitted to, or null: each on a MiniCluster of its own. */
+  public URI flinkCluster() { return flinkCluster; }
 
   /** The JDBC catalog's URI: a PostgreSQL database when configured, else SQLite in the data directory. */
   public String catalogUri() {
@@ -89,6 +94,7 @@ public final class LocalConfig {
     private int parallelism = 2;
     private String catalogUri;
     private OriginSpec origin = new OriginSpec.Local();
+    private URI flinkCluster;
 
     public Builder dataDir(Path dir) { this.dataDir = Objects.requireNonNull(dir, "dataDir"); return this; }
     public Builder host(String value) { this.host = Objects.requireNonNull(value, "host"); return this; }
@@ -138,6 +144,17 @@ public final class LocalConfig {
       return this;
     }
 
+    /** Run the jobs on this Flink session cluster (its REST API's URL) instead of MiniClusters. */
+    public Builder flinkCluster(URI restUrl) {
+      Objects.requireNonNull(restUrl, "flinkCluster");
+      if (!"http".equals(restUrl.getScheme()) && !"https".equals(restUrl.getScheme())) {
+        throw new IllegalArgumentException("Invalid Flink cluster URL: " + restUrl
+            + " (its REST API's http:// or https:// URL)");
+      }
+      this.flinkCluster = restUrl;
+      return this;
+    }
+
     /** Applies {@code local.*} keys of a config file. */
     public Builder apply(Properties props) {
       String v;
@@ -154,6 +171,7 @@ public final class LocalConfig {
       if ((v = props.getProperty("local.dram-cache-bytes")) != null) { dramCacheBytes(Long.parseLong(v)); }
       if ((v = props.getProperty("local.parallelism")) != null) { parallelism(Integer.parseInt(v)); }
       if ((v = props.getProperty("local.catalog-uri")) != null) { catalogUri(v); }
+      if ((v = props.getProperty("local.flink-cluster")) != null) { flinkCluster(URI.create(v)); }
       return this;
     }
 
