@@ -63,8 +63,14 @@ public final class FlinkSessionCluster implements AutoCloseable {
     URI restUrl = URI.create("http://" + ClusterFiles.HOST + ":" + restPort);
     FlinkSessionCluster cluster = new FlinkSessionCluster(files, conf, restUrl);
     try {
+      // Both JVMs start at once (a TaskManager retries its registration until the resource
+      // manager is up): their start-ups overlap instead of adding up.
       cluster.startJobManager();
-      cluster.startTaskManager();
+      FlinkProcess taskManager = cluster.launchTaskManager();
+      ClusterWait.await("the JobManager's REST API at " + restUrl, cluster.jobManager,
+          cluster.rest::answers);
+      ClusterWait.await("the " + taskManager.role() + " to register", taskManager,
+          () -> !cluster.rest.taskManagerIds().isEmpty());
       return cluster;
     } catch (RuntimeException | Error e) {
       cluster.close();
@@ -84,6 +90,12 @@ public final class FlinkSessionCluster implements AutoCloseable {
   /** Starts one more TaskManager and waits until the JobManager lists it. */
   public synchronized void startTaskManager() {
     Set<String> before = rest.taskManagerIds();
+    FlinkProcess process = launchTaskManager();
+    ClusterWait.await("the " + process.role() + " to register",
+        process, () -> rest.taskManagerIds().stream().anyMatch(id -> !before.contains(id)));
+  }
+
+  private FlinkProcess launchTaskManager() {
     TaskExecutorProcessSpec spec = TaskExecutorProcessUtils.processSpecFromConfig(conf);
     FlinkProcess process = FlinkProcess.start(new FlinkProcess.Launch(
         "taskmanager-" + (++started), TASK_MANAGER_MAIN, CoreOptions.FLINK_TM_JVM_OPTIONS,
@@ -91,8 +103,7 @@ public final class FlinkSessionCluster implements AutoCloseable {
         TaskExecutorProcessUtils.generateDynamicConfigsStr(spec)), conf, files, classpath,
         LauncherFiles.pluginsDir());
     taskManagers.push(process);
-    ClusterWait.await("the " + process.role() + " to register",
-        process, () -> rest.taskManagerIds().stream().anyMatch(id -> !before.contains(id)));
+    return process;
   }
 
   /** SIGKILLs the newest TaskManager (a crash: no deregistration, no cleanup). */
@@ -110,8 +121,6 @@ public final class FlinkSessionCluster implements AutoCloseable {
         CoreOptions.FLINK_JM_JVM_OPTIONS, JobManagerProcessUtils.generateJvmParametersStr(spec, conf),
         JobManagerProcessUtils.generateDynamicConfigsStr(spec)), conf, files, classpath,
         LauncherFiles.pluginsDir());
-    ClusterWait.await("the JobManager's REST API at " + restUrl,
-        jobManager, rest::answers);
   }
 
   /** Stops the TaskManagers, then the JobManager (SIGTERM, then SIGKILL); safe to call twice. */
