@@ -54,7 +54,8 @@ import software.amazon.awssdk.services.s3.S3Client;
 /**
  * The whole Verglas stack in one process: a local-directory (or Azure) origin behind the cache
  * node's S3 endpoint, a JDBC catalog on SQLite, the change feed and admin endpoint, the Arrow Flight
- * ingest server, and the materializer and maintenance jobs on Flink MiniClusters.
+ * ingest server, and the materializer and maintenance jobs on Flink MiniClusters, or, with
+ * {@link LocalConfig#flinkCluster()}, on a Flink session cluster ({@link ClusterJobs}).
  *
  * <p>Start order follows the data path's dependencies (storage first, writers last) and
  * {@link #close()} stops in reverse, so the ingest server flushes its last segments while the
