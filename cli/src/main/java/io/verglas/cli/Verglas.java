@@ -3,6 +3,7 @@ package io.verglas.cli;
 import io.verglas.cli.bench.BenchLauncher;
 import io.verglas.cli.flink.FlinkClusterCommand;
 import io.verglas.cli.flink.JobsCommand;
+import io.verglas.cli.flink.StopCommand;
 import io.verglas.cli.flink.SubmitCommand;
 import io.verglas.cli.local.LocalCommand;
 import io.verglas.cli.logging.LogFormat;
@@ -19,7 +20,7 @@ import picocli.CommandLine.Command;
     description = "Verglas: rows over Arrow Flight into maintained Iceberg tables, served by an "
         + "Iceberg-aware S3 cache.",
     subcommands = {LocalCommand.class, TableCommand.class, PushCommand.class, BenchLauncher.class,
-        SubmitCommand.class, JobsCommand.class, FlinkClusterCommand.class,
+        SubmitCommand.class, JobsCommand.class, StopCommand.class, FlinkClusterCommand.class,
         CommandLine.HelpCommand.class})
 public final class Verglas {
   public static void main(String[] args) {

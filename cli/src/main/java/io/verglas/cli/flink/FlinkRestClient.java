@@ -33,6 +33,7 @@ public final class FlinkRestClient {
   private static final Duration RUN_TIMEOUT = Duration.ofMinutes(5);
   private static final Duration CALL_TIMEOUT = Duration.ofSeconds(30);
   private static final int MESSAGE_CHARS = 800;
+  private static final long POLL_MILLIS = 250;
 
   private final URI base;
   private final HttpClient http;
@@ -125,6 +126,41 @@ public final class FlinkRestClient {
         .timeout(CALL_TIMEOUT).method("PATCH", BodyPublishers.noBody()).build());
   }
 
+  /**
+   * {@code POST /jobs/:id/stop}: stops the job with a savepoint (into {@code targetDirectory},
+   * or the cluster's savepoint directory when null) and waits for it; the savepoint's path.
+   */
+  public String stopWithSavepoint(String jobId, String targetDirectory, Duration timeout) {
+    ObjectNode body = JSON.createObjectNode().put("drain", false);
+    if (targetDirectory != null) {
+      body.put("targetDirectory", targetDirectory);
+    }
+    String requestId = call(HttpRequest.newBuilder(base.resolve("/jobs/" + jobId + "/stop"))
+        .timeout(CALL_TIMEOUT).header("Content-Type", "application/json")
+        .POST(BodyPublishers.ofString(body.toString())).build()).path("request-id").asText();
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (System.nanoTime() < deadline) {
+      JsonNode status = call(get("/jobs/" + jobId + "/savepoints/" + requestId, CALL_TIMEOUT));
+      if ("COMPLETED".equals(status.path("status").path("id").asText())) {
+        JsonNode operation = status.path("operation");
+        if (operation.has("failure-cause")) {
+          throw new FlinkRestException("the savepoint of job " + jobId + " failed: "
+              + shorten(operation.path("failure-cause").path("stack-trace").asText().lines()
+                  .findFirst().orElse("no reason given")), 200, null);
+        }
+        return operation.path("location").asText();
+      }
+      try {
+        Thread.sleep(POLL_MILLIS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new FlinkRestException("interrupted while waiting for the savepoint of job " + jobId, 0, e);
+      }
+    }
+    throw new FlinkRestException("the savepoint of job " + jobId + " did not complete within "
+        + timeout.toSeconds() + " s", 0, null);
+  }
+
   private HttpRequest get(String path, Duration timeout) {
     return HttpRequest.newBuilder(base.resolve(path)).timeout(timeout).GET().build();
   }
@@ -163,7 +199,9 @@ public final class FlinkRestClient {
                   && !line.startsWith("<") && !line.endsWith(">"))
               .forEach(messages::add);
         }
-        return shorten(String.join(" | ", messages));
+        // the first message says what failed, the last cause why; those between repeat them
+        return shorten(messages.size() <= 2 ? String.join(" | ", messages)
+            : messages.get(0) + " | ... | " + messages.get(messages.size() - 1));
       }
     } catch (IOException e) {
       // not JSON: the body as it is

@@ -7,8 +7,11 @@ import io.verglas.cli.flink.JobRun;
 import io.verglas.cli.flink.JobSubmitter;
 import io.verglas.store.ObjectStoreEndpoint;
 import io.verglas.wal.WalLayout;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,21 +25,27 @@ import org.slf4j.LoggerFactory;
  * instead of MiniClusters: their jars submitted over the cluster's REST API with the arguments
  * of their command-line form, and cancelled by {@link #close()}.
  *
- * <p>The cluster's configuration decides the state backend and where checkpoints go (for
- * {@code flink-conf/}: RocksDB, incremental, to object storage); the materializer does not
- * resume from them when the stack starts again (the MiniCluster path does, from the data
- * directory's checkpoints): resubmit with {@code verglas submit --from-savepoint} for that. The
+ * <p>The cluster's configuration decides the state backend and where checkpoints and
+ * savepoints go (for {@code flink-conf/}: RocksDB, incremental, to object storage). At stop the
+ * materializer is stopped with a savepoint, whose path goes to {@link LocalConfig#clusterSavepointFile()};
+ * the next start resumes from it, so the key index survives restarts as on the MiniCluster path
+ * (when the savepoint fails, the job is cancelled and the next start begins without state, as
+ * a warning says). The maintenance job is cancelled (what it missed, its sweep finds). The
  * arguments carry the jobs' credentials (S3 key pair, feed token): whoever can read the
  * cluster's logs or REST API can read them, as with {@code flink run}.
  */
 final class ClusterJobs implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ClusterJobs.class);
 
+  private static final Duration SAVEPOINT_TIMEOUT = Duration.ofMinutes(2);
+
   private final FlinkRestClient rest;
+  private final Path savepointFile;
   private final List<String> jobIds = new ArrayList<>();
 
-  private ClusterJobs(FlinkRestClient rest) {
+  private ClusterJobs(FlinkRestClient rest, Path savepointFile) {
     this.rest = rest;
+    this.savepointFile = savepointFile;
   }
 
   /** Where the jobs' catalog, S3 endpoint and change feed are. */
@@ -45,11 +54,16 @@ final class ClusterJobs implements AutoCloseable {
 
   static ClusterJobs submit(URI cluster, Wiring wiring, LocalConfig config, long feedFrom,
       PrintStream progress) {
-    ClusterJobs jobs = new ClusterJobs(new FlinkRestClient(cluster));
+    ClusterJobs jobs = new ClusterJobs(new FlinkRestClient(cluster), config.clusterSavepointFile());
     JobSubmitter submitter = new JobSubmitter(jobs.rest, progress);
     try {
+      String savepoint = jobs.lastSavepoint();
+      if (savepoint != null) {
+        progress.println("The materializer resumes from " + savepoint);
+      }
       jobs.jobIds.add(submitter.submit(JobJar.resolve(JobJar.MATERIALIZER),
-          run(JobJar.MATERIALIZER, materializerArgs(wiring, config), config.parallelism())));
+          new JobRun(JobJar.resolve(JobJar.MATERIALIZER).entryClass(),
+              materializerArgs(wiring, config), config.parallelism(), savepoint)));
       jobs.jobIds.add(submitter.submit(JobJar.resolve(JobJar.MAINTENANCE),
           run(JobJar.MAINTENANCE, maintenanceArgs(wiring, feedFrom), 1)));
       return jobs;
@@ -116,9 +130,24 @@ final class ClusterJobs implements AutoCloseable {
     return duration.toMillis() + "ms";
   }
 
-  /** Cancels the submitted jobs (their retained checkpoints stay); safe to call twice. */
+  /**
+   * Stops the materializer with a savepoint (recorded for the next start) and cancels the
+   * maintenance job; safe to call twice.
+   */
   @Override
   public synchronized void close() {
+    String materializer = materializerId();
+    if (materializer != null) {
+      try {
+        String savepoint = rest.stopWithSavepoint(materializer, null, SAVEPOINT_TIMEOUT);
+        Files.writeString(savepointFile, savepoint + "\n");
+        LOG.info("The materializer stopped with the savepoint {}", savepoint);
+        jobIds.remove(materializer);
+      } catch (FlinkRestException | IOException e) {
+        LOG.warn("Cannot stop the materializer with a savepoint ({}): cancelling it; the next "
+            + "start begins without its key index", e.getMessage());
+      }
+    }
     for (String jobId : jobIds) {
       try {
         rest.cancel(jobId);
@@ -127,5 +156,14 @@ final class ClusterJobs implements AutoCloseable {
       }
     }
     jobIds.clear();
+  }
+
+  /** The savepoint the materializer last stopped with, or null. */
+  private String lastSavepoint() {
+    try {
+      return Files.exists(savepointFile) ? Files.readString(savepointFile).strip() : null;
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read " + savepointFile + ": " + e.getMessage(), e);
+    }
   }
 }

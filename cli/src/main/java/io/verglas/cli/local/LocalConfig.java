@@ -74,6 +74,8 @@ public final class LocalConfig {
   public Path originDir() { return dataDir.resolve("origin"); }
   public Path catalogDb() { return dataDir.resolve("catalog.db"); }
   public Path checkpointDir() { return dataDir.resolve("checkpoints"); }
+  /** With a Flink session cluster: the path of the savepoint the materializer last stopped with. */
+  public Path clusterSavepointFile() { return dataDir.resolve("materializer-savepoint"); }
   public Path eventsFile() { return dataDir.resolve("events.jsonl"); }
   public Path endpointsFile() { return dataDir.resolve("endpoints.json"); }
   public Path credentialsFile() { return dataDir.resolve("credentials.json"); }

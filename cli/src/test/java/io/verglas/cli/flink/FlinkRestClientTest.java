@@ -55,6 +55,41 @@ class FlinkRestClientTest {
   }
 
   @Test
+  void stopWithSavepointWaitsForTheSavepointAndAnswersItsPath() throws Exception {
+    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    int[] polls = {0};
+    server.createContext("/jobs/j1/stop", exchange -> {
+      exchange.getRequestBody().readAllBytes();
+      answer(exchange, 202, "{\"request-id\":\"r1\"}");
+    });
+    server.createContext("/jobs/j1/savepoints/r1", exchange -> answer(exchange, 200,
+        ++polls[0] < 3 ? "{\"status\":{\"id\":\"IN_PROGRESS\"}}"
+            : "{\"status\":{\"id\":\"COMPLETED\"},\"operation\":{\"location\":\"s3://b/sp-1\"}}"));
+    server.createContext("/jobs/j2/stop", exchange -> {
+      exchange.getRequestBody().readAllBytes();
+      answer(exchange, 202, "{\"request-id\":\"r2\"}");
+    });
+    server.createContext("/jobs/j2/savepoints/r2", exchange -> answer(exchange, 200,
+        "{\"status\":{\"id\":\"COMPLETED\"},\"operation\":{\"failure-cause\":"
+            + "{\"stack-trace\":\"java.lang.IllegalStateException: No savepoint directory\\n\\tat x\"}}}"));
+    server.start();
+    FlinkRestClient rest = new FlinkRestClient(URI.create("http://127.0.0.1:" + server.getAddress().getPort()));
+
+    assertThat(rest.stopWithSavepoint("j1", null, java.time.Duration.ofSeconds(30))).isEqualTo("s3://b/sp-1");
+    assertThat(polls[0]).isEqualTo(3);
+    assertThatThrownBy(() -> rest.stopWithSavepoint("j2", "file:///x", java.time.Duration.ofSeconds(30)))
+        .hasMessage("the savepoint of job j2 failed: java.lang.IllegalStateException: No savepoint directory");
+  }
+
+  @Test
+  void aLongCauseChainIsCutToWhatFailedAndWhy() {
+    String body = "{\"errors\":[\"A: Could not execute application.\\nCaused by: B: Could not execute"
+        + " application.\\nCaused by: C: The main method caused an error: bad\\nCaused by: D: bad\"]}";
+    assertThat(FlinkRestClient.errorMessage(body))
+        .isEqualTo("A: Could not execute application. | ... | Caused by: D: bad");
+  }
+
+  @Test
   void aClusterThatDoesNotAnswerIsSaidSo() {
     FlinkRestClient rest = new FlinkRestClient(URI.create("http://127.0.0.1:1"));
     assertThatThrownBy(rest::jobs).isInstanceOf(FlinkRestException.class)
