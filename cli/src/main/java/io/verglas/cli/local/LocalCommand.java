@@ -2,6 +2,7 @@ package io.verglas.cli.local;
 
 import java.io.IOException;
 import java.io.Reader;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -51,7 +52,7 @@ public final class LocalCommand implements Callable<Integer> {
   @Option(names = "--flink-cluster", paramLabel = "URL", description = "Submit the materializer "
       + "and maintenance jobs to this Flink session cluster (its REST API, e.g. the URL "
       + "`verglas flink-cluster` prints) instead of running each on an embedded MiniCluster")
-  java.net.URI flinkCluster;
+  URI flinkCluster;
 
   @Option(names = "--admin-public", description = "Serve the admin port's reads (/stats, GET "
       + "/events, /maintenance, /heat) without a token (default: the admin.token of endpoints.json)")

@@ -34,7 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
  * filesystem plugin). The stack submits both jobs' shaded jars over the REST API
  * ({@code verglas local --flink-cluster URL}); rows pushed over Flight must come back from the
  * Iceberg table exactly once, also across a SIGKILL of the TaskManager mid-stream and its
- * replacement by a new one (the job restores from its last checkpoint in object storage).
+ * replacement by a new one (the job restores from its last checkpoint in object storage); at
+ * stop the materializer leaves a savepoint there for the stack's next start.
  *
  * <p>The cluster starts first, so the stack's S3 port and job credentials are fixed beforehand:
  * a filesystem plugin reads its endpoint and keys from the cluster's configuration at process
@@ -86,6 +87,12 @@ class SessionClusterITCase {
     cluster.startTaskManager();
     TestingOrders.push(endpoints, 1000, 500);
     assertThat(awaitIds(catalog, 1500)).containsExactlyElementsOf(ids(0, 1500));
+
+    // at stop the materializer leaves a savepoint in the bucket for the next start
+    stack.close();
+    stack = null;
+    assertThat(Files.readString(stackDir.resolve("materializer-savepoint")))
+        .startsWith("s3://warehouse/_flink/savepoints/savepoint-");
   }
 
   private static List<Long> ids(long first, int count) {
