@@ -1,10 +1,10 @@
 package io.verglas.cli.flink;
 
+import io.verglas.cli.foreground.Foreground;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -51,12 +51,7 @@ public final class FlinkClusterCommand implements Callable<Integer> {
     settings.forEach(config::set);
     System.out.println("Starting a Flink session cluster in " + dir.toAbsolutePath().normalize() + " ...");
     FlinkSessionCluster cluster = FlinkSessionCluster.start(config.build());
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      System.out.println("Stopping the Flink cluster ...");
-      cluster.close();
-      stopped.countDown();
-    }, "flink-cluster-shutdown"));
+    Foreground foreground = Foreground.stopOnExit("Stopping the Flink cluster ...", cluster);
     for (int i = 1; i < taskManagers; i++) {
       cluster.startTaskManager();
     }
@@ -67,7 +62,7 @@ public final class FlinkClusterCommand implements Callable<Integer> {
     System.out.println("  Submit with          ./verglas submit materializer --cluster "
         + cluster.restUrl() + " -- ARGS");
     System.out.println("Press Ctrl-C to stop.");
-    stopped.await();
+    foreground.await();
     return 0;
   }
 }

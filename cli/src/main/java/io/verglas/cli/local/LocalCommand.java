@@ -1,5 +1,6 @@
 package io.verglas.cli.local;
 
+import io.verglas.cli.foreground.Foreground;
 import java.io.IOException;
 import java.io.Reader;
 import java.net.URI;
@@ -8,7 +9,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -65,12 +65,7 @@ public final class LocalCommand implements Callable<Integer> {
     System.out.println("Starting Verglas in " + config.dataDir() + " ...");
     AdminConfig admin = adminConfig(props);
     LocalStack stack = LocalStack.start(config, admin);
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      System.out.println("Stopping Verglas ...");
-      stack.close();
-      stopped.countDown();
-    }, "verglas-shutdown"));
+    Foreground foreground = Foreground.stopOnExit("Stopping Verglas ...", stack);
     EndpointsFile e = stack.endpoints();
     System.out.println("Verglas is up.");
     System.out.println("  S3 endpoint   " + e.s3Endpoint() + "  (bucket " + e.bucket() + ", region " + e.region() + ")");
@@ -87,7 +82,7 @@ public final class LocalCommand implements Callable<Integer> {
         : "on the session cluster " + config.flinkCluster()));
     System.out.println("  Credentials and all properties: " + config.endpointsFile());
     System.out.println("Press Ctrl-C to stop.");
-    stopped.await();
+    foreground.await();
     return 0;
   }
 
