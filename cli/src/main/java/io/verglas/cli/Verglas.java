@@ -1,6 +1,10 @@
 package io.verglas.cli;
 
 import io.verglas.cli.bench.BenchLauncher;
+import io.verglas.cli.flink.FlinkClusterCommand;
+import io.verglas.cli.flink.JobsCommand;
+import io.verglas.cli.flink.StopCommand;
+import io.verglas.cli.flink.SubmitCommand;
 import io.verglas.cli.local.LocalCommand;
 import io.verglas.cli.logging.LogFormat;
 import io.verglas.cli.push.PushCommand;
@@ -18,6 +22,7 @@ import picocli.CommandLine.Command;
         + "Iceberg-aware S3 cache.",
     subcommands = {LocalCommand.class, TableCommand.class, PushCommand.class, BenchLauncher.class,
         ConfigReferenceCommand.class,
+        SubmitCommand.class, JobsCommand.class, StopCommand.class, FlinkClusterCommand.class,
         CommandLine.HelpCommand.class})
 public final class Verglas {
   public static void main(String[] args) {

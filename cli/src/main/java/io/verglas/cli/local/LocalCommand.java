@@ -1,13 +1,14 @@
 package io.verglas.cli.local;
 
+import io.verglas.cli.foreground.Foreground;
 import java.io.IOException;
 import java.io.Reader;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -52,6 +53,11 @@ public final class LocalCommand implements Callable<Integer> {
       + "jdbc:postgresql://127.0.0.1:5432/verglas?user=verglas (default: SQLite in the data directory)")
   String catalogUri;
 
+  @Option(names = "--flink-cluster", paramLabel = "URL", description = "Submit the materializer "
+      + "and maintenance jobs to this Flink session cluster (its REST API, e.g. the URL "
+      + "`verglas flink-cluster` prints) instead of running each on an embedded MiniCluster")
+  URI flinkCluster;
+
   @Option(names = "--admin-public", description = "Serve the admin port's reads (/stats, GET "
       + "/events, /maintenance, /heat) without a token (default: the admin.token of endpoints.json)")
   boolean adminPublic;
@@ -64,12 +70,7 @@ public final class LocalCommand implements Callable<Integer> {
     System.out.println("Starting Verglas in " + config.dataDir() + " ...");
     AdminConfig admin = adminConfig(props);
     LocalStack stack = LocalStack.start(config, admin);
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      System.out.println("Stopping Verglas ...");
-      stack.close();
-      stopped.countDown();
-    }, "verglas-shutdown"));
+    Foreground foreground = Foreground.stopOnExit("Stopping Verglas ...", stack);
     EndpointsFile e = stack.endpoints();
     System.out.println("Verglas is up.");
     System.out.println("  S3 endpoint   " + e.s3Endpoint() + "  (bucket " + e.bucket() + ", region " + e.region() + ")");
@@ -82,9 +83,11 @@ public final class LocalCommand implements Callable<Integer> {
         + (admin.publicReads() ? "  (reads public)"
             : "  (reads need Authorization: Bearer <admin.token of endpoints.json>)"));
     System.out.println("  Change feed   " + e.eventsUri() + "?follow=true");
+    System.out.println("  Flink jobs    " + (config.flinkCluster() == null ? "embedded MiniClusters"
+        : "on the session cluster " + config.flinkCluster()));
     System.out.println("  Credentials and all properties: " + config.endpointsFile());
     System.out.println("Press Ctrl-C to stop.");
-    stopped.await();
+    foreground.await();
     return 0;
   }
 
@@ -115,6 +118,7 @@ public final class LocalCommand implements Callable<Integer> {
     if (adminPort != null) { builder.adminPort(adminPort); }
     if (checkpointMillis != null) { builder.checkpointInterval(Duration.ofMillis(checkpointMillis)); }
     if (catalogUri != null) { builder.catalogUri(catalogUri); }
+    if (flinkCluster != null) { builder.flinkCluster(flinkCluster); }
     return builder.build();
   }
 }

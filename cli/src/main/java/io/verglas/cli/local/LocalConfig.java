@@ -1,5 +1,6 @@
 package io.verglas.cli.local;
 
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -29,6 +30,7 @@ public final class LocalConfig {
   private final String catalogUri;
   private final OriginSpec origin;
   private final int nodes;
+  private final URI flinkCluster;
 
   private LocalConfig(Builder b) {
     this.dataDir = b.dataDir.toAbsolutePath().normalize();
@@ -45,6 +47,7 @@ public final class LocalConfig {
     this.dramCacheBytes = b.dramCacheBytes;
     this.parallelism = b.parallelism;
     this.catalogUri = b.catalogUri;
+    this.flinkCluster = b.flinkCluster;
   }
 
   public static Builder builder() {
@@ -64,6 +67,8 @@ public final class LocalConfig {
   public long dramCacheBytes() { return dramCacheBytes; }
   public int parallelism() { return parallelism; }
   public OriginSpec origin() { return origin; }
+  /** The session cluster the jobs are submitted to, or null: each on a MiniCluster of its own. */
+  public URI flinkCluster() { return flinkCluster; }
 
   /** The JDBC catalog's URI: a PostgreSQL database when configured, else SQLite in the data directory. */
   public String catalogUri() {
@@ -74,6 +79,8 @@ public final class LocalConfig {
   public Path originDir() { return dataDir.resolve("origin"); }
   public Path catalogDb() { return dataDir.resolve("catalog.db"); }
   public Path checkpointDir() { return dataDir.resolve("checkpoints"); }
+  /** With a Flink session cluster: the path of the savepoint the materializer last stopped with. */
+  public Path clusterSavepointFile() { return dataDir.resolve("materializer-savepoint"); }
   public Path eventsFile() { return dataDir.resolve("events.jsonl"); }
   public Path endpointsFile() { return dataDir.resolve("endpoints.json"); }
   public Path credentialsFile() { return dataDir.resolve("credentials.json"); }
@@ -95,6 +102,7 @@ public final class LocalConfig {
     private String catalogUri;
     private OriginSpec origin = new OriginSpec.Local();
     private int nodes = 1;
+    private URI flinkCluster;
 
     public Builder dataDir(Path dir) { this.dataDir = Objects.requireNonNull(dir, "dataDir"); return this; }
     public Builder host(String value) { this.host = Objects.requireNonNull(value, "host"); return this; }
@@ -150,6 +158,17 @@ public final class LocalConfig {
             + ": only jdbc:postgresql: and jdbc:sqlite: databases are supported");
       }
       this.catalogUri = uri;
+      return this;
+    }
+
+    /** Run the jobs on this Flink session cluster (its REST API's URL) instead of MiniClusters. */
+    public Builder flinkCluster(URI restUrl) {
+      Objects.requireNonNull(restUrl, "flinkCluster");
+      if (!"http".equals(restUrl.getScheme()) && !"https".equals(restUrl.getScheme())) {
+        throw new IllegalArgumentException("Invalid Flink cluster URL: " + restUrl
+            + " (its REST API's http:// or https:// URL)");
+      }
+      this.flinkCluster = restUrl;
       return this;
     }
 

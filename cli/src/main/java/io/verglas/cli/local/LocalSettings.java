@@ -2,6 +2,7 @@ package io.verglas.cli.local;
 
 import io.verglas.config.Settings;
 import io.verglas.events.feed.FeedBounds;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -38,6 +39,9 @@ public final class LocalSettings {
       .add("local.nodes", "N", "1", "Cache nodes on this machine (1.." + LocalConfig.MAX_NODES
           + "); more than one form a cache cluster, S3 ports counting up from local.s3-port, "
           + "all listed in endpoints.json's s3.endpoints.", (b, k, v) -> b.nodes(count(k, v)))
+      .add("local.flink-cluster", "URL", "none: embedded MiniClusters", "Run the materializer and "
+          + "maintenance jobs on this Flink session cluster (its REST API's URL) instead of "
+          + "MiniClusters in this process.", (b, k, v) -> b.flinkCluster(URI.create(v)))
       .add("local.bucket", "BUCKET", "warehouse", "The bucket of the local origin.",
           (b, k, v) -> b.bucket(v))
       .add("local.checkpoint-interval-ms", "MILLISECONDS", "2000", "The materializer's "

@@ -48,6 +48,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.apache.flink.configuration.Configuration;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -58,7 +59,8 @@ import software.amazon.awssdk.services.s3.S3Client;
 /**
  * The whole Verglas stack in one process: a local-directory (or Azure) origin behind the cache
  * node's S3 endpoint, a JDBC catalog on SQLite, the change feed and admin endpoint, the Arrow Flight
- * ingest server, and the materializer and maintenance jobs on Flink MiniClusters.
+ * ingest server, and the materializer and maintenance jobs on Flink MiniClusters, or, with
+ * {@link LocalConfig#flinkCluster()}, on a Flink session cluster ({@link ClusterJobs}).
  *
  * <p>Start order follows the data path's dependencies (storage first, writers last) and
  * {@link #close()} stops in reverse, so the ingest server flushes its last segments while the
@@ -87,8 +89,8 @@ public final class LocalStack implements AutoCloseable {
   private final Deque<AutoCloseable> started = new ArrayDeque<>();
   private final List<CacheNode> cacheNodes = new ArrayList<>();
   private EndpointsFile endpoints;
-  private MiniClusterJob materializer;
-  private MiniClusterJob maintenance;
+  private Supplier<String> materializerStatus = () -> "unknown";
+  private Supplier<String> maintenanceStatus = () -> "unknown";
 
   private LocalStack(LocalConfig config, AdminConfig adminConfig) {
     this.config = config;
@@ -221,10 +223,17 @@ public final class LocalStack implements AutoCloseable {
       started.push(closeable);
     }
     jobsCatalog.set(indexCatalog);
-    materializer = startMaterializer(jobsS3, jobsCatalogProperties, feedCredential);
-    started.push(materializer);
-    maintenance = startMaintenance(jobsCatalogProperties, feedCredential, feed.lastSequence() + 1);
-    started.push(maintenance);
+    if (config.flinkCluster() != null) {
+      submitToCluster(jobsS3, jobsCatalogProperties, feedCredential, feed.lastSequence() + 1);
+    } else {
+      MiniClusterJob materializer = startMaterializer(jobsS3, jobsCatalogProperties, feedCredential);
+      started.push(materializer);
+      materializerStatus = () -> jobStatus(materializer);
+      MiniClusterJob maintenance =
+          startMaintenance(jobsCatalogProperties, feedCredential, feed.lastSequence() + 1);
+      started.push(maintenance);
+      maintenanceStatus = () -> jobStatus(maintenance);
+    }
 
     endpoints = new EndpointsFile(cache.endpoint(), config.region(), credentials.accessKey(),
         credentials.secretKey(), config.bucket(), ingest.location(), credentials.flightToken(),
@@ -363,6 +372,17 @@ public final class LocalStack implements AutoCloseable {
         config.parallelism(), env -> MaterializerJob.build(env, job));
   }
 
+  /** Both jobs on the session cluster of {@code --flink-cluster}, cancelled at stop. */
+  private void submitToCluster(ObjectStoreEndpoint s3, Map<String, String> catalogProperties,
+      FeedCredential feed, long feedFrom) {
+    ClusterJobs jobs = ClusterJobs.submit(config.flinkCluster(), new ClusterJobs.Wiring(
+        CATALOG_NAME, staged(catalogProperties, "materializer"), s3, feed.uri(), feed.token(),
+        feed.outboxes()), config, feedFrom, System.out);
+    started.push(jobs);
+    materializerStatus = () -> jobs.status(jobs.materializerId());
+    maintenanceStatus = () -> jobs.status(jobs.maintenanceId());
+  }
+
   /**
    * The maintenance loop on its own small MiniCluster, following the change feed from its end
    * (what it missed while the stack was down, the sweep finds); its state is not checkpointed.
@@ -435,14 +455,11 @@ public final class LocalStack implements AutoCloseable {
   }
 
   private String healthJson() {
-    return "{\"status\":\"ok\",\"materializer\":\"" + jobStatus(materializer)
-        + "\",\"maintenance\":\"" + jobStatus(maintenance) + "\"}";
+    return "{\"status\":\"ok\",\"materializer\":\"" + materializerStatus.get()
+        + "\",\"maintenance\":\"" + maintenanceStatus.get() + "\"}";
   }
 
   private static String jobStatus(MiniClusterJob job) {
-    if (job == null) {
-      return "unknown";
-    }
     try {
       return job.client().getJobStatus().get().toString();
     } catch (Exception e) {
