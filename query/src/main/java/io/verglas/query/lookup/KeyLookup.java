@@ -34,7 +34,7 @@ import org.apache.iceberg.types.Types;
  * files' keys: the generic reader's delete filter does that, so such a lookup falls back).
  *
  * <p>Memory is bounded by the builder's limits: planned tasks held, footers held, bloom-filter
- * bytes held.
+ * bytes and index bytes held.
  */
 public final class KeyLookup {
   private final SnapshotPlans plans;
@@ -42,7 +42,7 @@ public final class KeyLookup {
 
   private KeyLookup(Builder builder) {
     this.plans = new SnapshotPlans(builder.maxPlannedTasks);
-    this.files = new ParquetFiles(builder.maxFooters, builder.maxBloomFilterBytes);
+    this.files = new ParquetFiles(builder.maxFooters, builder.maxBloomFilterBytes, builder.maxIndexBytes);
   }
 
   public static Builder builder() {
@@ -143,6 +143,7 @@ public final class KeyLookup {
     private long maxPlannedTasks = 200_000;
     private long maxFooters = 10_000;
     private long maxBloomFilterBytes = 256L << 20;
+    private long maxIndexBytes = 256L << 20;
 
     private Builder() {}
 
@@ -161,6 +162,12 @@ public final class KeyLookup {
     /** Bytes of key-column bloom filters kept (256 MiB by default). */
     public Builder maxBloomFilterBytes(long bytes) {
       this.maxBloomFilterBytes = positive(bytes, "bloom-filter bytes");
+      return this;
+    }
+
+    /** Bytes of data files' page indexes and bloom filters kept as read (256 MiB by default). */
+    public Builder maxIndexBytes(long bytes) {
+      this.maxIndexBytes = positive(bytes, "index bytes");
       return this;
     }
 

@@ -11,12 +11,34 @@ import org.apache.parquet.io.SeekableInputStream;
  * An Iceberg input file as parquet-mr's: every read is one exact ranged read when the stream
  * can do that ({@link RangeReadable}, as S3FileIO's does), so a footer, an index or a page costs
  * one GET of its own bytes through the cache node, not an open-ended GET from a seek position.
+ * Reads inside the file's {@link Tail} (its page indexes and bloom filters, kept in memory) cost
+ * no GET at all.
  */
 final class RangeInputFile implements InputFile {
   private final org.apache.iceberg.io.InputFile file;
+  private final Tail tail;
 
-  RangeInputFile(org.apache.iceberg.io.InputFile file) {
+  /** @param tail bytes of the file kept in memory, or null */
+  RangeInputFile(org.apache.iceberg.io.InputFile file, Tail tail) {
     this.file = file;
+    this.tail = tail;
+  }
+
+  /** The bytes of a file from {@code start} to its footer: where Parquet keeps its indexes. */
+  record Tail(long start, byte[] bytes) {
+    boolean holds(long pos, int len) {
+      return pos >= start && pos + len <= start + bytes.length;
+    }
+  }
+
+  /** Reads {@code len} bytes at {@code pos} with one ranged read. */
+  byte[] read(long pos, int len) throws IOException {
+    byte[] bytes = new byte[len];
+    try (SeekableInputStream in = newStream()) {
+      in.seek(pos);
+      in.readFully(bytes);
+    }
+    return bytes;
   }
 
   @Override
@@ -26,16 +48,18 @@ final class RangeInputFile implements InputFile {
 
   @Override
   public SeekableInputStream newStream() {
-    return new Stream(file.newStream());
+    return new Stream(file.newStream(), tail);
   }
 
   private static final class Stream extends SeekableInputStream {
     private final org.apache.iceberg.io.SeekableInputStream in;
     private final RangeReadable ranges;
+    private final Tail tail;
     private long pos;
 
-    Stream(org.apache.iceberg.io.SeekableInputStream in) {
+    Stream(org.apache.iceberg.io.SeekableInputStream in, Tail tail) {
       this.in = in;
+      this.tail = tail;
       this.ranges = in instanceof RangeReadable readable ? readable : null;
     }
 
@@ -72,7 +96,9 @@ final class RangeInputFile implements InputFile {
       if (len == 0) {
         return;
       }
-      if (ranges != null) {
+      if (tail != null && tail.holds(pos, len)) {
+        System.arraycopy(tail.bytes(), Math.toIntExact(pos - tail.start()), bytes, off, len);
+      } else if (ranges != null) {
         ranges.readFully(pos, bytes, off, len);
       } else {
         in.seek(pos);
