@@ -2,7 +2,6 @@ package io.verglas.query.lookup;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -34,11 +33,13 @@ import org.apache.parquet.schema.PrimitiveType;
  * <p>Design: a row group is read only when, for some key, every key column's chunk statistics
  * and bloom filter admit the key's value (the materializer's files hold keys in arrival order,
  * so statistics rarely prune and the bloom filter does the work). Pass one decodes the key
- * columns of that row group and collects the positions of matching rows that the file's
- * position deletes (its deletion vector) do not delete. Pass two reads the projected columns of
- * exactly those rows: row ranges built from the positions make parquet-mr fetch, through each
- * column's offset index, only the pages that hold them, and skip to the rows inside. A key's
- * cost is therefore its key-column chunk plus one page per projected column, not the row group.
+ * columns of that row group ({@link KeyColumnScan}) and collects the positions of matching rows
+ * that the file's position deletes (its deletion vector) do not delete. Pass two reads the
+ * projected columns of exactly those rows: a row range built from a position makes parquet-mr
+ * fetch, through each column's offset index, only the page that holds it, and skip to the row
+ * inside. A key's cost is therefore its key-column chunk plus one page per projected column,
+ * not the row group. (The materializer's files do not sort keys, so the key column's own column
+ * index cannot narrow pass one to pages.)
  */
 final class FileLookup {
   private static final ColumnIOFactory COLUMN_IO = new ColumnIOFactory();
@@ -138,27 +139,8 @@ final class FileLookup {
       PositionDeleteIndex deletes) throws IOException {
     reader.file.setRequestedSchema(keySchema);
     PageReadStore pages = reader.file.readRowGroup(b);
-    MessageColumnIO io = COLUMN_IO.getColumnIO(keySchema);
-    RecordReader<Object[]> records = io.getRecordReader(pages, new RowMaterializer(keyFields.size()));
-    long count = pages.getRowCount();
-    long offset = block.getRowIndexOffset();
-    long[] rows = new long[8];
-    int found = 0;
-    Object[] key = new Object[keyFields.size()];
-    List<Object> probe = Arrays.asList(key);
-    for (long i = 0; i < count; i++) {
-      Object[] raw = records.read();
-      for (int k = 0; k < key.length; k++) {
-        key[k] = ColumnValues.keyForm(keyFields.get(k).type(), raw[k]);
-      }
-      if (admitted.contains(probe) && !deletes.isDeleted(offset + i)) {
-        if (found == rows.length) {
-          rows = Arrays.copyOf(rows, found * 2);
-        }
-        rows[found++] = i;
-      }
-    }
-    return Arrays.copyOf(rows, found);
+    return new KeyColumnScan(keySchema, keyFields.stream().map(Types.NestedField::type).toList(), admitted)
+        .matches(pages, reader.footer().getFileMetaData().getCreatedBy(), block.getRowIndexOffset(), deletes);
   }
 
   /**
