@@ -93,11 +93,20 @@ class KeyLookupTest {
     lookupsMatchTheModel("2");
   }
 
+  @Test
+  void keysOfAPartitionedTableArePrunedByPartitionAndAnswerLikeTheModel() {
+    lookupsMatchTheModel("3", PartitionSpec.builderFor(ROWS).bucket("id", 3).identity("flag").build());
+  }
+
   private void lookupsMatchTheModel(String formatVersion) {
+    lookupsMatchTheModel(formatVersion, PartitionSpec.unpartitioned());
+  }
+
+  private void lookupsMatchTheModel(String formatVersion, PartitionSpec spec) {
     long seed = Long.getLong("seed", System.nanoTime());
-    System.out.println("KeyLookupTest seed " + seed + " (format version " + formatVersion + ")");
+    System.out.println("KeyLookupTest seed " + seed + " (format version " + formatVersion + ", " + spec + ")");
     Random random = new Random(seed);
-    KeyedTable table = new KeyedTable(create("rows", ROWS, formatVersion), r -> r.getField("id"));
+    KeyedTable table = new KeyedTable(create("rows", ROWS, formatVersion, spec), r -> r.getField("id"));
     for (int commit = 0; commit < 4; commit++) {
       List<Record> rows = new ArrayList<>();
       Set<Long> keys = new HashSet<>();
@@ -121,6 +130,14 @@ class KeyLookupTest {
           .containsExactlyInAnyOrderElementsOf(run("{\"kind\":\"scan\",\"table\":\"g.rows\",\"filter\":"
               + "{\"type\":\"in\",\"term\":\"id\",\"values\":" + keyJson + "}}").rows());
     }
+    // the key reader itself answers (no fallback), here for every seventh key
+    Table loaded = catalog.loadTable(TableIdentifier.of("g", "rows"));
+    List<Long> some = java.util.stream.LongStream.range(0, 450).filter(k -> k % 7 == 0).boxed().toList();
+    List<Record> direct = new ArrayList<>();
+    assertThat(KeyLookup.builder().build().lookup(loaded, loaded.currentSnapshot(), loaded.schema(), loaded.schema(),
+        List.of("id"), some.stream().map(k -> List.<Object>of(k)).toList(), direct::add, () -> {})).isTrue();
+    assertThat(direct).extracting(RowJson::row).as("seed %d", seed)
+        .containsExactlyInAnyOrderElementsOf(expected(table, new HashSet<>(some)));
     List<Map<String, Object>> projected = run("{\"kind\":\"lookup\",\"table\":\"g.rows\",\"keys\":"
         + json(table.model.keySet().stream().limit(3).toList()) + ",\"select\":[\"at\",\"name\"]}").rows();
     assertThat(projected).hasSize(3).allSatisfy(r -> assertThat(r).containsOnlyKeys("at", "name", "id"));
@@ -171,9 +188,13 @@ class KeyLookupTest {
   }
 
   private Table create(String name, Schema schema, String formatVersion) {
+    return create(name, schema, formatVersion, PartitionSpec.unpartitioned());
+  }
+
+  private Table create(String name, Schema schema, String formatVersion, PartitionSpec spec) {
     Map<String, String> properties = new java.util.HashMap<>(SMALL_GROUPS);
     properties.put(TableProperties.FORMAT_VERSION, formatVersion);
-    return catalog.createTable(TableIdentifier.of("g", name), schema, PartitionSpec.unpartitioned(), properties);
+    return catalog.createTable(TableIdentifier.of("g", name), schema, spec, properties);
   }
 
   private static List<Map<String, Object>> expected(KeyedTable table, Set<?> keys) {

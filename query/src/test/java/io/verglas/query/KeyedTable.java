@@ -11,6 +11,9 @@ import java.util.function.Function;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.PartitionKey;
+import org.apache.iceberg.StructLike;
+import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableUtil;
@@ -58,12 +61,12 @@ final class KeyedTable {
       delta.validateFromSnapshot(table.currentSnapshot().snapshotId());
     }
     Map<String, List<Long>> replaced = new LinkedHashMap<>();
-    if (!rows.isEmpty()) {
-      DataFile file = write(rows);
+    for (List<Record> partition : byPartition(rows)) {
+      DataFile file = write(partition);
       files.put(file.location(), file);
       delta.addRows(file);
       long position = 0;
-      for (Record row : rows) {
+      for (Record row : partition) {
         Object k = key.apply(row);
         forget(k, replaced);
         where.put(k, new Object[] {file.location(), position++});
@@ -116,10 +119,28 @@ final class KeyedTable {
     }
   }
 
+  /** The rows of each partition of the table's spec, in their order. */
+  private List<List<Record>> byPartition(List<Record> rows) {
+    Map<StructLike, List<Record>> partitions = new LinkedHashMap<>();
+    PartitionKey partition = new PartitionKey(table.spec(), table.schema());
+    InternalRecordWrapper wrapper = new InternalRecordWrapper(table.schema().asStruct());
+    for (Record row : rows) {
+      partition.partition(wrapper.wrap(row));
+      partitions.computeIfAbsent(partition.copy(), p -> new ArrayList<>()).add(row);
+    }
+    return new ArrayList<>(partitions.values());
+  }
+
   private DataFile write(List<Record> rows) {
     OutputFileFactory output = OutputFileFactory.builderFor(table, 0, task++).format(FileFormat.PARQUET).build();
+    PartitionKey partition = null;
+    if (table.spec().isPartitioned()) {
+      partition = new PartitionKey(table.spec(), table.schema());
+      partition.partition(new InternalRecordWrapper(table.schema().asStruct()).wrap(rows.get(0)));
+    }
     DataWriter<Record> writer = new GenericFileWriterFactory.Builder(table).dataFileFormat(FileFormat.PARQUET)
-        .dataSchema(table.schema()).build().newDataWriter(output.newOutputFile(), table.spec(), null);
+        .dataSchema(table.schema()).build().newDataWriter(partition == null ? output.newOutputFile()
+            : output.newOutputFile(table.spec(), partition), table.spec(), partition);
     try (DataWriter<Record> closing = writer) {
       rows.forEach(closing::write);
     } catch (IOException e) {
