@@ -94,7 +94,7 @@ public final class KeyLookup {
       for (int i = 0; i < tasks.size(); i++) {
         checkDeadline.run();
         FileScanTask task = tasks.get(i);
-        if (!lookups.get(i).read(candidates.get(task), plan.deletes(task), sink)) {
+        if (!lookups.get(i).read(candidates.get(task), plan.deletes(task, table.io()), sink)) {
           break;
         }
       }

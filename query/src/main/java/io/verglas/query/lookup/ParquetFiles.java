@@ -57,14 +57,20 @@ final class ParquetFiles {
     SeekableInputStream stream = input.newStream();
     try {
       return new Reader(path, new ParquetFileReader(input, footer, OPTIONS, stream));
-    } catch (IOException | RuntimeException e) {
-      try {
-        stream.close();
-      } catch (IOException suppressed) {
-        e.addSuppressed(suppressed);
-      }
-      throw e instanceof IOException io2 ? new UncheckedIOException("Cannot open " + path + ": " + e.getMessage(), io2)
-          : (RuntimeException) e;
+    } catch (IOException e) {
+      closeQuietly(stream, e);
+      throw new UncheckedIOException("Cannot open " + path + ": " + e.getMessage(), e);
+    } catch (RuntimeException e) {
+      closeQuietly(stream, e);
+      throw e;
+    }
+  }
+
+  private static void closeQuietly(SeekableInputStream stream, Exception failure) {
+    try {
+      stream.close();
+    } catch (IOException suppressed) {
+      failure.addSuppressed(suppressed);
     }
   }
 

@@ -15,6 +15,7 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.data.BaseDeleteLoader;
 import org.apache.iceberg.deletes.PositionDeleteIndex;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.FileIO;
 
 /**
  * The file scan tasks of snapshots looked up recently, each with its delete files, so that a
@@ -44,29 +45,30 @@ final class SnapshotPlans {
       throw new UncheckedIOException("Cannot plan " + table.name() + " at snapshot "
           + snapshot.snapshotId() + ": " + e.getMessage(), e);
     }
-    return new Plan(table, List.copyOf(tasks));
+    return new Plan(List.copyOf(tasks));
   }
 
   private record Key(java.util.UUID tableUuid, long snapshotId) {}
 
   /** One snapshot's tasks and the position deletes of its files loaded so far. */
   static final class Plan {
-    private final Table table;
     final List<FileScanTask> tasks;
     private final ConcurrentMap<String, PositionDeleteIndex> deletes = new ConcurrentHashMap<>();
 
-    Plan(Table table, List<FileScanTask> tasks) {
-      this.table = table;
+    Plan(List<FileScanTask> tasks) {
       this.tasks = tasks;
     }
 
-    /** The deleted positions of the task's file (none when it has no delete file). */
-    PositionDeleteIndex deletes(FileScanTask task) {
+    /**
+     * The deleted positions of the task's file (none when it has no delete file), read through
+     * {@code io} (the caller's: the table the plan was made with may be closed since).
+     */
+    PositionDeleteIndex deletes(FileScanTask task, FileIO io) {
       if (task.deletes().isEmpty()) {
         return PositionDeleteIndex.empty();
       }
       String path = task.file().location();
-      return deletes.computeIfAbsent(path, p -> new BaseDeleteLoader(table.io()::newInputFile)
+      return deletes.computeIfAbsent(path, p -> new BaseDeleteLoader(io::newInputFile)
           .loadPositionDeletes(task.deletes(), p));
     }
   }
