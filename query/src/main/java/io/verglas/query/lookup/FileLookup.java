@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
 import java.util.stream.IntStream;
+import java.util.stream.LongStream;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
@@ -33,8 +34,9 @@ import org.apache.parquet.schema.PrimitiveType;
  * <p>Design: a row group is read only when, for some key, every key column's chunk statistics
  * and bloom filter admit the key's value (the materializer's files hold keys in arrival order,
  * so statistics rarely prune and the bloom filter does the work). Pass one decodes the key
- * columns of that row group ({@link KeyColumnScan}) and collects the positions of matching rows
- * that the file's position deletes (its deletion vector) do not delete. Pass two reads the
+ * columns of that row group ({@link KeyColumnScan}; a one-column integral key is decoded once and
+ * then kept sorted, {@link SortedKeys}) and collects the positions of matching rows that the
+ * file's position deletes (its deletion vector) do not delete. Pass two reads the
  * projected columns of exactly those rows: a row range built from a position makes parquet-mr
  * fetch, through each column's offset index, only the page that holds it, and skip to the row
  * inside. A key's cost is therefore its key-column chunk plus one page per projected column,
@@ -137,10 +139,32 @@ final class FileLookup {
   /** Pass one: positions within the row group of the admitted keys' live rows, ascending. */
   private long[] matchingRows(int b, BlockMetaData block, Set<List<Object>> admitted,
       PositionDeleteIndex deletes) throws IOException {
+    if (SortedKeys.applies(keySchema)) {
+      SortedKeys sorted = reader.sortedKeys(b, () -> decodeKeys(b));
+      LongStream.Builder rows = LongStream.builder();
+      long offset = block.getRowIndexOffset();
+      for (List<Object> key : admitted) {
+        sorted.rowsOf(((Number) key.get(0)).longValue(), row -> {
+          if (!deletes.isDeleted(offset + row)) {
+            rows.add(row);
+          }
+        });
+      }
+      return rows.build().sorted().distinct().toArray();
+    }
     reader.file.setRequestedSchema(keySchema);
     PageReadStore pages = reader.file.readRowGroup(b);
     return new KeyColumnScan(keySchema, keyFields.stream().map(Types.NestedField::type).toList(), admitted)
         .matches(pages, reader.footer().getFileMetaData().getCreatedBy(), block.getRowIndexOffset(), deletes);
+  }
+
+  private SortedKeys decodeKeys(int b) {
+    try {
+      reader.file.setRequestedSchema(keySchema);
+      return SortedKeys.decode(reader.file.readRowGroup(b), keySchema, reader.footer().getFileMetaData().getCreatedBy());
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read the keys of " + reader.path + ": " + e.getMessage(), e);
+    }
   }
 
   /**

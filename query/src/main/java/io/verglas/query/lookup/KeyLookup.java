@@ -34,7 +34,7 @@ import org.apache.iceberg.types.Types;
  * files' keys: the generic reader's delete filter does that, so such a lookup falls back).
  *
  * <p>Memory is bounded by the builder's limits: planned tasks held, footers held, bloom-filter
- * bytes and index bytes held.
+ * bytes, index bytes and decoded key bytes held.
  */
 public final class KeyLookup {
   private final SnapshotPlans plans;
@@ -42,7 +42,8 @@ public final class KeyLookup {
 
   private KeyLookup(Builder builder) {
     this.plans = new SnapshotPlans(builder.maxPlannedTasks);
-    this.files = new ParquetFiles(builder.maxFooters, builder.maxBloomFilterBytes, builder.maxIndexBytes);
+    this.files = new ParquetFiles(builder.maxFooters, builder.maxBloomFilterBytes, builder.maxIndexBytes,
+        builder.maxDecodedKeyBytes);
   }
 
   public static Builder builder() {
@@ -144,6 +145,7 @@ public final class KeyLookup {
     private long maxFooters = 10_000;
     private long maxBloomFilterBytes = 256L << 20;
     private long maxIndexBytes = 256L << 20;
+    private long maxDecodedKeyBytes = 256L << 20;
 
     private Builder() {}
 
@@ -168,6 +170,12 @@ public final class KeyLookup {
     /** Bytes of data files' page indexes and bloom filters kept as read (256 MiB by default). */
     public Builder maxIndexBytes(long bytes) {
       this.maxIndexBytes = positive(bytes, "index bytes");
+      return this;
+    }
+
+    /** Bytes of row groups' decoded integral keys kept, 12 a row (256 MiB by default). */
+    public Builder maxDecodedKeyBytes(long bytes) {
+      this.maxDecodedKeyBytes = positive(bytes, "decoded key bytes");
       return this;
     }
 

@@ -22,8 +22,9 @@ import org.apache.parquet.io.SeekableInputStream;
  * Parquet writes them between the last row group and the footer) read in one GET and kept (data
  * files are immutable, so a path names the same bytes for ever): a lookup of a warm file reads
  * only the key-column chunks of the row groups its keys may be in and one page per projected
- * column of each matching row, each in one GET. All three caches are bounded: footers by count,
- * bloom filters and index bytes by their bytes; a file whose indexes take more than
+ * column of each matching row, each in one GET. The decoded integral keys of row groups are
+ * kept too ({@link SortedKeys}). All four caches are bounded: footers by count, bloom filters,
+ * index bytes and decoded keys by their bytes; a file whose indexes take more than
  * {@link #MAX_TAIL_BYTES} reads them on demand.
  */
 final class ParquetFiles {
@@ -36,8 +37,11 @@ final class ParquetFiles {
   private final Cache<String, ParquetMetadata> footers;
   private final Cache<BloomKey, Optional<BloomFilter>> blooms;
   private final Cache<String, Optional<RangeInputFile.Tail>> tails;
+  private final Cache<BloomKey, SortedKeys> sortedKeys;
 
-  ParquetFiles(long maxFooters, long maxBloomBytes, long maxIndexBytes) {
+  ParquetFiles(long maxFooters, long maxBloomBytes, long maxIndexBytes, long maxKeyBytes) {
+    this.sortedKeys = Caffeine.newBuilder().maximumWeight(maxKeyBytes)
+        .weigher((BloomKey key, SortedKeys keys) -> keys.bytes()).build();
     this.footers = Caffeine.newBuilder().maximumSize(maxFooters).build();
     this.tails = Caffeine.newBuilder().maximumWeight(maxIndexBytes)
         .weigher((String key, Optional<RangeInputFile.Tail> tail) -> 64 + tail.map(t -> t.bytes().length).orElse(0))
@@ -133,6 +137,11 @@ final class ParquetFiles {
           throw new UncheckedIOException("Cannot read a bloom filter of " + path + ": " + e.getMessage(), e);
         }
       });
+    }
+
+    /** The decoded one-column integral key of row group {@code block}, decoded by {@code decode} once. */
+    SortedKeys sortedKeys(int block, java.util.function.Supplier<SortedKeys> decode) {
+      return sortedKeys.get(new BloomKey(path, block, ""), k -> decode.get());
     }
 
     @Override
