@@ -6,8 +6,11 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.iceberg.expressions.Binder;
+import org.apache.iceberg.expressions.BoundPredicate;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.types.Types;
 
 /**
  * The filter of a lookup: {@code key in (...)} for a one-column key, else an OR of the keys'
@@ -49,24 +52,57 @@ final class KeyFilter {
     return value;
   }
 
+  /**
+   * Each key's values in the key columns' order, converted to the columns' types (Iceberg's
+   * internal form, as bound literals hold them); a key that no row can have (a value out of its
+   * column's range) is left out.
+   */
+  static List<List<Object>> values(TableReads reads, List<String> keyColumns, List<JsonNode> keys) {
+    Types.StructType struct = reads.schema().asStruct();
+    List<List<Object>> values = new ArrayList<>(keys.size());
+    for (JsonNode key : keys) {
+      List<Object> tuple = new ArrayList<>(keyColumns.size());
+      for (String column : keyColumns) {
+        JsonNode value = keyColumns.size() == 1 ? scalar(key, column) : compositeValue(key, keyColumns, column);
+        Expression bound = Binder.bind(struct, equal(reads, column, value), true);
+        if (!(bound instanceof BoundPredicate<?> predicate) || !predicate.isLiteralPredicate()) {
+          break;
+        }
+        tuple.add(predicate.asLiteralPredicate().literal().value());
+      }
+      if (tuple.size() == keyColumns.size()) {
+        values.add(tuple);
+      }
+    }
+    return values;
+  }
+
   private static Expression composite(TableReads reads, List<String> keyColumns, JsonNode key) {
+    Expression all = null;
+    for (String column : keyColumns) {
+      Expression one = equal(reads, column, compositeValue(key, keyColumns, column));
+      all = all == null ? one : Expressions.and(all, one);
+    }
+    return all;
+  }
+
+  private static JsonNode compositeValue(JsonNode key, List<String> keyColumns, String column) {
     if (!key.isObject() || key.size() != keyColumns.size()) {
       throw QueryException.badRequest("Invalid key " + key + ": an object naming each primary-key column "
           + keyColumns + " is needed");
     }
-    Expression all = null;
-    for (String column : keyColumns) {
-      ObjectNode eq = JSON.createObjectNode().put("type", "eq").put("term", column);
-      JsonNode value = key.get(column);
-      if (value == null || value.isNull() || value.isContainerNode()) {
-        throw QueryException.badRequest("Invalid key " + key + ": a value of primary-key column "
-            + column + " is needed");
-      }
-      eq.set("value", value);
-      Expression one = reads.expression(eq.toString());
-      all = all == null ? one : Expressions.and(all, one);
+    JsonNode value = key.get(column);
+    if (value == null || value.isNull() || value.isContainerNode()) {
+      throw QueryException.badRequest("Invalid key " + key + ": a value of primary-key column "
+          + column + " is needed");
     }
-    return all;
+    return value;
+  }
+
+  private static Expression equal(TableReads reads, String column, JsonNode value) {
+    ObjectNode eq = JSON.createObjectNode().put("type", "eq").put("term", column);
+    eq.set("value", value);
+    return reads.expression(eq.toString());
   }
 
   private static Expression balancedOr(List<Expression> each, int from, int to) {

@@ -1,6 +1,7 @@
 package io.verglas.query;
 
 import io.verglas.query.graph.Traversal;
+import io.verglas.query.lookup.KeyLookup;
 import io.verglas.table.TableIdentifiers;
 import io.verglas.vector.ExactSearchRefusedException;
 import io.verglas.vector.RowRef;
@@ -37,12 +38,20 @@ public final class QueryService {
   private final Supplier<Catalog> catalog;
   private final QueryLimits limits;
   private final VectorSearcher vectors;
+  private final KeyLookup keyLookup;
 
   /** @param vectors searches vector indexes, or null when this node answers no vector query */
   public QueryService(Supplier<Catalog> catalog, QueryLimits limits, VectorSearcher vectors) {
+    this(catalog, limits, vectors, KeyLookup.builder().build());
+  }
+
+  /** @param keyLookup answers lookups by primary key (its caches bounded by its builder) */
+  public QueryService(Supplier<Catalog> catalog, QueryLimits limits, VectorSearcher vectors,
+      KeyLookup keyLookup) {
     this.catalog = Objects.requireNonNull(catalog, "catalog");
     this.limits = Objects.requireNonNull(limits, "limits");
     this.vectors = vectors;
+    this.keyLookup = Objects.requireNonNull(keyLookup, "keyLookup");
   }
 
   public QueryLimits limits() {
@@ -63,7 +72,7 @@ public final class QueryService {
       return scan(name, snapshot, reads, scan, budget);
     }
     if (request instanceof QueryRequest.Lookup lookup) {
-      return lookup(name, snapshot, reads, lookup, budget);
+      return lookup(name, table, snapshot, reads, lookup, budget);
     }
     if (request instanceof QueryRequest.Vector vector) {
       return vector(name, table, snapshot, reads, vector, budget);
@@ -96,7 +105,7 @@ public final class QueryService {
     return new QueryResult("scan", name, snapshot.snapshotId(), rows.rows, rows.truncated, null);
   }
 
-  private QueryResult lookup(String name, Snapshot snapshot, TableReads reads,
+  private QueryResult lookup(String name, Table table, Snapshot snapshot, TableReads reads,
       QueryRequest.Lookup lookup, ResultBudget budget) {
     if (lookup.keys().size() > limits.maxKeys()) {
       throw QueryException.overLimit("Cannot look up " + lookup.keys().size() + " keys of " + name
@@ -108,10 +117,15 @@ public final class QueryService {
       throw QueryException.badRequest("Cannot look up rows of " + name
           + ": it has no primary key (Iceberg identifier fields)");
     }
-    Expression filter = KeyFilter.of(reads, new ArrayList<>(keyColumns), lookup.keys());
+    List<String> keys = new ArrayList<>(keyColumns);
+    Expression filter = KeyFilter.of(reads, keys, lookup.keys());
     List<String> select = reads.columns(withKey(lookup.select(), keyColumns));
     TableReads.Collector rows = new TableReads.Collector(limits.maxRows(), select, budget);
-    reads.read(select, filter, rows);
+    // the key reader, or the generic reader where it cannot answer (it says so before any row)
+    if (!keyLookup.lookup(table, snapshot, schema, select == null ? schema : schema.select(select), keys,
+        KeyFilter.values(reads, keys, lookup.keys()), rows::accept, reads::checkDeadline)) {
+      reads.read(select, filter, rows);
+    }
     return new QueryResult("lookup", name, snapshot.snapshotId(), rows.rows, rows.truncated, null);
   }
 

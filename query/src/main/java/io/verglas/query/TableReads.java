@@ -201,6 +201,8 @@ final class TableReads implements Traversal.EdgeReads {
 
     private Map<String, Object> project(Map<String, Object> row) {
       if (select == null) {
+        // the generic reader adds _pos to apply position delete files: not a column of the table
+        row.keySet().removeIf(MetadataColumns::isMetadataColumn);
         return row;
       }
       Map<String, Object> projected = new LinkedHashMap<>();

@@ -31,8 +31,8 @@ import org.apache.iceberg.types.Types;
  * that held a replaced version (merged with that file's previous DV, which the commit removes).
  * Keys are drawn at random, so most commits touch many older files.
  */
-final class UpsertTable {
-  static final Schema SCHEMA = new Schema(
+public final class UpsertTable {
+  public static final Schema SCHEMA = new Schema(
       Types.NestedField.required(1, "id", Types.LongType.get()),
       Types.NestedField.optional(2, "name", Types.StringType.get()),
       Types.NestedField.optional(3, "value", Types.LongType.get()),
@@ -47,11 +47,12 @@ final class UpsertTable {
   private final Map<String, DataFile> files = new HashMap<>();
   private int task;
 
-  UpsertTable(Table table) {
+  public UpsertTable(Table table) {
     this.table = table;
   }
 
-  void commit(int rows, long keys) {
+  /** One commit of {@code rows} upserts of keys drawn at random from [0, keys). */
+  public void commit(int rows, long keys) {
     List<Record> batch = new ArrayList<>();
     Map<Long, Record> byKey = new TreeMap<>();
     for (int i = 0; i < rows; i++) {
