@@ -148,13 +148,19 @@ class MaterializerManyTablesITCase {
     props.put("jdbc.synchronous", "OFF");
     TestingTables.createUsers(world.catalog(), "db", name(0)); // creates the namespace first
     int threads = 4;
+    // connected one at a time: a connection switching SQLite to WAL mode while another one
+    // connects can find the database locked
+    List<Catalog> catalogs = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      catalogs.add(Catalogs.load("verglas", props));
+    }
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
       List<Future<?>> done = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
         int first = t;
+        Catalog catalog = catalogs.get(t);
         done.add(pool.submit(() -> {
-          Catalog catalog = Catalogs.load("verglas", props);
           try {
             for (int i = 1 + first; i < TABLES; i += threads) {
               TestingTables.createUsers(catalog, "db", name(i));
