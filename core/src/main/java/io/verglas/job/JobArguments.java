@@ -1,5 +1,6 @@
 package io.verglas.job;
 
+import io.verglas.config.Settings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,6 +32,18 @@ public final class JobArguments {
       }
     }
     return pairs;
+  }
+
+  /**
+   * Applies each argument to {@code target} through {@code settings}; an argument no setting
+   * declares fails naming it.
+   */
+  public static <B> void apply(Settings<B> settings, B target, String... args) {
+    for (Map.Entry<String, String> arg : parse(args)) {
+      if (!settings.apply(target, arg.getKey(), arg.getValue())) {
+        throw new IllegalArgumentException("Unknown argument: --" + arg.getKey());
+      }
+    }
   }
 
   /** A whole number; a bad one fails naming the argument. */

@@ -87,11 +87,7 @@ public final class MaterializerSettings {
 
   static MaterializerConfig parse(String... args) {
     Args parsed = new Args();
-    for (var arg : JobArguments.parse(args)) {
-      if (!SETTINGS.apply(parsed, arg.getKey(), arg.getValue())) {
-        throw new IllegalArgumentException("Unknown argument: --" + arg.getKey());
-      }
-    }
+    JobArguments.apply(SETTINGS, parsed, args);
     return parsed.build();
   }
 

@@ -63,11 +63,7 @@ public final class MaintenanceSettings {
 
   static MaintenanceConfig parse(String... args) {
     MaintenanceConfig.Builder builder = MaintenanceConfig.builder();
-    for (var arg : JobArguments.parse(args)) {
-      if (!SETTINGS.apply(builder, arg.getKey(), arg.getValue())) {
-        throw new IllegalArgumentException("Unknown argument: --" + arg.getKey());
-      }
-    }
+    JobArguments.apply(SETTINGS, builder, args);
     return builder.build();
   }
 }
