@@ -1,9 +1,6 @@
 package io.verglas.cli.flink;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
+import io.verglas.cli.net.LoopbackPorts;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -57,9 +54,9 @@ public final class FlinkSessionCluster implements AutoCloseable {
 
   /** Starts the JobManager and one TaskManager and waits until the TaskManager is registered. */
   public static FlinkSessionCluster start(FlinkClusterConfig config) {
-    int restPort = config.restPort() == 0 ? freePort() : config.restPort();
+    int restPort = config.restPort() == 0 ? LoopbackPorts.free("Flink") : config.restPort();
     ClusterFiles files = new ClusterFiles(config.directory());
-    Configuration conf = files.write(config, restPort, freePort());
+    Configuration conf = files.write(config, restPort, LoopbackPorts.free("Flink"));
     URI restUrl = URI.create("http://" + ClusterFiles.HOST + ":" + restPort);
     FlinkSessionCluster cluster = new FlinkSessionCluster(files, conf, restUrl);
     try {
@@ -135,12 +132,5 @@ public final class FlinkSessionCluster implements AutoCloseable {
     }
   }
 
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(ClusterFiles.HOST))) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot find a free port for Flink: " + e.getMessage(), e);
-    }
-  }
 
 }

@@ -2,10 +2,7 @@ package io.verglas.cli.local;
 
 import io.verglas.cache.CacheNode;
 import io.verglas.cache.cluster.ClusterConfig;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
+import io.verglas.cli.net.LoopbackPorts;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -22,7 +19,7 @@ import java.util.stream.IntStream;
  */
 final class LocalCluster {
   static final int PORT_STEP = 10;
-  private static final String HOST = "127.0.0.1";
+  private static final String HOST = LoopbackPorts.HOST;
 
   private final LocalConfig config;
   private final List<Integer> gossipPorts;
@@ -36,7 +33,7 @@ final class LocalCluster {
 
   static LocalCluster plan(LocalConfig config, LocalCredentials credentials) {
     List<Integer> ports = config.nodes() == 1 ? List.of()
-        : IntStream.range(0, config.nodes()).mapToObj(i -> freePort()).toList();
+        : IntStream.range(0, config.nodes()).mapToObj(i -> LoopbackPorts.free("the cache cluster")).toList();
     return new LocalCluster(config, ports, secret(credentials.secretKey()));
   }
 
@@ -73,11 +70,4 @@ final class LocalCluster {
     }
   }
 
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot find a free port for the cache cluster", e);
-    }
-  }
 }
