@@ -30,11 +30,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -167,7 +163,7 @@ class ClusterProcessKillTest {
     String ready = out.readLine();
     assertThat(ready).as("node %d's first line (see its log in %s)", index, root).startsWith("READY ");
     String[] fields = ready.split(" ");
-    return new Node(process, client(Integer.parseInt(fields[1])),
+    return new Node(process, TestingCluster.client(URI.create("http://127.0.0.1:" + fields[1])),
         URI.create("http://127.0.0.1:" + fields[2]));
   }
 
@@ -255,16 +251,5 @@ class ClusterProcessKillTest {
       Thread.currentThread().interrupt();
       throw new AssertionError(e);
     }
-  }
-
-  private static S3Client client(int port) {
-    return S3Client.builder()
-        .endpointOverride(URI.create("http://127.0.0.1:" + port))
-        .forcePathStyle(true)
-        .region(Region.US_EAST_1)
-        .credentialsProvider(StaticCredentialsProvider.create(
-            AwsBasicCredentials.create(TestingCacheNode.ACCESS_KEY, TestingCacheNode.SECRET_KEY)))
-        .httpClient(UrlConnectionHttpClient.create())
-        .build();
   }
 }
