@@ -14,6 +14,7 @@ import io.verglas.cache.block.MissPath;
 import io.verglas.cache.catalog.CatalogProxy;
 import io.verglas.cache.catalog.RestCatalogConfig;
 import io.verglas.cache.cluster.Cluster;
+import io.verglas.cache.cluster.ClusterStats;
 import io.verglas.cache.cluster.ClusterConfig;
 import io.verglas.cache.cluster.peer.PeerService;
 import io.verglas.cache.s3.KeyChanges;
@@ -261,6 +262,11 @@ public final class CacheNode implements AutoCloseable {
     @Override
     public Map<String, Object> cluster() {
       return cluster == null ? null : cluster.report();
+    }
+
+    @Override
+    public ClusterStats clusterStats() {
+      return cluster == null ? null : cluster.stats();
     }
   }
 

@@ -2,9 +2,12 @@ package io.verglas.table;
 
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.types.Types;
 
 /**
@@ -41,6 +44,20 @@ public final class PrimaryKeys {
       columns.add(ids.contains(field.fieldId()) ? field.asRequired() : field);
     }
     return new Schema(columns, ids);
+  }
+
+  /**
+   * Parquet bloom filters on the key's columns, as Iceberg table properties (every writer of the
+   * table reads them: our materializer, compaction, other engines). A key lookup prunes by them
+   * where statistics cannot: keys arrive in any order, so min/max rarely exclude a row group.
+   * Empty for append-only tables.
+   */
+  public static Map<String, String> bloomFilterProperties(Schema schema) {
+    Map<String, String> properties = new LinkedHashMap<>();
+    for (int id : fieldIds(schema)) {
+      properties.put(TableProperties.PARQUET_BLOOM_FILTER_COLUMN_ENABLED_PREFIX + schema.findColumnName(id), "true");
+    }
+    return properties;
   }
 
   /** The key's field ids in column order (empty for append-only tables). */

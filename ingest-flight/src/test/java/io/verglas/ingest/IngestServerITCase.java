@@ -230,7 +230,10 @@ class IngestServerITCase {
       assertThat(client.health().status()).isEqualTo("ok");
       assertThat(client.health().stream()).isEqualTo("describe");
       assertThat(env.catalog().loadTable(TestTables.id("desc", "events")).properties())
-          .containsEntry("verglas.managed", "true");
+          .containsEntry("verglas.managed", "true")
+          .containsEntry("write.parquet.bloom-filter-enabled.column.id", "true"); // the key's
+      assertThat(env.catalog().loadTable(TableIdentifier.of(org.apache.iceberg.catalog.Namespace.of("desc", "sub"), "clicks")).properties())
+          .noneSatisfy((key, value) -> assertThat(key).startsWith("write.parquet.bloom-filter"));
     }
   }
 

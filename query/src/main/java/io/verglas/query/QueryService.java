@@ -64,7 +64,10 @@ public final class QueryService {
     Snapshot snapshot = request.snapshot().select(table);
     String name = TableIdentifiers.toString(request.table());
     if (snapshot == null) {
-      return new QueryResult(kind(request), name, null, List.of(), false, null);
+      boolean rows = request instanceof QueryRequest.Scan || request instanceof QueryRequest.Lookup;
+      // no snapshot, no rows; a scan or lookup still answers a table (all of the table's columns)
+      return new QueryResult(kind(request), name, null, List.of(), false, null,
+          rows ? table.schema() : null, rows ? List.of() : null);
     }
     TableReads reads = new TableReads(table, snapshot, deadline);
     ResultBudget budget = new ResultBudget(limits.maxResultBytes(), name);
@@ -100,9 +103,9 @@ public final class QueryService {
     List<String> select = reads.columns(scan.select());
     Expression filter = scan.filter() == null ? null : reads.expression(scan.filter().toString());
     TableReads.Collector rows = new TableReads.Collector(
-        scan.limit() == null ? limits.maxRows() : scan.limit(), select, budget);
+        scan.limit() == null ? limits.maxRows() : scan.limit(), select, reads.schema(), budget);
     reads.read(select, filter, rows);
-    return new QueryResult("scan", name, snapshot.snapshotId(), rows.rows, rows.truncated, null);
+    return QueryResult.table("scan", name, snapshot.snapshotId(), rows);
   }
 
   private QueryResult lookup(String name, Table table, Snapshot snapshot, TableReads reads,
@@ -120,13 +123,13 @@ public final class QueryService {
     List<String> keys = new ArrayList<>(keyColumns);
     Expression filter = KeyFilter.of(reads, keys, lookup.keys());
     List<String> select = reads.columns(withKey(lookup.select(), keyColumns));
-    TableReads.Collector rows = new TableReads.Collector(limits.maxRows(), select, budget);
+    TableReads.Collector rows = new TableReads.Collector(limits.maxRows(), select, schema, budget);
     // the key reader, or the generic reader where it cannot answer (it says so before any row)
     if (!keyLookup.lookup(table, snapshot, schema, select == null ? schema : schema.select(select), keys,
         KeyFilter.values(reads, keys, lookup.keys()), rows::accept, reads::checkDeadline)) {
       reads.read(select, filter, rows);
     }
-    return new QueryResult("lookup", name, snapshot.snapshotId(), rows.rows, rows.truncated, null);
+    return QueryResult.table("lookup", name, snapshot.snapshotId(), rows);
   }
 
   private QueryResult vector(String name, Table table, Snapshot snapshot, TableReads reads,

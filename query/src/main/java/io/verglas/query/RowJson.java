@@ -15,10 +15,10 @@ import org.apache.iceberg.types.Types;
  * dates and times as ISO-8601 strings, decimals as numbers, UUIDs as strings, binary as
  * base64, structs as objects, lists and maps as arrays and objects (map keys as strings).
  */
-final class RowJson {
+public final class RowJson {
   private RowJson() {}
 
-  static Map<String, Object> row(Record record) {
+  public static Map<String, Object> row(Record record) {
     Map<String, Object> row = new LinkedHashMap<>();
     List<Types.NestedField> fields = record.struct().fields();
     for (int i = 0; i < fields.size(); i++) {
@@ -27,7 +27,7 @@ final class RowJson {
     return row;
   }
 
-  static Object value(Object value) {
+  public static Object value(Object value) {
     if (value == null || value instanceof Number || value instanceof Boolean || value instanceof String) {
       return value;
     }

@@ -172,19 +172,28 @@ final class TableReads implements Traversal.EdgeReads {
     boolean accept(Record record);
   }
 
-  /** Collects JSON rows up to {@code limit}, noting whether one more matched. */
+  /**
+   * Collects rows up to {@code limit}, noting whether one more matched: as JSON-ready maps (which
+   * the byte budget counts) and as the answer schema's typed values (for Arrow answers).
+   */
   static final class Collector implements RowSink {
     private final int limit;
     private final List<String> select;
     private final Consumer<Object> budget;
+    final Schema answer;
     final List<Map<String, Object>> rows = new ArrayList<>();
+    final List<Object[]> values = new ArrayList<>();
     boolean truncated;
 
-    /** @param select the columns answered, in order (the reader adds the filter's), or null for all */
-    Collector(int limit, List<String> select, Consumer<Object> budget) {
+    /**
+     * @param select the columns answered, in order (the reader adds the filter's), or null for all
+     * @param table the schema the rows are read with
+     */
+    Collector(int limit, List<String> select, Schema table, Consumer<Object> budget) {
       this.limit = limit;
       this.select = select;
       this.budget = budget;
+      this.answer = answerSchema(table, select);
     }
 
     @Override
@@ -196,6 +205,12 @@ final class TableReads implements Traversal.EdgeReads {
       Map<String, Object> row = project(RowJson.row(record));
       budget.accept(row);
       rows.add(row);
+      List<Types.NestedField> columns = answer.columns();
+      Object[] typed = new Object[columns.size()];
+      for (int c = 0; c < typed.length; c++) {
+        typed[c] = record.getField(columns.get(c).name());
+      }
+      values.add(typed);
       return true;
     }
 
@@ -208,6 +223,17 @@ final class TableReads implements Traversal.EdgeReads {
       Map<String, Object> projected = new LinkedHashMap<>();
       select.forEach(column -> projected.put(column, row.get(column)));
       return projected;
+    }
+
+    /** The answered columns in answer order: {@code select}'s, or the table's without metadata columns. */
+    private static Schema answerSchema(Schema table, List<String> select) {
+      List<Types.NestedField> columns = new ArrayList<>();
+      if (select == null) {
+        table.columns().stream().filter(f -> !MetadataColumns.isMetadataColumn(f.name())).forEach(columns::add);
+      } else {
+        select.forEach(column -> columns.add(table.findField(column)));
+      }
+      return new Schema(columns);
     }
   }
 }

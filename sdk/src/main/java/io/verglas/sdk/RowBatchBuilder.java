@@ -1,5 +1,6 @@
 package io.verglas.sdk;
 
+import io.verglas.arrow.ColumnWriter;
 import io.verglas.protocol.IngestProtocol;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

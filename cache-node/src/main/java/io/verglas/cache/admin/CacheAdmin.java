@@ -2,6 +2,7 @@ package io.verglas.cache.admin;
 
 import io.verglas.cache.CacheStats;
 import io.verglas.cache.PurgeResult;
+import io.verglas.cache.cluster.ClusterStats;
 import java.util.Map;
 
 /** What the admin endpoint can see and do on a cache node. */
@@ -27,6 +28,11 @@ public interface CacheAdmin {
    * peer counters), or null when the node works alone.
    */
   default Map<String, Object> cluster() {
+    return null;
+  }
+
+  /** The cache cluster's figures for metrics, or null when the node works alone. */
+  default ClusterStats clusterStats() {
     return null;
   }
 }

@@ -3,6 +3,7 @@ package io.verglas.cache.admin;
 import io.verglas.cache.AwarenessStats;
 import io.verglas.cache.CacheStats;
 import io.verglas.cache.TierStats;
+import io.verglas.cache.cluster.ClusterStats;
 import java.util.Map;
 
 /**
@@ -16,6 +17,11 @@ public final class PrometheusFormat {
   private PrometheusFormat() {}
 
   public static String render(CacheStats s) {
+    return render(s, null);
+  }
+
+  /** As {@link #render(CacheStats)}, plus the cluster's figures ({@code cluster_*}) unless null. */
+  public static String render(CacheStats s, ClusterStats cluster) {
     StringBuilder out = new StringBuilder(4096);
     Map<String, TierStats> tiers = Map.of("dram", s.dram(), "nvme", s.nvme(), "metadata", s.metadata());
     String[] order = {"dram", "nvme", "metadata"};
@@ -51,6 +57,9 @@ public final class PrometheusFormat {
     if (s.awareness().enabled()) {
       awareness(out, s.awareness());
     }
+    if (cluster != null) {
+      cluster(out, cluster);
+    }
     return out.toString();
   }
 
@@ -75,6 +84,25 @@ public final class PrometheusFormat {
     metric(out, "heat_samples_dropped_total", "counter", "Heat samples dropped (buffer full).", a.heatSamplesDropped());
     metric(out, "replace_commits_total", "counter", "Compactions seen by metadata walks.", a.replaceCommits());
     metric(out, "prefetch_origin_bytes_total", "counter", "Bytes compaction prefetch read from the origin.", a.prefetchBytes());
+  }
+
+  private static void cluster(StringBuilder out, ClusterStats c) {
+    metric(out, "cluster_view_id", "gauge", "Id of the membership view this node holds.", c.viewId());
+    metric(out, "cluster_members", "gauge", "Members in the view, this node included.", c.members());
+    gauge(out, "cluster_own_share", "Share of keys this node owns in the view.", c.ownShare());
+    metric(out, "cluster_capacity_bytes", "gauge", "Capacity this node advertises.", c.capacityBytes());
+    metric(out, "cluster_peer_hits_total", "counter", "Blocks read from their owner.", c.peerHits());
+    metric(out, "cluster_peer_misses_total", "counter", "Peer requests the owner answered without the block.", c.peerMisses());
+    metric(out, "cluster_peer_fallbacks_total", "counter", "Peer requests that timed out or failed.", c.peerFallbacks());
+    metric(out, "cluster_served_to_peers_total", "counter", "Blocks sent to peers.", c.servedToPeers());
+    metric(out, "cluster_warmed_from_previous_owner_total", "counter", "Blocks taken from a key's previous owner.", c.warmedFromPreviousOwner());
+    metric(out, "cluster_key_changes_sent_total", "counter", "Write announcements peers acknowledged.", c.keyChangesSent());
+    metric(out, "cluster_key_changes_failed_total", "counter", "Write announcements that did not reach a peer.", c.keyChangesFailed());
+  }
+
+  private static void gauge(StringBuilder out, String name, String help, double value) {
+    header(out, name, "gauge", help);
+    out.append("verglas_cache_").append(name).append(' ').append(value).append('\n');
   }
 
   private static void tierMetric(StringBuilder out, String name, String type, String help,

@@ -10,6 +10,11 @@ package io.verglas.cache.block;
  * therefore cannot flush a full cache, while a block that is read again is admitted on its
  * second miss. Which entry makes room is the tier's eviction order (Caffeine's W-TinyLFU order),
  * so the frequency comparison between candidate and victim happens there.
+ *
+ * <p>Replicas (blocks a cache cluster's node took from the block's owner) enter a tier only
+ * where they displace nothing: the owner keeps the block, so a replica saves a peer hop, while
+ * an evicted owned block costs an origin read for the whole cluster. A node's spare room thus
+ * holds replicas, and its owned blocks never make way for them.
  */
 final class Admission {
   static final int MIN_FREQUENCY_UNDER_PRESSURE = 2;
@@ -35,6 +40,11 @@ final class Admission {
       return true;
     }
     return frequency(id) >= MIN_FREQUENCY_UNDER_PRESSURE;
+  }
+
+  /** True if a tier holding {@code resident} of {@code capacity} bytes should take a replica. */
+  boolean admitReplica(long length, long resident, long capacity) {
+    return resident + length <= capacity;
   }
 
   static long hash(BlockId id) {

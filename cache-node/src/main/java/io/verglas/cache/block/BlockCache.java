@@ -26,7 +26,8 @@ import java.util.function.Predicate;
  *
  * <p>Placement: a block from the origin is offered to DRAM and (in the background) to NVMe; a
  * block from NVMe is offered to DRAM (promotion). Each offer passes {@link Admission}: a full
- * tier takes only blocks seen at least twice, so a scan cannot flush a warm cache. The tiers are
+ * tier takes only blocks seen at least twice, so a scan cannot flush a warm cache; a replica
+ * (a cluster peer's copy, {@link BlockFill#replica()}) only fills free room. The tiers are
  * inclusive: a block may be in both.
  *
  * <p>Memory: DRAM blocks are direct buffers, so a hit is written to a socket without copying it
@@ -58,7 +59,11 @@ public final class BlockCache implements AutoCloseable {
   private volatile boolean closed;
 
   /** Where a loaded block came from. */
-  private record Loaded(byte[] data, boolean fromCache) {}
+  private record Loaded(byte[] data, boolean fromCache, boolean replica) {
+    Loaded(byte[] data, boolean fromCache) {
+      this(data, fromCache, false);
+    }
+  }
 
   /** A DRAM-only cache. */
   public BlockCache(long dramCapacityBytes) {
@@ -176,13 +181,13 @@ public final class BlockCache implements AutoCloseable {
   private CompletableFuture<Loaded> fromOrigin(BlockId id, BlockLoader loader) {
     misses.increment();
     try {
-      CompletableFuture<byte[]> load = loader.load(id);
+      CompletableFuture<BlockFill> load = loader.fill(id);
       if (load == null) {
         return CompletableFuture.failedFuture(new IllegalStateException("Loader returned null for " + id));
       }
-      return load.thenApply(data -> {
+      return load.thenApply(fill -> {
         fills.increment();
-        return new Loaded(data, false);
+        return new Loaded(fill.data(), false, fill.replica());
       });
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
@@ -193,18 +198,24 @@ public final class BlockCache implements AutoCloseable {
     byte[] data = loaded.data();
     if (dram.contains(id)) {
       // already held (a concurrent promotion)
-    } else if (admission.admit(id, data.length, dram.residentBytes(), dram.capacityBytes())) {
+    } else if (admit(id, loaded, data.length, dram.residentBytes(), dram.capacityBytes())) {
       placeInDram(id, data);
     } else {
       dramRejects.increment();
     }
     if (nvme != null && !loaded.fromCache() && !nvme.contains(id)) {
-      if (admission.admit(id, BlockFile.fileLength(id, data.length), nvme.diskBytes(), nvme.capacityBytes())) {
+      if (admit(id, loaded, BlockFile.fileLength(id, data.length), nvme.diskBytes(), nvme.capacityBytes())) {
         nvme.write(id, data);
       } else {
         nvmeRejects.increment();
       }
     }
+  }
+
+  private boolean admit(BlockId id, Loaded loaded, long length, long resident, long capacity) {
+    return loaded.replica()
+        ? admission.admitReplica(length, resident, capacity)
+        : admission.admit(id, length, resident, capacity);
   }
 
   /**

@@ -4,6 +4,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.verglas.cache.block.BlockFill;
 import io.verglas.cache.block.BlockId;
 import io.verglas.cache.block.BlockLoader;
 import io.verglas.cache.block.MissPath;
@@ -34,8 +35,9 @@ import java.util.concurrent.atomic.LongAdder;
  * or fills it from the origin through its block cache's singleflight. All nodes' misses of one
  * cold block thus converge on one origin read. The local block cache's own singleflight sits in
  * front of this step, so a node sends one peer request per block however many of its clients
- * ask. The block a peer returns passes the local admission like an origin fill: a hot block
- * becomes a local replica and stops paying the peer hop.
+ * ask. The block a peer returns is a replica ({@link BlockFill#replica}): the local tiers keep
+ * it only in room that displaces nothing, so a node's owned blocks never make way for copies of
+ * blocks their owners still hold.
  *
  * <p>Failures: the peer step never fails a read. An owner that answers "miss", does not answer
  * within {@link ClusterConfig#peerTimeout()}, or whose connection fails or closes mid-transfer
@@ -128,16 +130,24 @@ public final class Cluster implements AutoCloseable {
   }
 
   private BlockLoader loader(BlockLoader origin, long objectSize) {
-    return id -> {
-      Membership m = membership;
-      Optional<Member> owner = m == null ? Optional.empty() : m.view().owner(id.bucket(), id.key());
-      if (owner.isEmpty()) {
-        return origin.load(id);
+    return new BlockLoader() {
+      @Override
+      public CompletableFuture<byte[]> load(BlockId id) {
+        return fill(id).thenApply(BlockFill::data);
       }
-      if (owner.get().id().equals(config.nodeId())) {
-        return ownerFill(id, id.lengthIn(objectSize), origin);
+
+      @Override
+      public CompletableFuture<BlockFill> fill(BlockId id) {
+        Membership m = membership;
+        Optional<Member> owner = m == null ? Optional.empty() : m.view().owner(id.bucket(), id.key());
+        if (owner.isEmpty()) {
+          return origin.fill(id);
+        }
+        if (owner.get().id().equals(config.nodeId())) {
+          return ownerFill(id, id.lengthIn(objectSize), origin).thenApply(BlockFill::fromOrigin);
+        }
+        return fromOwner(owner.get(), id, objectSize, origin);
       }
-      return fromOwner(owner.get(), id, objectSize, origin);
     };
   }
 
@@ -176,7 +186,8 @@ public final class Cluster implements AutoCloseable {
     return v.current().member(before.get().id()).orElse(null); // gone: nothing to warm from
   }
 
-  private CompletableFuture<byte[]> fromOwner(Member owner, BlockId id, long objectSize, BlockLoader origin) {
+  /** The owner's copy, kept as a replica by the block cache; else, as {@code origin} reads it. */
+  private CompletableFuture<BlockFill> fromOwner(Member owner, BlockId id, long objectSize, BlockLoader origin) {
     CompletableFuture<byte[]> fetch;
     try {
       fetch = client.fetch(owner.peerHost(), owner.peerPort(), id, id.lengthIn(objectSize));
@@ -186,10 +197,10 @@ public final class Cluster implements AutoCloseable {
     return fetch.handle((bytes, error) -> {
       if (bytes != null) {
         peerHits.increment();
-        return CompletableFuture.completedFuture(bytes);
+        return CompletableFuture.completedFuture(BlockFill.replica(bytes));
       }
       (error == null ? peerMisses : peerFallbacks).increment();
-      return origin.load(id);
+      return origin.fill(id);
     }).thenCompose(f -> f);
   }
 
@@ -271,16 +282,26 @@ public final class Cluster implements AutoCloseable {
     report.put("nodeId", config.nodeId());
     report.put("viewId", view.id());
     report.put("members", members);
+    ClusterStats stats = stats();
     Map<String, Object> counters = new LinkedHashMap<>();
-    counters.put("peerHits", peerHits());
-    counters.put("peerMisses", peerMisses());
-    counters.put("peerFallbacks", peerFallbacks());
-    counters.put("servedToPeers", servedToPeers());
-    counters.put("warmedFromPreviousOwner", warmedFromPrevious.sum());
-    counters.put("keyChangesSent", forgetsSent.sum());
-    counters.put("keyChangesFailed", forgetsFailed.sum());
+    counters.put("peerHits", stats.peerHits());
+    counters.put("peerMisses", stats.peerMisses());
+    counters.put("peerFallbacks", stats.peerFallbacks());
+    counters.put("servedToPeers", stats.servedToPeers());
+    counters.put("warmedFromPreviousOwner", stats.warmedFromPreviousOwner());
+    counters.put("keyChangesSent", stats.keyChangesSent());
+    counters.put("keyChangesFailed", stats.keyChangesFailed());
     report.put("counters", counters);
     return report;
+  }
+
+  /** Membership figures and peer counters, for metrics. */
+  public ClusterStats stats() {
+    ClusterView view = view();
+    Double share = view.shares().get(config.nodeId());
+    return new ClusterStats(view.id(), view.members().size(), share == null ? 0 : share,
+        capacityBytes, peerHits(), peerMisses(), peerFallbacks(), servedToPeers(),
+        warmedFromPrevious.sum(), forgetsSent.sum(), forgetsFailed.sum());
   }
 
   /** Leaves the cluster, then stops serving peers; idempotent. */

@@ -196,7 +196,7 @@ final class S3RequestHandler extends ChannelInboundHandlerAdapter {
 
   private static S3Response serviceResponse(ServiceEndpoint.Reply reply) {
     S3Response response = S3Response.of(HttpResponseStatus.valueOf(reply.status()));
-    return reply.json() == null ? response : response.body(reply.json(), "application/json");
+    return reply.body() == null ? response : response.body(reply.body(), reply.contentType());
   }
 
   private void onContent(ChannelHandlerContext ctx, HttpContent content) {

@@ -45,6 +45,13 @@ public interface ServiceEndpoint {
   record Call(String method, String rawPath, Map<String, String> params, HttpHeaders headers,
       byte[] body) {}
 
-  /** An answer: the status and a JSON body, or null for none. */
-  record Reply(int status, byte[] json) {}
+  /** An answer: the status, a body (or null for none) and the body's media type. */
+  record Reply(int status, byte[] body, String contentType) {
+    public static final String JSON = "application/json";
+
+    /** A JSON body, or none. */
+    public Reply(int status, byte[] json) {
+      this(status, json, JSON);
+    }
+  }
 }

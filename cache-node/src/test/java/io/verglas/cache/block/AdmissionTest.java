@@ -50,6 +50,50 @@ class AdmissionTest {
     assertThat(cache.dramBytes()).isLessThanOrEqualTo(8L * BLOCK);
   }
 
+  /** Reads a block whose loader answers with another node's copy. */
+  private boolean readReplica(BlockCache cache, String key, long index) {
+    BlockLoader peer = new BlockLoader() {
+      @Override
+      public CompletableFuture<byte[]> load(BlockId id) {
+        throw new AssertionError("the cache must ask for the fill, which says where it came from");
+      }
+
+      @Override
+      public CompletableFuture<BlockFill> fill(BlockId id) {
+        loads.incrementAndGet();
+        return CompletableFuture.completedFuture(BlockFill.replica(new byte[BLOCK]));
+      }
+    };
+    return TestingBlocks.fromCache(cache.get(new BlockId("b", key, "\"e\"", BLOCK, index), peer).join());
+  }
+
+  /**
+   * Replicas fill free room but never displace a block, however often they are read: the node's
+   * own blocks stay, and a replica read again while the tier is full goes back to its owner.
+   */
+  @Test
+  void replicasTakeOnlyFreeRoom() {
+    try (BlockCache cache = new BlockCache(4L * BLOCK)) {
+      for (int i = 0; i < 2; i++) {
+        readReplica(cache, "replica", i);
+      }
+      assertThat(readReplica(cache, "replica", 0)).isTrue(); // admitted into free room
+      for (int round = 0; round < 2; round++) {
+        for (int i = 0; i < 2; i++) {
+          read(cache, "own", i);
+        }
+      }
+      assertThat(cache.dramBytes()).isEqualTo(4L * BLOCK);
+      for (int round = 0; round < 5; round++) {
+        assertThat(readReplica(cache, "replica", 7)).isFalse();
+      }
+      for (int i = 0; i < 2; i++) {
+        assertThat(read(cache, "own", i)).isTrue();
+      }
+      assertThat(cache.dramAdmissionRejects()).isEqualTo(5);
+    }
+  }
+
   @Test
   void aBlockReadTwiceIsAdmittedUnderPressure() {
     try (BlockCache cache = new BlockCache(4L * BLOCK)) {

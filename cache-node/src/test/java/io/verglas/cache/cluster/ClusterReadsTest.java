@@ -42,6 +42,13 @@ class ClusterReadsTest {
       String report = adminGet(cluster.nodes.get(1).adminEndpoint().resolve("/cluster"));
       assertThat(report).contains("\"nodeId\":\"node-1\"", "\"peerHits\":3", "\"id\":\"node-2\"",
           "\"share\":0.333", "\"state\":\"ACTIVE\"", "\"capacityBytes\":" + TestingCluster.CAPACITY);
+      String metrics = adminGet(cluster.nodes.get(1).adminEndpoint().resolve("/metrics"));
+      assertThat(metrics).contains("verglas_cache_cluster_members 3\n",
+          "verglas_cache_cluster_peer_hits_total 3\n", "verglas_cache_cluster_peer_fallbacks_total 0\n",
+          "verglas_cache_cluster_capacity_bytes " + TestingCluster.CAPACITY + "\n",
+          "# TYPE verglas_cache_cluster_own_share gauge\nverglas_cache_cluster_own_share 0.333");
+      assertThat(adminGet(cluster.nodes.get(0).adminEndpoint().resolve("/metrics")))
+          .contains("verglas_cache_cluster_served_to_peers_total 6\n");
     }
   }
 

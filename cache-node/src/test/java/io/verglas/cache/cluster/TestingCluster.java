@@ -124,8 +124,13 @@ final class TestingCluster implements AutoCloseable {
   }
 
   private static S3Client client(CacheNode node) {
+    return client(node.endpoint());
+  }
+
+  /** A client of the test credentials for the node at {@code endpoint}. */
+  static S3Client client(java.net.URI endpoint) {
     return S3Client.builder()
-        .endpointOverride(node.endpoint())
+        .endpointOverride(endpoint)
         .forcePathStyle(true)
         .region(Region.US_EAST_1)
         .credentialsProvider(StaticCredentialsProvider.create(

@@ -181,10 +181,9 @@ public final class LocalStack implements AutoCloseable {
               .build())
           // /catalog answers 503 until the catalog exists: its FileIO goes through this node
           .catalog(RestCatalogConfig.builder(catalogRef::get, credentials.catalogToken()).build());
-      if (first) {
-        // /v1/query reads tables through this node (its FileIO), with the catalog's token
-        node.service(queries);
-      }
+      // every node answers /v1/query; the query service reads tables through the catalog's
+      // FileIO (the first node), with the catalog's token
+      node.service(queries);
       CacheNode running = cluster.join(node, i).build().start();
       started.push(running);
       proxy.set(running.catalogProxy());

@@ -76,6 +76,17 @@ class LocalClusterITCase {
       peerHits += node.path("report").path("counters").path("peerHits").asLong();
     }
     assertThat(peerHits).as("blocks one node read from its owner").isPositive();
+
+    for (URI node : endpoints.s3Endpoints()) {
+      HttpResponse<String> answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+              URI.create(node + "/v1/query"))
+          .POST(HttpRequest.BodyPublishers.ofString("{\"kind\":\"lookup\",\"table\":\"shop.orders\",\"keys\":[7]}"))
+          .header("Content-Type", "application/json")
+          .header("Authorization", "Bearer " + endpoints.catalogToken()).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(answer.statusCode()).as(node + ": " + answer.body()).isEqualTo(200);
+      assertThat(JSON.readTree(answer.body()).at("/rows/0/id").asLong()).as(node.toString()).isEqualTo(7);
+    }
   }
 
   private static byte[] read(S3Client client, String bucket, String key) {

@@ -85,6 +85,8 @@ class QueryEndpointITCase {
     Map<Long, String> looked = new TreeMap<>();
     found.get("rows").forEach(r -> looked.put(r.get("id").asLong(), r.get("item").asText()));
     assertThat(looked).isEqualTo(Map.of(5L, "item-5-v2", 250L, "item-250"));
+    assertThat(arrowLookup(endpoints, "{\"kind\":\"lookup\",\"table\":\"shop.orders\",\"keys\":[5,25,250]}",
+        found.get("snapshot").asText())).isEqualTo(looked);
 
     JsonNode filtered = query(endpoints, "{\"kind\":\"scan\",\"table\":\"shop.orders\",\"filter\":"
         + "{\"type\":\"lt\",\"term\":\"id\",\"value\":25},\"limit\":100}");
@@ -217,6 +219,31 @@ class QueryEndpointITCase {
     HttpResponse<String> response = post(endpoints, json, endpoints.catalogToken());
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
     return JSON.readTree(response.body());
+  }
+
+  /** The lookup answered as an Arrow stream: its id → item rows, after checking the snapshot it names. */
+  private static Map<Long, String> arrowLookup(EndpointsFile endpoints, String json, String snapshot) throws Exception {
+    HttpResponse<byte[]> response = HttpClient.newHttpClient().send(
+        HttpRequest.newBuilder(URI.create(endpoints.s3Endpoint() + "/v1/query"))
+            .POST(HttpRequest.BodyPublishers.ofString(json)).header("Content-Type", "application/json")
+            .header("Accept", "application/vnd.apache.arrow.stream")
+            .header("Authorization", "Bearer " + endpoints.catalogToken()).build(),
+        HttpResponse.BodyHandlers.ofByteArray());
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(response.headers().firstValue("Content-Type")).hasValue("application/vnd.apache.arrow.stream");
+    Map<Long, String> rows = new TreeMap<>();
+    try (org.apache.arrow.memory.BufferAllocator allocator = new org.apache.arrow.memory.RootAllocator();
+        org.apache.arrow.vector.ipc.ArrowStreamReader reader = new org.apache.arrow.vector.ipc.ArrowStreamReader(
+            new java.io.ByteArrayInputStream(response.body()), allocator)) {
+      VectorSchemaRoot root = reader.getVectorSchemaRoot();
+      assertThat(root.getSchema().getCustomMetadata()).containsEntry("verglas.snapshot", snapshot);
+      while (reader.loadNextBatch()) {
+        for (int r = 0; r < root.getRowCount(); r++) {
+          rows.put(((Number) root.getVector("id").getObject(r)).longValue(), root.getVector("item").getObject(r).toString());
+        }
+      }
+    }
+    return rows;
   }
 
   private static void assertError(EndpointsFile endpoints, String json, int status, String message) throws Exception {

@@ -72,6 +72,7 @@ final class CreateTableAction {
       throw new IllegalArgumentException("Cannot create table " + name + ": " + e.getMessage(), e);
     }
     Map<String, String> properties = properties(name, request.properties());
+    PrimaryKeys.bloomFilterProperties(schema).forEach(properties::putIfAbsent);
     try {
       create(id, schema, request.partitionSpec(), properties);
     } catch (AlreadyExistsException e) {

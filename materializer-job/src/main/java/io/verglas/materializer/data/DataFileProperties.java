@@ -1,6 +1,9 @@
 package io.verglas.materializer.data;
 
+import io.verglas.table.PrimaryKeys;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.TableProperties;
 
 /**
@@ -12,6 +15,11 @@ import org.apache.iceberg.TableProperties;
  * zstd is 3): zstd was a third of the data-writer thread's CPU at level 3 (profile, 2M upserts),
  * and level 1 is what Paimon's writers use by default. A level set on the table wins, and other
  * codecs keep their own defaults.
+ *
+ * <p>Bloom filters: the primary key's columns get Parquet bloom filters (what a key lookup prunes
+ * row groups by) unless the table says otherwise. Tables created through Verglas carry that as
+ * table properties already ({@link PrimaryKeys#bloomFilterProperties}); this covers tables made
+ * before, or by other means.
  */
 final class DataFileProperties {
   /** The zstd level of the writer's data files where the table sets none. */
@@ -19,8 +27,18 @@ final class DataFileProperties {
 
   private DataFileProperties() {}
 
-  /** The writer properties for a table with {@code tableProperties}. */
-  static Map<String, String> of(Map<String, String> tableProperties) {
+  /** The writer properties for a table with {@code tableProperties} and {@code schema}. */
+  static Map<String, String> of(Map<String, String> tableProperties, Schema schema) {
+    Map<String, String> properties = new LinkedHashMap<>(compression(tableProperties));
+    PrimaryKeys.bloomFilterProperties(schema).forEach((key, value) -> {
+      if (!tableProperties.containsKey(key)) {
+        properties.put(key, value);
+      }
+    });
+    return properties;
+  }
+
+  private static Map<String, String> compression(Map<String, String> tableProperties) {
     String codec = tableProperties.getOrDefault(TableProperties.PARQUET_COMPRESSION,
         TableProperties.PARQUET_COMPRESSION_DEFAULT);
     if (!"zstd".equalsIgnoreCase(codec)

@@ -102,7 +102,7 @@ public final class PartitionedDataWriter implements Closeable {
     this.schema = table.schema();
     this.rowIds = TableUtil.formatVersion(table) >= 3;
     this.spec = table.spec();
-    this.writerProperties = DataFileProperties.of(table.properties());
+    this.writerProperties = DataFileProperties.of(table.properties(), schema);
     this.files = OutputFileFactory.builderFor(table, subtask, attempt)
         .format(FileFormat.PARQUET)
         .operationId(operationId())

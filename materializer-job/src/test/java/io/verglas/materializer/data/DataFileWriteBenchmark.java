@@ -149,7 +149,7 @@ public class DataFileWriteBenchmark {
         .setAll(TABLE_PROPERTIES)
         .withSpec(PartitionSpec.unpartitioned())
         .metricsConfig(MetricsConfig.getDefault())
-        .setAll(DataFileProperties.of(TABLE_PROPERTIES))
+        .setAll(DataFileProperties.of(TABLE_PROPERTIES, SCHEMA))
         .createWriterFunc(model)
         .overwrite()
         .build();

@@ -256,6 +256,29 @@ class PartitionedDataWriterTest {
     assertThat(levelThree).isNotEqualTo(levelOne);
   }
 
+  /** What a key lookup prunes row groups by: a bloom filter on the key column, none elsewhere. */
+  @Test
+  void dataFilesCarryBloomFiltersOnTheKeyColumns() throws Exception {
+    List<DataFile> files;
+    try (PartitionedDataWriter writer = writer(table, Staging.PER_BATCH)) {
+      for (int id = 0; id < 100; id++) {
+        writer.write(payload(user(id)));
+      }
+      files = writer.complete();
+    }
+    assertThat(files).isNotEmpty();
+    for (DataFile file : files) {
+      try (org.apache.parquet.hadoop.ParquetFileReader reader = org.apache.parquet.hadoop.ParquetFileReader.open(
+          org.apache.parquet.hadoop.util.HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(file.location()),
+              new org.apache.hadoop.conf.Configuration()))) {
+        for (var column : reader.getRowGroups().get(0).getColumns()) {
+          boolean key = column.getPath().toDotString().equals("id");
+          assertThat(column.getBloomFilterOffset() >= 0).as(column.getPath().toDotString()).isEqualTo(key);
+        }
+      }
+    }
+  }
+
   private Table usersAtLevel(String level) {
     Table users = TestingTables.createUsers(catalog, "db", "users_level_" + level);
     users.updateProperties().set(TableProperties.PARQUET_COMPRESSION_LEVEL, level).commit();

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.verglas.cache.s3.ServiceEndpoint;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
 import io.verglas.query.QueryException;
 import io.verglas.query.QueryRequestParser;
 import io.verglas.query.QueryResult;
@@ -28,7 +30,9 @@ import org.slf4j.LoggerFactory;
  * ({@code {"kind", "table", "snapshot", "rows", "truncated"}}, and what the kind adds: a
  * traversal's {@code vertices, edges, paths}, a snapshot's {@code sequence-number, parent,
  * timestamp-ms, operation, summary}, a delta's {@code from, inserted, updated, deleted}), with the
- * bearer token; errors as {@code {"error": {"message", "type", "code"}}}.
+ * bearer token; errors as {@code {"error": {"message", "type", "code"}}}. A scan or lookup sent
+ * with {@code Accept: application/vnd.apache.arrow.stream} is answered as an Arrow IPC stream
+ * instead ({@link ArrowAnswer}).
  * Queries run on a bounded pool of their own (never on the node's event loops); beyond its queue
  * a query is refused with 503 rather than waiting without bound.
  */
@@ -42,6 +46,8 @@ public final class QueryEndpoint implements ServiceEndpoint, AutoCloseable {
   private final QueryService service;
   private final byte[] token;
   private final ExecutorService pool;
+  /** Arrow answers' buffers: four times the answer byte limit of every running query. */
+  private final BufferAllocator arrow;
 
   /**
    * @param threads queries run at once
@@ -53,6 +59,7 @@ public final class QueryEndpoint implements ServiceEndpoint, AutoCloseable {
       throw new IllegalArgumentException("Cannot serve /v1/query without a token");
     }
     this.token = ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
+    this.arrow = new RootAllocator(4L * threads * service.limits().maxResultBytes());
     this.pool = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.SECONDS,
         new LinkedBlockingQueue<>(queued), r -> {
           Thread t = new Thread(r, "verglas-query");
@@ -93,16 +100,25 @@ public final class QueryEndpoint implements ServiceEndpoint, AutoCloseable {
           + " (the query endpoint is " + PATH + ")"));
     }
     try {
-      return CompletableFuture.supplyAsync(() -> run(call.body()), pool);
+      boolean arrowAnswer = accepts(call.headers(), ArrowAnswer.MEDIA_TYPE);
+      return CompletableFuture.supplyAsync(() -> run(call.body(), arrowAnswer), pool);
     } catch (RejectedExecutionException busy) {
       return CompletableFuture.completedFuture(error(503, "Cannot run the query now: the node is"
           + " running as many queries as it queues; retry"));
     }
   }
 
-  private Reply run(byte[] body) {
+  private static boolean accepts(HttpHeaders headers, String mediaType) {
+    String accept = headers.get(HttpHeaderNames.ACCEPT);
+    return accept != null && accept.contains(mediaType);
+  }
+
+  private Reply run(byte[] body, boolean arrowAnswer) {
     try {
       QueryResult result = service.run(QueryRequestParser.parse(body));
+      if (arrowAnswer) {
+        return new Reply(200, ArrowAnswer.encode(result, arrow), ArrowAnswer.MEDIA_TYPE);
+      }
       return new Reply(200, JSON.writeValueAsBytes(answer(result)));
     } catch (QueryException e) {
       return error(e.status(), e.getMessage());
@@ -120,7 +136,7 @@ public final class QueryEndpoint implements ServiceEndpoint, AutoCloseable {
     answer.put("table", result.table());
     answer.put("snapshot", result.snapshotId());
     if (!"traverse".equals(result.kind())) {
-      answer.put("rows", result.rows());
+      answer.put("rows", result.rows()); // JSON-ready values
       answer.put("truncated", result.truncated());
     }
     if (result.extra() != null) {
@@ -148,6 +164,7 @@ public final class QueryEndpoint implements ServiceEndpoint, AutoCloseable {
       case 401, 403 -> "NotAuthorized";
       case 404 -> "NotFound";
       case 405 -> "MethodNotAllowed";
+      case 406 -> "NotAcceptable";
       case 422 -> "LimitExceeded";
       case 501 -> "NotImplemented";
       case 503 -> "Unavailable";
@@ -158,5 +175,12 @@ public final class QueryEndpoint implements ServiceEndpoint, AutoCloseable {
   @Override
   public void close() {
     pool.shutdownNow();
+    try {
+      if (pool.awaitTermination(5, TimeUnit.SECONDS)) {
+        arrow.close(); // every answer's buffers were released
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }

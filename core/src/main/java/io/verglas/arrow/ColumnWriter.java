@@ -1,4 +1,4 @@
-package io.verglas.sdk;
+package io.verglas.arrow;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -37,14 +37,14 @@ import org.apache.arrow.vector.types.pojo.Field;
 
 /**
  * Converts Java values into one Arrow column of the types Verglas tables use (the canonical
- * types of {@code ArrowSchemas.toArrow}).
+ * types of {@link ArrowSchemas#toArrow}): the SDK's rows, the query endpoint's Arrow answers.
  *
  * <p>Conversion and writing are separate steps so that a row with one bad value is rejected
  * before any of its cells is written. Besides the natural Java type of each column, ISO-8601 /
  * decimal strings are accepted for numbers, booleans, dates, times, timestamps, decimals and
  * UUIDs, because rows parsed from CSV or JSON lines arrive as strings.
  */
-final class ColumnWriter {
+public final class ColumnWriter {
   private static final long MICROS_PER_SECOND = 1_000_000L;
 
   @FunctionalInterface
@@ -62,16 +62,16 @@ final class ColumnWriter {
     this.setter = setter;
   }
 
-  String name() {
+  public String name() {
     return field.getName();
   }
 
   /** The value as the setter wants it; throws IllegalArgumentException saying what was expected. */
-  Object convert(Object value) {
+  public Object convert(Object value) {
     return value == null ? null : converter.apply(value);
   }
 
-  void write(FieldVector vector, int row, Object converted) {
+  public void write(FieldVector vector, int row, Object converted) {
     if (converted == null) {
       setNull(vector, row);
     } else {
@@ -79,7 +79,7 @@ final class ColumnWriter {
     }
   }
 
-  static ColumnWriter forField(Field field) {
+  public static ColumnWriter forField(Field field) {
     ArrowType type = field.getType();
     if (type instanceof ArrowType.Bool) {
       return new ColumnWriter(field, ColumnWriter::toBoolean,
@@ -124,7 +124,7 @@ final class ColumnWriter {
           (v, row, value) -> ((DecimalVector) v).setSafe(row, (BigDecimal) value));
     }
     throw new IllegalArgumentException("Cannot build rows for column '" + field.getName()
-        + "': Arrow type " + type + " is not supported by RowBatchBuilder");
+        + "': Arrow type " + type + " is not supported");
   }
 
   private static void setNull(FieldVector vector, int row) {
