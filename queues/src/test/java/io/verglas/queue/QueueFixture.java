@@ -1,39 +1,36 @@
 package io.verglas.queue;
 
+import io.verglas.cache.CacheNode;
+import io.verglas.cache.origin.LocalDirectoryOrigin;
 import io.verglas.store.ObjectStoreEndpoint;
-import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicLong;
-import org.gaul.s3proxy.S3Proxy;
-import org.gaul.s3proxy.auth.AuthenticationType;
-import org.gaul.s3proxy.nio2blob.TransientNio2BlobStore;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * The real parts queue tests run on: s3proxy (in-memory blobs) on 127.0.0.1 with one bucket, an
- * S3 client for it, and a hand-moved clock for lease deadlines.
+ * The real parts queue tests run on: a cache node on 127.0.0.1 over a local directory origin in
+ * a temporary directory (atomic conditional writes, as in {@code ./verglas local}), one bucket,
+ * an S3 client for it, and a hand-moved clock for lease deadlines.
  */
 final class QueueFixture implements AutoCloseable {
   static final String BUCKET = "queues";
-  final S3Proxy proxy;
+  final Path root;
+  final CacheNode node;
   final S3Client s3;
-  final HandClock clock = new HandClock(Instant.parse("2026-01-01T00:00:00Z").toEpochMilli());
+  final HandClock clock = new HandClock(System.currentTimeMillis());
 
   QueueFixture() throws Exception {
-    proxy = S3Proxy.builder().blobStore(new TransientNio2BlobStore())
-        .endpoint(URI.create("http://127.0.0.1:0"))
-        .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, "queue-test", "queue-test-secret")
-        .ignoreUnknownHeaders(true).build();
-    proxy.start();
-    for (int i = 0; i < 1000 && !"STARTED".equals(proxy.getState()); i++) {
-      Thread.sleep(10);
-    }
-    s3 = new ObjectStoreEndpoint(URI.create("http://127.0.0.1:" + proxy.getPort()), "us-east-1",
-        "queue-test", "queue-test-secret", BUCKET).newClient();
+    root = Files.createTempDirectory("verglas-queues");
+    node = CacheNode.builder().credentials("queue-test", "queue-test-secret")
+        .origin(new LocalDirectoryOrigin(root)).dramCapacityBytes(64L << 20).build().start();
+    s3 = new ObjectStoreEndpoint(node.endpoint(), node.region(), "queue-test",
+        "queue-test-secret", BUCKET).newClient();
     s3.createBucket(b -> b.bucket(BUCKET));
   }
 
@@ -44,7 +41,10 @@ final class QueueFixture implements AutoCloseable {
   @Override
   public void close() throws Exception {
     s3.close();
-    proxy.stop();
+    node.close();
+    try (var files = Files.walk(root)) {
+      files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
   }
 
   /** A clock only the test moves. */

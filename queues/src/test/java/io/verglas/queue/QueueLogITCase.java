@@ -19,7 +19,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
 
-/** Publishing and reading a queue's log on s3proxy: order, concurrency, format, corruption. */
+/** Publishing and reading a queue's log on a cache node: order, concurrency, format, corruption. */
 class QueueLogITCase {
   private static QueueFixture fixture;
 
