@@ -15,25 +15,11 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Consumer groups on a cache node: positions per group, redelivery after a consumer dies, fencing. */
-class ConsumerGroupITCase {
+class ConsumerGroupITCase extends OnCacheNode {
   private static final Duration LEASE = Duration.ofSeconds(30);
-  private static QueueFixture fixture;
-
-  @BeforeAll
-  static void start() throws Exception {
-    fixture = new QueueFixture();
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    fixture.close();
-  }
-
   private static QueueSettings settings(int segmentsPerLease) {
     return QueueSettings.defaults().withGroups(new GroupSettings(LEASE, segmentsPerLease,
         GroupSettings.MAX_LEASES_DEFAULT, fixture.clock));

@@ -23,14 +23,16 @@ final class QueueFixture implements AutoCloseable {
   final Path root;
   final CacheNode node;
   final S3Client s3;
+  final ObjectStoreEndpoint endpoint;
   final HandClock clock = new HandClock(System.currentTimeMillis());
 
   QueueFixture() throws Exception {
     root = Files.createTempDirectory("verglas-queues");
     node = CacheNode.builder().credentials("queue-test", "queue-test-secret")
         .origin(new LocalDirectoryOrigin(root)).dramCapacityBytes(64L << 20).build().start();
-    s3 = new ObjectStoreEndpoint(node.endpoint(), node.region(), "queue-test",
-        "queue-test-secret", BUCKET).newClient();
+    endpoint = new ObjectStoreEndpoint(node.endpoint(), node.region(), "queue-test",
+        "queue-test-secret", BUCKET);
+    s3 = endpoint.newClient();
     s3.createBucket(b -> b.bucket(BUCKET));
   }
 

@@ -14,25 +14,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
 
 /** Publishing and reading a queue's log on a cache node: order, concurrency, format, corruption. */
-class QueueLogITCase {
-  private static QueueFixture fixture;
-
-  @BeforeAll
-  static void start() throws Exception {
-    fixture = new QueueFixture();
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    fixture.close();
-  }
-
+class QueueLogITCase extends OnCacheNode {
   static QueueMessage text(String s) {
     return QueueMessage.of(s.getBytes(StandardCharsets.UTF_8));
   }

@@ -9,24 +9,10 @@ import io.verglas.queue.group.LeasedMessages;
 import io.verglas.queue.retention.RetentionPolicy;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Retention on a cache node: only what every group acknowledged goes; sequences are never reused. */
-class RetentionITCase {
-  private static QueueFixture fixture;
-
-  @BeforeAll
-  static void start() throws Exception {
-    fixture = new QueueFixture();
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    fixture.close();
-  }
-
+class RetentionITCase extends OnCacheNode {
   private static List<String> segments(Queues queues, String queue) {
     return queues.log(queue).segmentsAfter(-1, 1000).stream().map(s -> s.key()).toList();
   }

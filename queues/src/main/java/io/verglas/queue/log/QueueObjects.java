@@ -1,6 +1,7 @@
 package io.verglas.queue.log;
 
 import io.verglas.queue.QueueException;
+import io.verglas.store.ConditionalWrite;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -11,7 +12,6 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
-import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
@@ -59,20 +59,7 @@ public final class QueueObjects {
 
   private boolean conditionalPut(String key, String etag, RequestBody body) {
     try {
-      s3.putObject(b -> {
-        b.bucket(bucket).key(key);
-        if (etag == null) {
-          b.ifNoneMatch("*");
-        } else {
-          b.ifMatch(etag);
-        }
-      }, body);
-      return true;
-    } catch (S3Exception e) {
-      if (e.statusCode() == 412 || e.statusCode() == 409) {
-        return false;
-      }
-      throw failure("put", key, e);
+      return ConditionalWrite.put(s3, bucket, key, etag, body);
     } catch (SdkException e) {
       throw failure("put", key, e);
     }

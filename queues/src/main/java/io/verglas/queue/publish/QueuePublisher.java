@@ -101,16 +101,29 @@ public final class QueuePublisher implements AutoCloseable {
   }
 
   private void writeLoop() {
-    while (!closed || !waiting.isEmpty()) {
-      try {
+    try {
+      while (!closed || !waiting.isEmpty()) {
         Pending first = waiting.poll(100, TimeUnit.MILLISECONDS);
         if (first != null) {
           writeSegment(take(first));
         }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
       }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      stop(new QueueException("Cannot publish to queue " + log.queue() + ": interrupted", e));
+    } catch (Error e) {
+      stop(e);
+      throw e;
+    }
+  }
+
+  /** The writer is gone: refuse new calls and fail the waiting ones rather than strand them. */
+  private void stop(Throwable cause) {
+    closed = true;
+    Pending late;
+    while ((late = waiting.poll()) != null) {
+      late.done().completeExceptionally(cause);
+      budget.release((int) late.weight());
     }
   }
 
@@ -141,13 +154,20 @@ public final class QueuePublisher implements AutoCloseable {
         index += pending.messages().size();
       }
     } catch (RuntimeException e) {
-      for (Pending pending : segment) {
-        pending.done().completeExceptionally(e);
-      }
+      fail(segment, e);
+    } catch (Error e) {
+      fail(segment, e);
+      throw e;
     } finally {
       for (Pending pending : segment) {
         budget.release((int) pending.weight());
       }
+    }
+  }
+
+  private static void fail(List<Pending> segment, Throwable cause) {
+    for (Pending pending : segment) {
+      pending.done().completeExceptionally(cause);
     }
   }
 
@@ -160,10 +180,6 @@ public final class QueuePublisher implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    Pending late;
-    while ((late = waiting.poll()) != null) {
-      late.done().completeExceptionally(new IllegalStateException("Cannot publish to queue "
-          + log.queue() + ": closed"));
-    }
+    stop(new IllegalStateException("Cannot publish to queue " + log.queue() + ": closed"));
   }
 }
