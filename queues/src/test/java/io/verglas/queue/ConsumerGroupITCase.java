@@ -86,8 +86,8 @@ class ConsumerGroupITCase extends OnCacheNode {
 
   @Test
   void concurrentConsumersOfOneGroupSeeEveryMessageExactlyOnceWhenNobodyDies() throws Exception {
-    try (Queues queues = fixture.queues(settings(2))) {
-      publish(queues, "shared", 0, 24);
+    try (Queues queues = fixture.queues(settings(1))) {
+      publish(queues, "shared", 0, 9);
       ConcurrentLinkedQueue<String> seen = new ConcurrentLinkedQueue<>();
       ExecutorService pool = Executors.newFixedThreadPool(3);
       try {
@@ -108,8 +108,8 @@ class ConsumerGroupITCase extends OnCacheNode {
       } finally {
         pool.shutdownNow();
       }
-      assertThat(seen).hasSize(24).doesNotHaveDuplicates();
-      assertThat(queues.group("shared", "g").state().acked()).isEqualTo(23);
+      assertThat(seen).hasSize(9).doesNotHaveDuplicates();
+      assertThat(queues.group("shared", "g").state().acked()).isEqualTo(8);
     }
   }
 }
