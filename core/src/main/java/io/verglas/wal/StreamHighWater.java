@@ -1,12 +1,12 @@
 package io.verglas.wal;
 
+import io.verglas.store.ConditionalWrite;
 import java.nio.charset.StandardCharsets;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
-import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * A stream's high-water mark: the highest sequence of the stream whose segment may already be
@@ -73,21 +73,6 @@ public final class StreamHighWater {
   }
 
   private static boolean tryWrite(S3Client s3, String bucket, String key, long sequence, String etag) {
-    try {
-      s3.putObject(b -> {
-        b.bucket(bucket).key(key);
-        if (etag == null) {
-          b.ifNoneMatch("*");
-        } else {
-          b.ifMatch(etag);
-        }
-      }, RequestBody.fromBytes(encode(sequence)));
-      return true;
-    } catch (S3Exception e) {
-      if (e.statusCode() == 412 || e.statusCode() == 409) {
-        return false;
-      }
-      throw e;
-    }
+    return ConditionalWrite.put(s3, bucket, key, etag, RequestBody.fromBytes(encode(sequence)));
   }
 }

@@ -34,8 +34,11 @@ import java.util.UUID;
  * is the enqueue call alone (its WAL flush included), a part both sides pay before any
  * scheduling happens.
  *
- * <p>Not measured: {@code duplicate_effects} and {@code queue_msgs_per_s} need the worker
- * harness and the queues, which are not built; the report says so. {@code peak_rss_mb} is of
+ * <p>{@code queue_msgs_per_s_publish} / {@code _consume}: see {@link QueueThroughput} (1 KiB
+ * messages on a cache node over a local directory; no peer).
+ *
+ * <p>Not measured: {@code duplicate_effects} needs the worker harness, which is not built; the
+ * report says so. {@code peak_rss_mb} is of
  * the benchmark JVM holding both schedulers. PostgreSQL comes from
  * {@code -Dverglas.bench.pg-url} (default 127.0.0.1:5432/test, user {@code postgres}).
  */
@@ -52,8 +55,8 @@ public final class WorkersBenchmark implements Benchmark {
 
   @Override
   public String description() {
-    return "Scheduler dispatch latency and runs/s on PostgreSQL vs db-scheduler one-time tasks "
-        + "(harness and queue figures not built yet)";
+    return "Scheduler dispatch latency and runs/s on PostgreSQL vs db-scheduler one-time tasks, "
+        + "queue publish and consume msgs/s (harness figures not built yet)";
   }
 
   @Override
@@ -63,6 +66,7 @@ public final class WorkersBenchmark implements Benchmark {
     int warmUp = quick ? 30 : 100;
     int samples = quick ? 150 : 1_000;
     int burst = quick ? 1_000 : 5_000;
+    int queueMessages = quick ? 20_000 : 200_000;
     String suffix = UUID.randomUUID().toString().replace("-", "").substring(0, 10);
     BenchmarkReport.Builder report = BenchmarkReport.builder(name(), quick)
         .environment("postgresql", serverVersion(url, user))
@@ -73,8 +77,11 @@ public final class WorkersBenchmark implements Benchmark {
         .environment("burst_jobs", burst)
         .environment("peer", "db-scheduler 16.7.1 one-time tasks, immediate execution, 100 ms "
             + "polling, Hikari pool")
-        .environment("not_measured", "duplicate_effects and queue_msgs_per_s: the worker "
-            + "harness and the queues are not built yet");
+        .environment("queue_messages", queueMessages)
+        .environment("queue_message", QueueThroughput.PAYLOAD_BYTES + " B payload, a key, one "
+            + "header; " + QueueThroughput.PUBLISHERS + " publishers in batches of "
+            + QueueThroughput.BATCH + ", " + QueueThroughput.CONSUMERS + " consumers of one group")
+        .environment("not_measured", "duplicate_effects: the worker harness is not built yet");
 
     DispatchProbe ourProbe = new DispatchProbe("verglas");
     DispatchProbe peerProbe = new DispatchProbe("db-scheduler");
@@ -90,6 +97,8 @@ public final class WorkersBenchmark implements Benchmark {
       Latencies theirs = lat.get(2)[0];
       double ourRuns = drain(ourSide, ourProbe, burst);
       double theirRuns = drain(peerSide, peerProbe, burst);
+      QueueThroughput.Figures queue = QueueThroughput.measure(queueMessages);
+      report.environment("queue_segments", queue.segments());
       double p50 = ours.percentileMs(0.50);
       double theirP50 = theirs.percentileMs(0.50);
       return report
@@ -99,6 +108,8 @@ public final class WorkersBenchmark implements Benchmark {
           .metric("enqueue_call_p50_ms", lat.get(0)[1].percentileMs(0.50))
           .metric("dispatch_latency_notify_p50_ms", lat.get(1)[0].percentileMs(0.50))
           .metric("dispatch_latency_notify_p99_ms", lat.get(1)[0].percentileMs(0.99))
+          .metric("queue_msgs_per_s_publish", queue.publishPerSecond())
+          .metric("queue_msgs_per_s_consume", queue.consumePerSecond())
           .peer("db_scheduler_dispatch_latency_p50_ms", theirP50)
           .peer("db_scheduler_dispatch_latency_p99_ms", theirs.percentileMs(0.99))
           .peer("db_scheduler_enqueue_call_p50_ms", lat.get(2)[1].percentileMs(0.50))

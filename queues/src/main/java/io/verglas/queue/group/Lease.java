@@ -1,0 +1,33 @@
+package io.verglas.queue.group;
+
+/**
+ * A consumer's claim on the segments {@code [first, last]} of a queue for one consumer group,
+ * until {@code deadlineMillis}. {@code generation} is unique within the group: an ack, release or
+ * extension counts only while the group still holds this lease at this generation, so a consumer
+ * whose lease expired and was taken over changes nothing (fencing). {@code done}: acknowledged,
+ * waiting for the leases before it to be acknowledged too.
+ */
+public record Lease(long first, long last, String consumer, long generation,
+    long deadlineMillis, boolean done) {
+  public Lease {
+    if (first > last) {
+      throw new IllegalArgumentException("Invalid lease: segments " + first + ".." + last);
+    }
+  }
+
+  Lease renewed(String newConsumer, long newGeneration, long deadline) {
+    return new Lease(first, last, newConsumer, newGeneration, deadline, false);
+  }
+
+  Lease withDeadline(long deadline) {
+    return new Lease(first, last, consumer, generation, deadline, done);
+  }
+
+  Lease acknowledged() {
+    return new Lease(first, last, consumer, generation, deadlineMillis, true);
+  }
+
+  boolean sameAs(Lease other) {
+    return first == other.first && generation == other.generation;
+  }
+}
