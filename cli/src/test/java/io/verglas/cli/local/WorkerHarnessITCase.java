@@ -28,9 +28,11 @@ import io.verglas.workers.schedule.JobState;
 import io.verglas.workers.schedule.JobStatus;
 import io.verglas.workers.schedule.NewJob;
 import io.verglas.workers.schedule.QueueSettings;
+import io.verglas.workers.trigger.CronTickEvents;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -52,7 +54,8 @@ import org.junit.jupiter.api.io.TempDir;
  * after a random number of its commits and re-dispatched by the queue leaves its output table
  * exactly as one clean run does (append-only output, so a commit made twice would show); a
  * write outside the deployment's grants fails the run with a clear error; a run past its timeout
- * is killed; every run's events land in its deployment's logs table.
+ * is killed; every run's events land in its deployment's logs table; the example worker of
+ * {@code docs/examples/workers}, compiled into a jar, aggregates an hour of raw events.
  */
 class WorkerHarnessITCase {
   static final String PG_URL =
@@ -160,6 +163,45 @@ class WorkerHarnessITCase {
         .isInstanceOfSatisfying(WorkerRunException.class, e -> assertThat(e.timedOut()).isTrue())
         .hasMessageContaining("timed out after 3000 ms; the worker process was killed");
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
+  }
+
+  @Test
+  void docsExampleAggregatesAnHour(@TempDir Path work) throws Exception {
+    Path jar = ExampleJar.build(ExampleJar.root().resolve("docs/examples/workers/HourlyAggregate.java"), work);
+    client.createTable(new CreateTableRequest(List.of("shop"), "raw_events", new Schema(
+        Types.NestedField.required(1, "id", Types.LongType.get()),
+        Types.NestedField.required(2, "ts_ms", Types.LongType.get()),
+        Types.NestedField.required(3, "item", Types.StringType.get()),
+        Types.NestedField.required(4, "amount", Types.LongType.get())), List.of("id"),
+        PartitionSpec.unpartitioned(), Map.of()));
+    client.createTable(new CreateTableRequest(List.of("shop"), "hourly", new Schema(
+        Types.NestedField.required(1, "hour", Types.StringType.get()),
+        Types.NestedField.required(2, "item", Types.StringType.get()),
+        Types.NestedField.optional(3, "events", Types.LongType.get()),
+        Types.NestedField.optional(4, "amount", Types.LongType.get())), List.of("hour", "item"),
+        PartitionSpec.unpartitioned(), Map.of()));
+    Instant ten = Instant.parse("2026-12-01T10:00:00Z");
+    client.table("shop.raw_events").commit(List.of(raw(1, ten.minusSeconds(1), "cake", 1),
+        raw(2, ten.plusSeconds(300), "tea", 2), raw(3, ten.plusSeconds(1800), "tea", 3),
+        raw(4, ten.plusSeconds(3599), "cake", 5), raw(5, ten.plusSeconds(3600), "tea", 7)), "seed");
+    Deployment hourly = new Deployment("hourly", jar, "example.HourlyAggregate",
+        Map.of("source", "shop.raw_events"), Map.of(),
+        DataGrants.of(List.of("shop.raw_events"), List.of("shop.hourly")),
+        Map.of("hourly", "shop.hourly"), Duration.ofSeconds(90));
+    CloudEvent tick = CloudEventBuilder.v1().withId("hourly/every-hour/" + ten)
+        .withSource(URI.create("/verglas/deployments/hourly/triggers/every-hour"))
+        .withType(CronTickEvents.TYPE).withExtension(CronTickEvents.INTERVAL_START, ten.toString())
+        .withExtension(CronTickEvents.INTERVAL_END, ten.plusSeconds(3600).toString()).build();
+    RunResult result = harness.run(harness.spec(hourly, tick.getId(), tick, tick.getId() + "#1", 1));
+    assertThat(result.commits()).isEqualTo(1);
+    TableClient out = client.table("shop.hourly");
+    assertThat(out.rows(out.snapshot().snapshotId(), null).rows())
+        .extracting(r -> r.get("hour") + " " + r.get("item") + " " + r.get("events") + " " + r.get("amount"))
+        .containsExactlyInAnyOrder("2026-12-01T10 tea 2 5", "2026-12-01T10 cake 1 5");
+  }
+
+  private static Map<String, Object> raw(long id, Instant time, String item, long amount) {
+    return Map.of("id", id, "ts_ms", time.toEpochMilli(), "item", item, "amount", amount);
   }
 
   private static Deployment batches(String name, String out) {

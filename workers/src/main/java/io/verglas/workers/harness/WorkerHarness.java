@@ -115,8 +115,9 @@ public final class WorkerHarness implements AutoCloseable {
     if (terminal != null && terminal.kind() == RunEvent.Kind.ERROR) {
       throw new WorkerRunException(prefix + terminal.message(), false);
     }
+    String output = stderr.text();
     String message = prefix + "the worker process exited with status " + process.exitValue()
-        + " without ending the run; its last output:\n" + stderr.text();
+        + " without ending the run" + (output.isEmpty() ? "" : "; its last output:\n" + output);
     log.append(RunEvent.error(settings.clock().instant(), message).truncated(settings.maxMessageChars()));
     throw new WorkerRunException(message, false);
   }
