@@ -19,6 +19,12 @@ public record WorkerEndpoints(URI flight, String flightToken, URI query, String 
     Objects.requireNonNull(commitTimeout, "commitTimeout");
   }
 
+  @Override
+  public String toString() {
+    // never the tokens
+    return "WorkerEndpoints[flight=" + flight + ", query=" + query + ", events=" + events + "]";
+  }
+
   /** A client of these endpoints; the caller closes it. */
   public VerglasClient client() {
     VerglasClient.Builder builder = VerglasClient.builder().uri(flight)

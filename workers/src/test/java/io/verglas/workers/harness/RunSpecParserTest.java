@@ -22,12 +22,13 @@ class RunSpecParserTest {
         Duration.ofSeconds(30));
     RunSpec spec = new RunSpec(deployment, "hourly/cron/1", CloudEventBuilder.v1().withId("e1")
         .withSource(URI.create("/s")).withType("t").build(), "hourly/cron/1#3", 2,
-        new WorkerEndpoints(URI.create("grpc+tcp://127.0.0.1:1"), "ft", URI.create("http://127.0.0.1:2"),
-            "qt", null, null, Duration.ofSeconds(5)));
+        new WorkerEndpoints(URI.create("grpc+tcp://127.0.0.1:1"), "flight-token", URI.create("http://127.0.0.1:2"),
+            "query-token", null, null, Duration.ofSeconds(5)));
     RunSpec read = RunSpecParser.fromJson(RunSpecParser.toJson(spec));
     assertThat(read).usingRecursiveComparison().isEqualTo(spec);
     assertThat(read.commitKey(1)).isEqualTo("hourly/hourly/cron/1/c1");
-    assertThat(deployment.toString()).doesNotContain("s3cret");
+    assertThat(spec.toString()).as("no secret, no token").doesNotContain("s3cret")
+        .doesNotContain("flight-token").doesNotContain("query-token");
   }
 
   @Test
