@@ -6,6 +6,7 @@ import io.verglas.bench.stack.TemporaryDirectory;
 import io.verglas.cli.local.EndpointsFile;
 import io.verglas.cli.local.LocalConfig;
 import io.verglas.cli.local.LocalStack;
+import io.verglas.sdk.QueryAnswer;
 import io.verglas.sdk.TableClient;
 import io.verglas.sdk.VerglasClient;
 import io.verglas.table.CreateTableRequest;
@@ -117,7 +118,12 @@ final class HarnessKills {
     }
     double seconds = (System.nanoTime() - t0) / 1e9;
     TableClient out = client.table(OUTPUT);
-    List<Map<String, Object>> rows = out.rows(out.snapshot().snapshotId(), null).rows();
+    QueryAnswer answer = out.rows(out.snapshot().snapshotId(), null);
+    if (answer.truncated()) {
+      throw new IllegalStateException("Cannot count effects: " + OUTPUT + " holds more rows than"
+          + " the query node answers at once");
+    }
+    List<Map<String, Object>> rows = answer.rows();
     Set<String> distinct = new HashSet<>();
     rows.forEach(r -> distinct.add(r.get("trigger") + "/" + r.get("commit_no") + "/" + r.get("row_no")));
     long expected = (long) (triggers + 1) * EffectsWorker.COMMITS * EffectsWorker.ROWS;
