@@ -37,8 +37,13 @@ import java.util.UUID;
  * <p>{@code queue_msgs_per_s_publish} / {@code _consume}: see {@link QueueThroughput} (1 KiB
  * messages on a cache node over a local directory; no peer).
  *
- * <p>Not measured: {@code duplicate_effects} needs the worker harness, which is not built; the
- * report says so. {@code peak_rss_mb} is of
+ * <p>{@code duplicate_effects}: {@code harness-triggers} runs of a worker (three commits to an
+ * append-only table) on a whole local stack, each trigger's first run SIGKILLed at a random
+ * point and re-dispatched by the queue ({@link HarnessKills}); rows committed twice are
+ * counted, not asserted ({@code missing_effects}: rows never committed; {@code harness_kills}:
+ * kills that hit a live run).
+ *
+ * <p>{@code peak_rss_mb} is of
  * the benchmark JVM holding both schedulers. PostgreSQL comes from
  * {@code -Dverglas.bench.pg-url} (default 127.0.0.1:5432/test, user {@code postgres}).
  */
@@ -56,7 +61,7 @@ public final class WorkersBenchmark implements Benchmark {
   @Override
   public String description() {
     return "Scheduler dispatch latency and runs/s on PostgreSQL vs db-scheduler one-time tasks, "
-        + "queue publish and consume msgs/s (harness figures not built yet)";
+        + "queue publish and consume msgs/s, duplicate effects after random kills of worker runs";
   }
 
   @Override
@@ -67,6 +72,7 @@ public final class WorkersBenchmark implements Benchmark {
     int samples = quick ? 150 : 1_000;
     int burst = quick ? 1_000 : 5_000;
     int queueMessages = quick ? 20_000 : 200_000;
+    int harnessTriggers = quick ? 10 : 100;
     String suffix = UUID.randomUUID().toString().replace("-", "").substring(0, 10);
     BenchmarkReport.Builder report = BenchmarkReport.builder(name(), quick)
         .environment("postgresql", serverVersion(url, user))
@@ -81,7 +87,7 @@ public final class WorkersBenchmark implements Benchmark {
         .environment("queue_message", QueueThroughput.PAYLOAD_BYTES + " B payload, a key, one "
             + "header; " + QueueThroughput.PUBLISHERS + " publishers in batches of "
             + QueueThroughput.BATCH + ", " + QueueThroughput.CONSUMERS + " consumers of one group")
-        .environment("not_measured", "duplicate_effects: the worker harness is not built yet");
+        .environment("harness_triggers", harnessTriggers);
 
     DispatchProbe ourProbe = new DispatchProbe("verglas");
     DispatchProbe peerProbe = new DispatchProbe("db-scheduler");
@@ -101,7 +107,16 @@ public final class WorkersBenchmark implements Benchmark {
       report.environment("queue_segments", queue.segments());
       double p50 = ours.percentileMs(0.50);
       double theirP50 = theirs.percentileMs(0.50);
+      HarnessKills.Outcome kills = harnessKills(url, user, "bench_harness_" + suffix,
+          harnessTriggers);
       return report
+          .metric("duplicate_effects", kills.duplicates())
+          .metric("missing_effects", kills.missing())
+          .metric("harness_kills", kills.kills())
+          .metric("harness_runs", kills.runs())
+          .metric("harness_dead_jobs", kills.dead())
+          .metric("harness_clean_run_ms", Math.round(kills.cleanRunMs()))
+          .metric("harness_kill_phase_s", Math.round(kills.seconds() * 10) / 10.0)
           .metric("dispatch_latency_p50_ms", p50)
           .metric("dispatch_latency_p99_ms", ours.percentileMs(0.99))
           .metric("runs_per_s", ourRuns)
@@ -121,6 +136,19 @@ public final class WorkersBenchmark implements Benchmark {
               lat.get(1)[0].percentileMs(0.50))
           .ratio("runs_per_s_vs_db_scheduler", ourRuns, theirRuns)
           .build();
+    }
+  }
+
+  private static HarnessKills.Outcome harnessKills(String url, String user, String schema,
+      int triggers) throws Exception {
+    Database database = Database.of(url, user, null, schema);
+    database.migrate();
+    try {
+      long seed = System.nanoTime();
+      System.out.println("workers: duplicate_effects over " + triggers + " killed runs, seed " + seed);
+      return HarnessKills.measure(database, triggers, seed);
+    } finally {
+      database.dropSchema();
     }
   }
 

@@ -1,0 +1,51 @@
+package io.verglas.cli.local;
+
+import io.verglas.workers.api.Worker;
+import io.verglas.workers.api.WorkerContext;
+import io.verglas.workers.api.WorkerTable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** Workers the harness tests run (public: the run's process instantiates them by name). */
+public final class TestingWorkers {
+  private TestingWorkers() {}
+
+  /**
+   * Commits config {@code batches} batches of config {@code rows} rows to output {@code out},
+   * each row {@code (trigger id, batch, n)}: deterministic in its trigger, as a worker must be.
+   */
+  public static final class Batches implements Worker {
+    @Override
+    public void handle(WorkerContext ctx) {
+      int batches = Integer.parseInt(ctx.config().get("batches"));
+      int rows = Integer.parseInt(ctx.config().get("rows"));
+      WorkerTable out = ctx.output("out");
+      for (int batch = 0; batch < batches; batch++) {
+        List<Map<String, Object>> commit = new ArrayList<>();
+        for (int n = 0; n < rows; n++) {
+          commit.add(Map.of("trigger", ctx.trigger().getId(), "batch", batch, "n", n));
+        }
+        out.commit(commit);
+        ctx.log().info("committed batch " + batch);
+      }
+    }
+  }
+
+  /** Commits one row to the table named by config {@code target}, granted or not. */
+  public static final class Trespasser implements Worker {
+    @Override
+    public void handle(WorkerContext ctx) {
+      ctx.table(ctx.config().get("target"))
+          .commit(List.of(Map.of("trigger", ctx.trigger().getId(), "batch", 0, "n", 0)));
+    }
+  }
+
+  /** Sleeps for a minute (to be killed at its timeout). */
+  public static final class Sleeper implements Worker {
+    @Override
+    public void handle(WorkerContext ctx) throws InterruptedException {
+      Thread.sleep(60_000);
+    }
+  }
+}

@@ -1,0 +1,284 @@
+package io.verglas.cli.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.cloudevents.CloudEvent;
+import io.cloudevents.core.builder.CloudEventBuilder;
+import io.verglas.sdk.TableClient;
+import io.verglas.sdk.TableSnapshot;
+import io.verglas.sdk.VerglasClient;
+import io.verglas.table.CreateTableRequest;
+import io.verglas.workers.api.DataGrants;
+import io.verglas.workers.harness.Deployment;
+import io.verglas.workers.harness.HarnessJobHandler;
+import io.verglas.workers.harness.HarnessSettings;
+import io.verglas.workers.harness.RunEvent;
+import io.verglas.workers.harness.RunObserver;
+import io.verglas.workers.harness.RunResult;
+import io.verglas.workers.harness.RunSpec;
+import io.verglas.workers.harness.WorkerEndpoints;
+import io.verglas.workers.harness.WorkerHarness;
+import io.verglas.workers.harness.WorkerRunException;
+import io.verglas.workers.schedule.Backoff;
+import io.verglas.workers.schedule.Database;
+import io.verglas.workers.schedule.Dispatcher;
+import io.verglas.workers.schedule.JobQueue;
+import io.verglas.workers.schedule.JobState;
+import io.verglas.workers.schedule.JobStatus;
+import io.verglas.workers.schedule.NewJob;
+import io.verglas.workers.schedule.QueueSettings;
+import io.verglas.workers.trigger.CronTickEvents;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The worker harness against a whole local stack and the PostgreSQL scheduler: a run SIGKILLed
+ * after a random number of its commits and re-dispatched by the queue leaves its output table
+ * exactly as one clean run does (append-only output, so a commit made twice would show); a
+ * write outside the deployment's grants fails the run with a clear error; a run past its timeout
+ * is killed; every run's events land in its deployment's logs table; the example worker of
+ * {@code docs/examples/workers}, compiled into a jar, aggregates an hour of raw events.
+ */
+class WorkerHarnessITCase {
+  static final String PG_URL =
+      System.getProperty("verglas.test.pg-url", "jdbc:postgresql://127.0.0.1:5432/test");
+  static final Schema OUT = new Schema(
+      Types.NestedField.required(1, "trigger", Types.StringType.get()),
+      Types.NestedField.required(2, "batch", Types.IntegerType.get()),
+      Types.NestedField.required(3, "n", Types.IntegerType.get()));
+  static final int BATCHES = 3;
+  static final int ROWS = 4;
+
+  @TempDir static Path dir;
+  private static LocalStack stack;
+  private static VerglasClient client;
+  private static WorkerHarness harness;
+
+  @BeforeAll
+  static void start() {
+    stack = LocalStack.start(TestingOrders.smallStack(dir).build());
+    WorkerEndpoints endpoints = endpoints(stack.endpoints());
+    client = endpoints.client();
+    harness = new WorkerHarness(endpoints, HarnessSettings.defaults());
+    for (String table : List.of("clean", "killed", "raw")) {
+      client.createTable(new CreateTableRequest(List.of("shop"), table, OUT, List.of(),
+          PartitionSpec.unpartitioned(), Map.of()));
+    }
+  }
+
+  @AfterAll
+  static void stop() {
+    if (harness != null) {
+      harness.close();
+      client.close();
+    }
+    if (stack != null) {
+      stack.close();
+    }
+  }
+
+  static WorkerEndpoints endpoints(EndpointsFile e) {
+    return new WorkerEndpoints(e.flightUri(), e.flightToken(), e.s3Endpoint(),
+        e.catalogToken(), e.eventsUri(), e.adminToken(), Duration.ofSeconds(60));
+  }
+
+  @Test
+  void killedAndRedispatchedRunEqualsOneCleanRun() throws Exception {
+    long seed = System.nanoTime();
+    int killAfter = 1 + new Random(seed).nextInt(BATCHES - 1);
+    System.out.println("WorkerHarnessITCase seed " + seed + ": kill after commit " + killAfter);
+    CloudEvent event = event("tick-1");
+    RunResult clean = harness.run(harness.spec(batches("clean", "shop.clean"), "tick-1", event,
+        "tick-1#clean", 1));
+    assertThat(clean.commits()).isEqualTo(BATCHES);
+    assertThat(clean.rows()).isEqualTo(BATCHES * ROWS);
+
+    KillAfterCommits killer = new KillAfterCommits(killAfter);
+    Database database = Database.of(PG_URL, "postgres", null,
+        "t_harness_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12));
+    database.migrate();
+    QueueSettings queue = QueueSettings.builder()
+        .backoff(new Backoff(Duration.ofMillis(100), Duration.ofSeconds(1))).build();
+    Deployment killed = batches("killed", "shop.killed");
+    try (JobQueue jobs = new JobQueue(database, queue);
+        Dispatcher dispatcher = Dispatcher.builder(database,
+            new HarnessJobHandler(harness, name -> Optional.of(killed), killer))
+            .queueSettings(queue).build().start()) {
+      dispatcher.submit(NewJob.builder("tick-1", "killed", event).build());
+      JobStatus status = awaitSettled(jobs, "tick-1");
+      assertThat(status.state()).as("job %s", status).isEqualTo(JobState.DONE);
+      assertThat(status.attempts()).isEqualTo(2);
+    } finally {
+      database.dropSchema();
+    }
+    assertThat(killer.killed()).as("the first run was killed").isTrue();
+    assertThat(rows("shop.killed")).hasSize(BATCHES * ROWS).isEqualTo(rows("shop.clean"));
+
+    List<Map<String, Object>> log = awaitLog("killed", 2);
+    assertThat(log).filteredOn(r -> "error".equals(r.get("kind"))).singleElement()
+        .satisfies(r -> assertThat((String) r.get("message")).contains("exited with status 137"));
+    assertThat(log).filteredOn(r -> "commit".equals(r.get("kind")))
+        .extracting(r -> r.get("idempotency_key")).as("attempt 2 re-made attempt 1's commits under the same keys")
+        .containsOnly("killed/tick-1/c0", "killed/tick-1/c1", "killed/tick-1/c2");
+    assertThat(log).filteredOn(r -> "end".equals(r.get("kind"))).singleElement()
+        .satisfies(r -> assertThat(((Number) r.get("rows")).longValue()).isEqualTo(BATCHES * ROWS));
+  }
+
+  @Test
+  void writeOutsideTheGrantsFailsWithAClearError() {
+    Deployment trespasser = new Deployment("trespasser", null,
+        TestingWorkers.Trespasser.class.getName(), Map.of("target", "shop.raw"), Map.of(),
+        DataGrants.of(List.of("shop.raw"), List.of("shop.clean")), Map.of(), Duration.ofSeconds(60));
+    assertThatThrownBy(() -> harness.run(harness.spec(trespasser, "t-1", event("t-1"), "t-1#1", 1)))
+        .isInstanceOf(WorkerRunException.class)
+        .hasMessageContaining("Cannot write table shop.raw: the deployment is granted only "
+            + "[shop.clean] for writes");
+    assertThat(client.table("shop.raw").snapshot()).as("nothing written").isNull();
+  }
+
+  @Test
+  void runPastItsTimeoutIsKilled() {
+    Deployment sleeper = new Deployment("sleeper", null, TestingWorkers.Sleeper.class.getName(),
+        Map.of(), Map.of(), DataGrants.of(List.of(), List.of()), Map.of(), Duration.ofSeconds(3));
+    long start = System.nanoTime();
+    assertThatThrownBy(() -> harness.run(harness.spec(sleeper, "s-1", event("s-1"), "s-1#1", 1)))
+        .isInstanceOfSatisfying(WorkerRunException.class, e -> assertThat(e.timedOut()).isTrue())
+        .hasMessageContaining("timed out after 3000 ms; the worker process was killed");
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
+  }
+
+  @Test
+  void docsExampleAggregatesAnHour(@TempDir Path work) throws Exception {
+    Path jar = ExampleJar.build(ExampleJar.root().resolve("docs/examples/workers/HourlyAggregate.java"), work);
+    client.createTable(new CreateTableRequest(List.of("shop"), "raw_events", new Schema(
+        Types.NestedField.required(1, "id", Types.LongType.get()),
+        Types.NestedField.required(2, "ts_ms", Types.LongType.get()),
+        Types.NestedField.required(3, "item", Types.StringType.get()),
+        Types.NestedField.required(4, "amount", Types.LongType.get())), List.of("id"),
+        PartitionSpec.unpartitioned(), Map.of()));
+    client.createTable(new CreateTableRequest(List.of("shop"), "hourly", new Schema(
+        Types.NestedField.required(1, "hour", Types.StringType.get()),
+        Types.NestedField.required(2, "item", Types.StringType.get()),
+        Types.NestedField.optional(3, "events", Types.LongType.get()),
+        Types.NestedField.optional(4, "amount", Types.LongType.get())), List.of("hour", "item"),
+        PartitionSpec.unpartitioned(), Map.of()));
+    Instant ten = Instant.parse("2026-12-01T10:00:00Z");
+    client.table("shop.raw_events").commit(List.of(raw(1, ten.minusSeconds(1), "cake", 1),
+        raw(2, ten.plusSeconds(300), "tea", 2), raw(3, ten.plusSeconds(1800), "tea", 3),
+        raw(4, ten.plusSeconds(3599), "cake", 5), raw(5, ten.plusSeconds(3600), "tea", 7)), "seed");
+    Deployment hourly = new Deployment("hourly", jar, "example.HourlyAggregate",
+        Map.of("source", "shop.raw_events"), Map.of(),
+        DataGrants.of(List.of("shop.raw_events"), List.of("shop.hourly")),
+        Map.of("hourly", "shop.hourly"), Duration.ofSeconds(90));
+    CloudEvent tick = CloudEventBuilder.v1().withId("hourly/every-hour/" + ten)
+        .withSource(URI.create("/verglas/deployments/hourly/triggers/every-hour"))
+        .withType(CronTickEvents.TYPE).withExtension(CronTickEvents.INTERVAL_START, ten.toString())
+        .withExtension(CronTickEvents.INTERVAL_END, ten.plusSeconds(3600).toString()).build();
+    RunResult result = harness.run(harness.spec(hourly, tick.getId(), tick, tick.getId() + "#1", 1));
+    assertThat(result.commits()).isEqualTo(1);
+    TableClient out = client.table("shop.hourly");
+    assertThat(out.rows(out.snapshot().snapshotId(), null).rows())
+        .extracting(r -> r.get("hour") + " " + r.get("item") + " " + r.get("events") + " " + r.get("amount"))
+        .containsExactlyInAnyOrder("2026-12-01T10 tea 2 5", "2026-12-01T10 cake 1 5");
+  }
+
+  private static Map<String, Object> raw(long id, Instant time, String item, long amount) {
+    return Map.of("id", id, "ts_ms", time.toEpochMilli(), "item", item, "amount", amount);
+  }
+
+  private static Deployment batches(String name, String out) {
+    return new Deployment(name, null, TestingWorkers.Batches.class.getName(),
+        Map.of("batches", String.valueOf(BATCHES), "rows", String.valueOf(ROWS)), Map.of(),
+        DataGrants.of(List.of(), List.of(out)), Map.of("out", out), Duration.ofSeconds(90));
+  }
+
+  private static CloudEvent event(String id) {
+    return CloudEventBuilder.v1().withId(id).withSource(URI.create("/test/harness"))
+        .withType("io.verglas.test.tick").build();
+  }
+
+  /** The table's rows as sorted "trigger/batch/n" strings (duplicates kept). */
+  private static List<String> rows(String table) {
+    TableClient t = client.table(table);
+    TableSnapshot snapshot = t.snapshot();
+    return t.rows(snapshot.snapshotId(), null).rows().stream()
+        .map(r -> r.get("trigger") + "/" + r.get("batch") + "/" + r.get("n")).sorted().toList();
+  }
+
+  private static JobStatus awaitSettled(JobQueue jobs, String identity) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+    while (true) {
+      JobStatus status = jobs.status(identity).orElseThrow();
+      if (status.state() == JobState.DONE || status.state() == JobState.DEAD
+          || System.nanoTime() > deadline) {
+        return status;
+      }
+      Thread.sleep(200);
+    }
+  }
+
+  /** The deployment's log rows once it holds an end event and {@code attempts} start events. */
+  private static List<Map<String, Object>> awaitLog(String deployment, int attempts)
+      throws InterruptedException {
+    TableClient logs = client.table(WorkerHarness.logsTable(deployment));
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (true) {
+      TableSnapshot snapshot = logs.snapshot();
+      List<Map<String, Object>> rows = snapshot == null ? List.of()
+          : logs.rows(snapshot.snapshotId(), null).rows();
+      long starts = rows.stream().filter(r -> "start".equals(r.get("kind"))).count();
+      boolean ended = rows.stream().anyMatch(r -> "end".equals(r.get("kind")));
+      if ((starts == attempts && ended) || System.nanoTime() > deadline) {
+        return rows;
+      }
+      Thread.sleep(300);
+    }
+  }
+
+  /** Kills the first run's process (SIGKILL) once it reported {@code after} commits. */
+  private static final class KillAfterCommits implements RunObserver {
+    private final int after;
+    private final AtomicReference<ProcessHandle> first = new AtomicReference<>();
+    private final AtomicInteger commits = new AtomicInteger();
+    private final AtomicBoolean killed = new AtomicBoolean();
+
+    KillAfterCommits(int after) {
+      this.after = after;
+    }
+
+    @Override
+    public void started(RunSpec run, ProcessHandle process) {
+      first.compareAndSet(null, process);
+    }
+
+    @Override
+    public void event(RunSpec run, RunEvent event) {
+      if (event.kind() == RunEvent.Kind.COMMIT && !killed.get()
+          && commits.incrementAndGet() == after) {
+        killed.set(first.get().destroyForcibly());
+      }
+    }
+
+    boolean killed() {
+      return killed.get();
+    }
+  }
+}

@@ -1,0 +1,158 @@
+package io.verglas.workers.harness;
+
+import io.cloudevents.CloudEvent;
+import io.verglas.sdk.VerglasClient;
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs one dispatch of a deployment in a JVM of its own and logs it.
+ *
+ * <p>Design. Isolation: every run is a fresh process ({@link WorkerMain}) on the deployment's
+ * jar plus the runtime class path, so a worker keeps no state between runs, cannot corrupt the
+ * scheduler's JVM, and can be killed: at the deployment's timeout the harness kills it
+ * ({@code destroyForcibly}, SIGKILL) and reports a timeout. The run spec, secrets included,
+ * goes to the process's standard input; its events come back on its standard output
+ * ({@link RunEventCodec}); its standard error is drained and its tail explains a process that
+ * died.
+ *
+ * <p>Exactly-once effects from at-least-once runs: a run's commits are keyed by
+ * {@link CommitKeys#commit} (deployment, trigger identity, ordinal), so when a killed, failed
+ * or timed-out run is dispatched again its commits up to where the first attempt got are
+ * absorbed by the tables (the ingest server answers a known key with its first
+ * acknowledgement) and the rest are made once.
+ *
+ * <p>Logs: the harness, not the run's process, appends the run's events to
+ * {@code verglas_sys.<deployment>_logs} ({@link RunLog}): start, one per commit, the worker's
+ * log messages (bounded), then end (with the rows committed) or error (the worker's failure, a
+ * timeout, or a process that died without saying why).
+ *
+ * <p>Threads: the caller's thread waits for the process; two daemon threads per run read its
+ * output and standard error. One harness serves concurrent runs.
+ */
+public final class WorkerHarness implements AutoCloseable {
+  private final WorkerEndpoints endpoints;
+  private final HarnessSettings settings;
+  private final VerglasClient client;
+  private final RunLog logs;
+
+  public WorkerHarness(WorkerEndpoints endpoints, HarnessSettings settings) {
+    this.endpoints = endpoints;
+    this.settings = settings;
+    this.client = endpoints.client();
+    this.logs = new RunLog(client);
+  }
+
+  /** The logs table of a deployment: {@code verglas_sys.<deployment>_logs}. */
+  public static org.apache.iceberg.catalog.TableIdentifier logsTable(String deployment) {
+    return RunLog.table(deployment);
+  }
+
+  /** The spec of one run of {@code deployment} for the trigger {@code identity}. */
+  public RunSpec spec(Deployment deployment, String identity, CloudEvent event, String runId,
+      int attempt) {
+    return new RunSpec(deployment, identity, event, runId, attempt, endpoints);
+  }
+
+  public RunResult run(RunSpec spec) throws WorkerRunException, InterruptedException {
+    return run(spec, RunObserver.NONE);
+  }
+
+  /**
+   * Runs {@code spec} and returns when its process ended and its log is durable.
+   *
+   * @throws WorkerRunException if the worker failed, timed out or its process died
+   */
+  public RunResult run(RunSpec spec, RunObserver observer)
+      throws WorkerRunException, InterruptedException {
+    try (RunLog.Writer log = logs.open(spec)) {
+      log.append(RunEvent.start(settings.clock().instant(), "attempt " + spec.attempt()
+          + " of " + spec.identity()));
+      Process process = start(spec);
+      try {
+        observer.started(spec, process.toHandle());
+        EventReader events = EventReader.start(process.getInputStream(), event -> {
+          log.append(event);
+          observer.event(spec, event);
+        }, settings, "verglas-run-events-" + spec.runId());
+        OutputTail stderr = OutputTail.start(process.getErrorStream(), settings.stderrTailLines(),
+            "verglas-run-stderr-" + spec.runId());
+        send(process, spec);
+        return outcome(spec, process, events, stderr, log);
+      } finally {
+        process.destroyForcibly();
+      }
+    }
+  }
+
+  private RunResult outcome(RunSpec spec, Process process, EventReader events, OutputTail stderr,
+      RunLog.Writer log) throws WorkerRunException, InterruptedException {
+    long timeoutMs = spec.deployment().timeout().toMillis();
+    boolean exited = process.waitFor(timeoutMs, TimeUnit.MILLISECONDS);
+    if (!exited) {
+      process.destroyForcibly().waitFor();
+    }
+    events.await();
+    if (events.droppedLogEvents() > 0) {
+      log.append(RunEvent.log(settings.clock().instant(), "warn", events.droppedLogEvents()
+          + " log messages dropped (at most " + settings.maxLogEvents() + " a run)"));
+    }
+    RunEvent terminal = events.terminal();
+    String prefix = "Cannot run deployment " + spec.deployment().name() + " for " + spec.identity() + ": ";
+    if (!exited) {
+      String message = prefix + "timed out after " + timeoutMs + " ms; the worker process was killed";
+      log.append(RunEvent.error(settings.clock().instant(), message));
+      throw new WorkerRunException(message, true);
+    }
+    if (process.exitValue() == 0 && terminal != null && terminal.kind() == RunEvent.Kind.END) {
+      return new RunResult(spec.runId(), events.commits(), terminal.rows() == null ? 0 : terminal.rows());
+    }
+    if (terminal != null && terminal.kind() == RunEvent.Kind.ERROR) {
+      throw new WorkerRunException(prefix + terminal.message(), false);
+    }
+    String output = stderr.text();
+    String message = prefix + "the worker process exited with status " + process.exitValue()
+        + " without ending the run" + (output.isEmpty() ? "" : "; its last output:\n" + output);
+    log.append(RunEvent.error(settings.clock().instant(), message).truncated(settings.maxMessageChars()));
+    throw new WorkerRunException(message, false);
+  }
+
+  private Process start(RunSpec spec) throws WorkerRunException {
+    List<String> classpath = new ArrayList<>();
+    if (spec.deployment().jar() != null) {
+      classpath.add(spec.deployment().jar().toString());
+    }
+    classpath.addAll(settings.runtimeClasspath());
+    List<String> command = new ArrayList<>();
+    command.add(settings.java().toString());
+    command.addAll(settings.jvmOptions());
+    command.add("-cp");
+    command.add(String.join(File.pathSeparator, classpath));
+    command.add(WorkerMain.class.getName());
+    try {
+      return new ProcessBuilder(command).start();
+    } catch (IOException e) {
+      throw new WorkerRunException("Cannot start the worker process of deployment "
+          + spec.deployment().name() + ": " + e.getMessage(), false);
+    }
+  }
+
+  /** Writes the spec to the process's standard input; a process already dead is found later. */
+  private static void send(Process process, RunSpec spec) {
+    try (OutputStream in = process.getOutputStream()) {
+      in.write(RunSpecParser.toJson(spec).getBytes(StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      // the process died before reading it: its exit status says so
+    }
+  }
+
+  @Override
+  public void close() {
+    client.close();
+  }
+}
