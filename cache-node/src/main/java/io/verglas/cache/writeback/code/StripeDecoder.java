@@ -30,15 +30,27 @@ public final class StripeDecoder {
     this.parity = new byte[geometry.parityFragments()][geometry.cellBytes()];
   }
 
+  public Geometry geometry() {
+    return geometry;
+  }
+
   /** Writes the body of {@code bodyLength} bytes to {@code out}, stripe by stripe. */
   public void decode(long bodyLength, CellSource source, OutputStream out) throws IOException {
     long stripes = geometry.stripes(bodyLength);
     for (long s = 0; s < stripes; s++) {
-      int cell = geometry.cellLength(bodyLength, s);
-      decodeStripe(s, cell, source);
-      long rest = bodyLength - s * geometry.stripeBytes();
-      out.write(data, 0, (int) Math.min(rest, geometry.stripeBytes()));
+      ByteBuffer bytes = stripe(bodyLength, s, source);
+      out.write(bytes.array(), bytes.position(), bytes.remaining());
     }
+  }
+
+  /**
+   * The body bytes of stripe {@code stripe}, reconstructed when data cells are missing; valid
+   * until the next call.
+   */
+  public ByteBuffer stripe(long bodyLength, long stripe, CellSource source) throws IOException {
+    decodeStripe(stripe, geometry.cellLength(bodyLength, stripe), source);
+    long rest = bodyLength - stripe * geometry.stripeBytes();
+    return ByteBuffer.wrap(data, 0, (int) Math.min(rest, geometry.stripeBytes()));
   }
 
   private void decodeStripe(long stripe, int cell, CellSource source) throws IOException {
