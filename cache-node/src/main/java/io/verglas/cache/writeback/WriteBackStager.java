@@ -16,7 +16,6 @@ import io.verglas.cache.writeback.journal.WriteJournal;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -126,13 +125,7 @@ public final class WriteBackStager {
 
   private static void encode(ObjectIdentity id, long length, InputStream body, StripeEncoder encoder)
       throws IOException {
-    byte[] chunk = new byte[(int) Math.min(64 << 10, Math.max(1, length))];
-    long read = 0;
-    int n;
-    while (read < length && (n = body.read(chunk, 0, (int) Math.min(chunk.length, length - read))) >= 0) {
-      encoder.write(ByteBuffer.wrap(chunk, 0, n));
-      read += n;
-    }
+    long read = encoder.transfer(body, length);
     if (read < length || body.read() >= 0) {
       throw new IOException("Cannot stage PUT of " + id.bucket() + "/" + id.key() + ": the body "
           + (read < length ? "ended after " + read + " of" : "is longer than") + " the " + length + " bytes declared");

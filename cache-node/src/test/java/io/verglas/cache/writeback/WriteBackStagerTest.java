@@ -3,7 +3,9 @@ package io.verglas.cache.writeback;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.verglas.cache.writeback.code.NotEnoughFragmentsException;
 import io.verglas.cache.writeback.fragment.FragmentStore;
+import io.verglas.cache.writeback.fragment.TestingCorruption;
 import io.verglas.cache.writeback.journal.JournalRecord;
 import io.verglas.cache.writeback.journal.Placement;
 import io.verglas.cache.writeback.journal.WriteJournal;
@@ -66,6 +68,18 @@ class WriteBackStagerTest {
   }
 
   @Test
+  void aCorruptFragmentIsReadAroundAndTwoFailTheRead() throws IOException {
+    WriteBackStager stager = stager(3, 1 << 20, 3);
+    byte[] body = body(200_000);
+    stager.put("b", "k", META, body.length, new ByteArrayInputStream(body));
+    TestingCorruption.flipLastCellByte(nodes.get(0).store());
+    assertThat(get(stager, "b", "k")).isEqualTo(body);
+    TestingCorruption.flipLastCellByte(nodes.get(2).store());
+    assertThatThrownBy(() -> get(stager, "b", "k")).isInstanceOf(NotEnoughFragmentsException.class)
+        .hasMessageContaining("only 1 intact fragments of the 2 needed");
+  }
+
+  @Test
   void fewerThanWNodesWithRoomWritesThroughBeforeReadingTheBody() throws IOException {
     WriteBackStager stager = stager(3, 1 << 20, 3);
     nodes.set(2, new FragmentNode("node-2", FragmentStore.open(dir.resolve("tiny"), 1000)));
@@ -74,11 +88,7 @@ class WriteBackStagerTest {
     assertThat(outcome).isInstanceOf(StageOutcome.WrittenThrough.class);
     assertThat(((StageOutcome.WrittenThrough) outcome).reason()).contains("only 2 nodes have room").contains("w=3");
     assertThat(origin.objects.get("b/k")).isEqualTo(body);
-    assertThat(journal.dirty()).isEmpty();
-    assertThat(stager.dirty("b", "k")).isEmpty();
-    for (FragmentNode node : nodes) {
-      assertThat(node.store().usedBytes()).isZero();
-    }
+    assertNothingStaged(stager);
   }
 
   @Test
@@ -89,8 +99,7 @@ class WriteBackStagerTest {
     assertThat(outcome).isInstanceOf(StageOutcome.WrittenThrough.class);
     assertThat(((StageOutcome.WrittenThrough) outcome).reason()).contains("only 2 fragments durable");
     assertThat(origin.objects.get("b/k")).isEqualTo(body);
-    assertThat(journal.dirty()).isEmpty();
-    assertThat(usedBytes()).isZero();
+    assertNothingStaged(stager);
   }
 
   @Test
@@ -101,9 +110,7 @@ class WriteBackStagerTest {
         .isInstanceOf(WriteBackFailedException.class)
         .hasMessage("Cannot stage PUT of b/k: only 1 fragments durable, k=2");
     assertThat(origin.objects).isEmpty();
-    assertThat(journal.dirty()).isEmpty();
-    assertThat(usedBytes()).isZero();
-    assertThat(stager.dirty("b", "k")).isEmpty();
+    assertNothingStaged(stager);
   }
 
   @Test
@@ -140,8 +147,7 @@ class WriteBackStagerTest {
         .hasMessage("Cannot stage PUT of b/k: the body ended after 5 of the 10 bytes declared");
     assertThatThrownBy(() -> stager.put("b", "k", META, 10, new ByteArrayInputStream(new byte[11])))
         .hasMessage("Cannot stage PUT of b/k: the body is longer than the 10 bytes declared");
-    assertThat(usedBytes()).isZero();
-    assertThat(journal.dirty()).isEmpty();
+    assertNothingStaged(stager);
   }
 
   private WriteBackStager stager(int nodeCount, long ceiling, int w) throws IOException {
@@ -175,6 +181,13 @@ class WriteBackStagerTest {
         return n;
       }
     };
+  }
+
+  /** No journal record, no dirty entry, no fragment file and no reserved byte on any node. */
+  private void assertNothingStaged(WriteBackStager stager) throws IOException {
+    assertThat(journal.dirty()).isEmpty();
+    assertThat(stager.dirty("b", "k")).isEmpty();
+    assertThat(usedBytes()).isZero();
   }
 
   /** Bytes the stores count plus files left in their directories: zero when a write left nothing. */

@@ -43,10 +43,19 @@ public final class StripeEncoder {
 
   /** Encodes everything {@code body} holds, up to its end; returns the bytes read. */
   public long transfer(InputStream body) throws IOException {
+    return transfer(body, Long.MAX_VALUE);
+  }
+
+  /**
+   * Encodes what {@code body} holds up to its end or {@code maxBytes}, whichever comes first,
+   * read straight into the stripe buffer; returns the bytes read.
+   */
+  public long transfer(InputStream body, long maxBytes) throws IOException {
     checkOpen();
     long read = 0;
     int n;
-    while ((n = body.read(data, filled, data.length - filled)) >= 0) {
+    while (read < maxBytes
+        && (n = body.read(data, filled, (int) Math.min(data.length - filled, maxBytes - read))) >= 0) {
       advance(n);
       read += n;
     }

@@ -79,13 +79,9 @@ public final class FragmentReader implements Closeable {
   }
 
   private static void readFully(FileChannel channel, ByteBuffer into, long offset) throws IOException {
-    long at = offset;
-    while (into.hasRemaining()) {
-      int n = channel.read(into, at);
-      if (n < 0) {
-        throw new CorruptFragmentException("Cannot read fragment: truncated at byte " + at);
-      }
-      at += n;
+    long end = offset + into.remaining();
+    if (!LocalFiles.readFully(channel, into, offset)) {
+      throw new CorruptFragmentException("Cannot read fragment: truncated before byte " + end);
     }
   }
 

@@ -143,7 +143,7 @@ public final class FragmentStore {
       return false;
     }
     usedBytes.addAndGet(-bytes);
-    DirectorySync.force(directory);
+    LocalFiles.forceDirectory(directory);
     return true;
   }
 

@@ -63,7 +63,7 @@ final class StoreOutput implements FragmentOutput {
     Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE);
     committed = true;
     closed = true;
-    DirectorySync.force(target.getParent());
+    LocalFiles.forceDirectory(target.getParent());
   }
 
   @Override

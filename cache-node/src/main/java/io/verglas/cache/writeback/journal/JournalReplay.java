@@ -1,5 +1,6 @@
 package io.verglas.cache.writeback.journal;
 
+import io.verglas.cache.writeback.fragment.LocalFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -68,13 +69,9 @@ record JournalReplay(List<JournalRecord> records, long validEnd) {
   }
 
   private static void readFully(FileChannel channel, ByteBuffer into, long offset) throws IOException {
-    long at = offset;
-    while (into.hasRemaining()) {
-      int n = channel.read(into, at);
-      if (n < 0) {
-        throw new IOException("Cannot replay journal: unexpected end at byte " + at);
-      }
-      at += n;
+    long end = offset + into.remaining();
+    if (!LocalFiles.readFully(channel, into, offset)) {
+      throw new IOException("Cannot replay journal: it ends before byte " + end);
     }
   }
 }

@@ -1,6 +1,6 @@
 package io.verglas.cache.writeback.journal;
 
-import io.verglas.cache.writeback.fragment.DirectorySync;
+import io.verglas.cache.writeback.fragment.LocalFiles;
 import io.verglas.cache.writeback.fragment.ObjectIdentity;
 import java.io.Closeable;
 import java.io.IOException;
@@ -54,7 +54,7 @@ public final class WriteJournal implements Closeable {
     try {
       if (channel.size() < JournalCodec.FILE_HEADER) {
         initialize(channel);
-        DirectorySync.force(directory);
+        LocalFiles.forceDirectory(directory);
       }
       JournalReplay replay = JournalReplay.read(file, channel);
       long discarded = channel.size() - replay.validEnd();
@@ -121,7 +121,7 @@ public final class WriteJournal implements Closeable {
       out.force(true);
     }
     Files.move(next, file, StandardCopyOption.ATOMIC_MOVE);
-    DirectorySync.force(file.toAbsolutePath().getParent());
+    LocalFiles.forceDirectory(file.toAbsolutePath().getParent());
     channel.close();
     channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
     staleRecords = 0;

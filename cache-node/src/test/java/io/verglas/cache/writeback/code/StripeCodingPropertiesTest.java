@@ -30,9 +30,9 @@ class StripeCodingPropertiesTest {
       @ForAll @IntRange(min = 0, max = 5000) int length, @ForAll long seed) throws IOException {
     Random random = new Random(seed);
     byte[] body = bytes(random, length);
-    TestingFragments coded = TestingFragments.encode(new Geometry(k, m, cell), body);
+    EncodedBody coded = EncodedBody.of(new Geometry(k, m, cell), body);
     Set<Integer> erased = pick(random, k + m, random.nextInt(m + 1));
-    assertThat(coded.decode(erased)).as("seed %d, erased %s", seed, erased).isEqualTo(body);
+    assertThat(decode(coded, erased)).as("seed %d, erased %s", seed, erased).isEqualTo(body);
   }
 
   @Property(tries = 100)
@@ -40,9 +40,9 @@ class StripeCodingPropertiesTest {
       @ForAll @IntRange(min = 1, max = 3) int m, @ForAll @IntRange(min = 1, max = 5000) int length,
       @ForAll long seed) throws IOException {
     Random random = new Random(seed);
-    TestingFragments coded = TestingFragments.encode(new Geometry(k, m, 64), bytes(random, length));
+    EncodedBody coded = EncodedBody.of(new Geometry(k, m, 64), bytes(random, length));
     Set<Integer> erased = pick(random, k + m, m + 1 + random.nextInt(k));
-    assertThatThrownBy(() -> coded.decode(erased)).as("seed %d", seed)
+    assertThatThrownBy(() -> decode(coded, erased)).as("seed %d", seed)
         .isInstanceOf(NotEnoughFragmentsException.class).hasMessageContaining("Cannot reconstruct stripe 0");
   }
 
@@ -52,15 +52,15 @@ class StripeCodingPropertiesTest {
       @ForAll long seed) throws IOException {
     Geometry geometry = new Geometry(k, 2, cell);
     byte[] body = bytes(new Random(seed), length);
-    TestingFragments coded = TestingFragments.encode(geometry, body);
-    for (byte[] fragment : coded.fragments) {
+    EncodedBody coded = EncodedBody.of(geometry, body);
+    for (byte[] fragment : coded.fragments()) {
       assertThat((long) fragment.length).isEqualTo(geometry.fragmentDataLength(length));
     }
     ByteArrayOutputStream systematic = new ByteArrayOutputStream();
     for (long s = 0; s < geometry.stripes(length); s++) {
       int c = geometry.cellLength(length, s);
       for (int i = 0; i < k; i++) {
-        systematic.write(coded.fragments[i], (int) (s * cell), c);
+        systematic.write(coded.fragments()[i], (int) (s * cell), c);
       }
     }
     assertThat(Arrays.copyOf(systematic.toByteArray(), length)).isEqualTo(body);
@@ -86,6 +86,12 @@ class StripeCodingPropertiesTest {
     reference.transfer(new java.io.ByteArrayInputStream(body));
     reference.finish();
     assertThat(chunked).as("seed %d", seed).containsExactlyElementsOf(streamed);
+  }
+
+  static byte[] decode(EncodedBody coded, Set<Integer> erased) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    coded.decode(erased, out);
+    return out.toByteArray();
   }
 
   static byte[] bytes(Random random, int length) {

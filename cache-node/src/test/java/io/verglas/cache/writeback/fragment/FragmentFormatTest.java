@@ -3,17 +3,15 @@ package io.verglas.cache.writeback.fragment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.verglas.cache.writeback.TestingGoldenFiles;
 import io.verglas.cache.writeback.code.Geometry;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,10 +25,7 @@ class FragmentFormatTest {
   @TempDir Path dir;
 
   static byte[] golden() throws IOException {
-    try (InputStream in = FragmentFormatTest.class.getResourceAsStream("fragment-header-v1.hex")) {
-      assertThat(in).as("golden file fragment-header-v1.hex").isNotNull();
-      return HexFormat.of().parseHex(new String(in.readAllBytes(), StandardCharsets.US_ASCII).trim());
-    }
+    return TestingGoldenFiles.hex(FragmentFormatTest.class, "fragment-header-v1.hex");
   }
 
   @Test

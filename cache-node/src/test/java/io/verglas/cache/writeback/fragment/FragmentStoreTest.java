@@ -10,7 +10,6 @@ import io.verglas.cache.writeback.code.StripeEncoder;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -51,13 +50,13 @@ class FragmentStoreTest {
     byte[] body = body(5_000);
     List<FragmentStore> stores = stores(3, 1 << 20);
     stage(stores, body, ID);
-    flipLastCellByte(stores.get(0));
+    TestingCorruption.flipLastCellByte(stores.get(0));
     FragmentCells cells = cells(stores, body.length);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     new StripeDecoder(RS_2_1).decode(body.length, cells, out);
     assertThat(out.toByteArray()).isEqualTo(body);
     assertThat(cells.corruptCells()).isEqualTo(1);
-    flipLastCellByte(stores.get(2));
+    TestingCorruption.flipLastCellByte(stores.get(2));
     assertThatThrownBy(() -> read(stores, body.length)).isInstanceOf(NotEnoughFragmentsException.class)
         .hasMessageContaining("only 1 intact fragments of the 2 needed");
   }
@@ -156,16 +155,5 @@ class FragmentStoreTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     new StripeDecoder(RS_2_1).decode(length, cells(stores, length), out);
     return out.toByteArray();
-  }
-
-  private static void flipLastCellByte(FragmentStore store) throws IOException {
-    Path file = store.list().get(0).file();
-    try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
-      long at = raf.length() - 5; // the last cell's last byte, before its CRC
-      raf.seek(at);
-      int b = raf.read();
-      raf.seek(at);
-      raf.write(b ^ 0x10);
-    }
   }
 }

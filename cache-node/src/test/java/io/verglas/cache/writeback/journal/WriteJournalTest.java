@@ -3,15 +3,14 @@ package io.verglas.cache.writeback.journal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.verglas.cache.writeback.TestingGoldenFiles;
 import io.verglas.cache.writeback.code.Geometry;
 import io.verglas.cache.writeback.fragment.ObjectIdentity;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -27,10 +26,7 @@ class WriteJournalTest {
   @TempDir Path dir;
 
   static byte[] golden() throws IOException {
-    try (InputStream in = WriteJournalTest.class.getResourceAsStream("journal-v1.hex")) {
-      assertThat(in).as("golden file journal-v1.hex").isNotNull();
-      return HexFormat.of().parseHex(new String(in.readAllBytes(), StandardCharsets.US_ASCII).trim());
-    }
+    return TestingGoldenFiles.hex(WriteJournalTest.class, "journal-v1.hex");
   }
 
   @Test
