@@ -14,11 +14,9 @@ import java.io.ByteArrayOutputStream;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -62,7 +60,7 @@ class WriteBackStagerTest {
       assertThat(node.store().list()).hasSize(1);
     }
     assertThat(get(stager, "b", "t/data/1.parquet")).isEqualTo(body);
-    delete(nodes.get(1).store().directory());
+    TestingDirectories.delete(nodes.get(1).store().directory());
     assertThat(get(stager, "b", "t/data/1.parquet")).isEqualTo(body);
     assertThat(origin.objects).isEmpty();
   }
@@ -85,10 +83,7 @@ class WriteBackStagerTest {
     nodes.set(2, new FragmentNode("node-2", FragmentStore.open(dir.resolve("tiny"), 1000)));
     byte[] body = body(100_000);
     StageOutcome outcome = stager.put("b", "k", META, body.length, new ByteArrayInputStream(body));
-    assertThat(outcome).isInstanceOf(StageOutcome.WrittenThrough.class);
-    assertThat(((StageOutcome.WrittenThrough) outcome).reason()).contains("only 2 nodes have room").contains("w=3");
-    assertThat(origin.objects.get("b/k")).isEqualTo(body);
-    assertNothingStaged(stager);
+    assertWrittenThrough(stager, outcome, body, "only 2 nodes have room for a fragment, w=3");
   }
 
   @Test
@@ -96,10 +91,7 @@ class WriteBackStagerTest {
     WriteBackStager stager = stager(3, 1 << 20, 3);
     byte[] body = body(500_000);
     StageOutcome outcome = stager.put("b", "k", META, body.length, failingNodesAfter(body, 200_000, 1));
-    assertThat(outcome).isInstanceOf(StageOutcome.WrittenThrough.class);
-    assertThat(((StageOutcome.WrittenThrough) outcome).reason()).contains("only 2 fragments durable");
-    assertThat(origin.objects.get("b/k")).isEqualTo(body);
-    assertNothingStaged(stager);
+    assertWrittenThrough(stager, outcome, body, "only 2 fragments durable, w=3");
   }
 
   @Test
@@ -174,13 +166,22 @@ class WriteBackStagerTest {
         int n = super.read(b, off, len);
         if (read < after && read + n >= after) {
           for (int i = 0; i < lost; i++) {
-            delete(nodes.get(i).store().directory());
+            TestingDirectories.delete(nodes.get(i).store().directory());
           }
         }
         read += Math.max(n, 0);
         return n;
       }
     };
+  }
+
+  /** The body went to the origin for the reason given, and write-back kept nothing of it. */
+  private void assertWrittenThrough(WriteBackStager stager, StageOutcome outcome, byte[] body, String reason)
+      throws IOException {
+    assertThat(outcome).isInstanceOf(StageOutcome.WrittenThrough.class);
+    assertThat(((StageOutcome.WrittenThrough) outcome).reason()).contains(reason);
+    assertThat(origin.objects.get("b/k")).isEqualTo(body);
+    assertNothingStaged(stager);
   }
 
   /** No journal record, no dirty entry, no fragment file and no reserved byte on any node. */
@@ -214,19 +215,5 @@ class WriteBackStagerTest {
     byte[] body = new byte[length];
     new Random(length).nextBytes(body);
     return body;
-  }
-
-  private static void delete(Path directory) {
-    try (Stream<Path> files = Files.walk(directory)) {
-      files.sorted(Comparator.reverseOrder()).forEach(p -> {
-        try {
-          Files.delete(p);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }
