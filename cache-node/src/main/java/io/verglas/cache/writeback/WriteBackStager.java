@@ -45,8 +45,9 @@ import java.util.function.Supplier;
  * dirty set on start. Time and write ids are injected.
  *
  * <p>Not here yet: fragments on other nodes over the peer protocol (commits here are
- * sequential, not parallel), stragglers after the acknowledgment, propagation, repair, journal
- * replication. Memory per PUT or GET: {@code (k + m) * cell} bytes.
+ * sequential, not parallel), stragglers after the acknowledgment, repair, journal replication.
+ * Propagation to the origin is {@link Propagator}'s, through {@link #superseded} and {@link
+ * #retire}. Memory per PUT or GET: {@code (k + m) * cell} bytes.
  */
 public final class WriteBackStager {
   private final WriteBackConfig config;
@@ -218,6 +219,26 @@ public final class WriteBackStager {
     } catch (IOException e) {
       return null; // absent or damaged: an erasure
     }
+  }
+
+  /** Whether a later acknowledged write of the same key replaced this one in the index. */
+  boolean superseded(JournalRecord.Staged record) {
+    JournalRecord.Staged current = latest.get(indexKey(record.identity().bucket(), record.identity().key()));
+    return current != null && !current.equals(record);
+  }
+
+  /**
+   * Retires a write that reached the origin (or was superseded): its clean mark is journaled
+   * (fsynced), it leaves the index unless a later write took its place, then its fragments are
+   * released. A crash between the mark and the release leaves fragments of no dirty write,
+   * for a scrubber to remove.
+   */
+  void retire(JournalRecord.Staged record) throws IOException {
+    synchronized (latest) {
+      journal.append(new JournalRecord.Clean(record.identity()));
+      latest.remove(indexKey(record.identity().bucket(), record.identity().key()), record);
+    }
+    release(record);
   }
 
   private void release(JournalRecord.Staged record) {
