@@ -11,8 +11,8 @@ import java.util.Set;
 
 /**
  * {@code writeback}: the erasure coder of write-back, one core. Of the issue's metrics only the
- * coder's are measured so far: the write-back PUT path (quorum staging across nodes,
- * propagation to the origin) is not built, so {@code ack_p50_ms}/{@code ack_p99_ms},
+ * coder's are measured so far: write-back is not on the S3 PUT path and fragments do not travel
+ * between nodes yet (staging and propagation exist in one JVM only), so {@code ack_p50_ms}/{@code ack_p99_ms},
  * {@code propagation_lag_p99_ms}, {@code acked_objects_lost} and the ratio
  * {@code ack_speedup_vs_write_through} are absent, and the report's environment says so.
  *
@@ -52,8 +52,8 @@ public final class WriteBackBenchmark implements Benchmark {
         .environment("bodies_measured", measured).environment("bodies_warmup", warmup)
         .environment("clock", "CPU time of the one encoding thread; MB = 10^6 bytes of body")
         .environment("coder", "Hadoop RSRawErasureCoderFactory (pure Java), hadoop-client-api")
-        .environment("note", "Only the coder is measured: the write-back PUT path is not built yet, so "
-            + "ack_p50_ms, ack_p99_ms (write-back and write-through), propagation_lag_p99_ms, "
+        .environment("note", "Only the coder is measured: write-back is not on the S3 PUT path and its "
+            + "fragments do not travel between nodes yet, so ack_p50_ms, ack_p99_ms (write-back and write-through), propagation_lag_p99_ms, "
             + "acked_objects_lost and ack_speedup_vs_write_through are not reported");
     for (Geometry g : new Geometry[] {new Geometry(2, 1, CELL_BYTES), new Geometry(4, 2, CELL_BYTES)}) {
       String suffix = "_" + g.dataFragments() + "_" + g.parityFragments();

@@ -45,9 +45,9 @@ import java.util.function.Supplier;
  * dirty set on start. Time and write ids are injected.
  *
  * <p>Not here yet: fragments on other nodes over the peer protocol (commits here are
- * sequential, not parallel), stragglers after the acknowledgment, repair, journal replication.
- * Propagation to the origin is {@link Propagator}'s, through {@link #superseded} and {@link
- * #retire}. Memory per PUT or GET: {@code (k + m) * cell} bytes.
+ * sequential, not parallel), stragglers after the acknowledgment, journal replication.
+ * Propagation to the origin is {@link Propagator}'s ({@link #superseded}, {@link #retire}),
+ * verification and repair the {@link Scrubber}'s ({@link #replace}). Memory per PUT or GET: {@code (k + m) * cell} bytes.
  */
 public final class WriteBackStager {
   private final WriteBackConfig config;
@@ -116,7 +116,7 @@ public final class WriteBackStager {
   }
 
   /** The node's output, or null when it cannot take the fragment after all (an erasure from the start). */
-  private static FragmentOutput create(FragmentNode node, FragmentHeader header) {
+  static FragmentOutput create(FragmentNode node, FragmentHeader header) {
     try {
       return node.store().create(header);
     } catch (IOException e) {
@@ -241,6 +241,25 @@ public final class WriteBackStager {
     release(record);
   }
 
+  /**
+   * Records a repaired write's new placements: journaled (fsynced) first, then the index moves
+   * to it unless a later write of the key took its place meanwhile.
+   */
+  void replace(JournalRecord.Staged old, JournalRecord.Staged repaired) throws IOException {
+    synchronized (latest) {
+      journal.append(repaired);
+      latest.replace(indexKey(old.identity().bucket(), old.identity().key()), old, repaired);
+    }
+  }
+
+  List<JournalRecord.Staged> dirtyWrites() {
+    return journal.dirty();
+  }
+
+  List<FragmentNode> nodes() {
+    return nodes.get();
+  }
+
   private void release(JournalRecord.Staged record) {
     for (Placement p : record.placements()) {
       Optional<FragmentNode> node = node(p.nodeId());
@@ -254,7 +273,7 @@ public final class WriteBackStager {
     }
   }
 
-  private Optional<FragmentNode> node(String id) {
+  Optional<FragmentNode> node(String id) {
     return nodes.get().stream().filter(n -> n.id().equals(id)).findFirst();
   }
 
