@@ -1,0 +1,283 @@
+package io.verglas.cache.writeback;
+
+import io.verglas.cache.writeback.code.DecodedBody;
+import io.verglas.cache.writeback.code.Geometry;
+import io.verglas.cache.writeback.code.StripeDecoder;
+import io.verglas.cache.writeback.code.StripeEncoder;
+import io.verglas.cache.writeback.fragment.FragmentCells;
+import io.verglas.cache.writeback.fragment.FragmentHeader;
+import io.verglas.cache.writeback.fragment.FragmentOutput;
+import io.verglas.cache.writeback.fragment.FragmentReader;
+import io.verglas.cache.writeback.fragment.FragmentSink;
+import io.verglas.cache.writeback.fragment.ObjectIdentity;
+import io.verglas.cache.writeback.journal.JournalRecord;
+import io.verglas.cache.writeback.journal.Placement;
+import io.verglas.cache.writeback.journal.WriteJournal;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+/**
+ * Stages write-back PUTs as erasure-coded fragments on distinct nodes and serves them back by
+ * reconstruction: the quorum path of one coordinator, over fragment stores in this JVM.
+ *
+ * <p>Design. Placement: the object's candidate nodes in rendezvous order ({@link
+ * FragmentPlacement}), keeping those whose store has room for a fragment; fragment {@code i}
+ * goes to the {@code i}-th, one per node. Acknowledgment: the body is encoded one stripe at a
+ * time into the chosen stores; a fragment counts once its store committed it (file and
+ * directory fsynced); with at least {@code w} counted, the journal record (identity, metadata,
+ * geometry, placements) is appended and fsynced, and only then does {@link #put} return {@link
+ * StageOutcome.Acknowledged}. There is no other path to that outcome. Degraded: fewer than
+ * {@code w} nodes with room before the body is read: the body goes to the origin as it is;
+ * fewer than {@code w} but at least {@code k} durable after it: the body is reconstructed from
+ * the fragments and written to the origin before returning, and the fragments released; fewer
+ * than {@code k}: {@link WriteBackFailedException}, fragments released, nothing journaled.
+ * Reads: a per-key index points at the latest acknowledged write (the last acknowledged write
+ * wins: index updates happen in journal order under one lock); it is rebuilt from the journal's
+ * dirty set on start. Time and write ids are injected.
+ *
+ * <p>Not here yet: fragments on other nodes over the peer protocol (commits here are
+ * sequential, not parallel), stragglers after the acknowledgment, journal replication.
+ * Propagation to the origin is {@link Propagator}'s ({@link #superseded}, {@link #retire}),
+ * verification and repair the {@link Scrubber}'s ({@link #replace}). Memory per PUT or GET: {@code (k + m) * cell} bytes.
+ */
+public final class WriteBackStager {
+  private final WriteBackConfig config;
+  private final WriteJournal journal;
+  private final Supplier<List<FragmentNode>> nodes;
+  private final OriginWriter origin;
+  private final LongSupplier clock;
+  private final Supplier<String> writeIds;
+  private final Map<String, JournalRecord.Staged> latest = new ConcurrentHashMap<>();
+
+  /**
+   * @param nodes the live nodes that may take fragments (this one among them)
+   * @param clock epoch millis for the journal's staged time
+   * @param writeIds pod-unique write ids
+   */
+  public WriteBackStager(WriteBackConfig config, WriteJournal journal, Supplier<List<FragmentNode>> nodes,
+      OriginWriter origin, LongSupplier clock, Supplier<String> writeIds) {
+    this.config = Objects.requireNonNull(config, "config");
+    this.journal = Objects.requireNonNull(journal, "journal");
+    this.nodes = Objects.requireNonNull(nodes, "nodes");
+    this.origin = Objects.requireNonNull(origin, "origin");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.writeIds = Objects.requireNonNull(writeIds, "writeIds");
+    journal.dirty().forEach(r -> latest.put(indexKey(r.identity().bucket(), r.identity().key()), r));
+  }
+
+  public WriteBackConfig config() {
+    return config;
+  }
+
+  /** Stages a PUT of {@code length} bytes; see the class comment for the outcomes. */
+  public StageOutcome put(String bucket, String key, Map<String, String> metadata, long length, InputStream body)
+      throws IOException {
+    ObjectIdentity id = new ObjectIdentity(bucket, key, writeIds.get());
+    Geometry geometry = config.geometry();
+    List<FragmentNode> chosen = choose(id, geometry, length);
+    if (chosen.size() < config.ackFragments()) {
+      origin.put(bucket, key, metadata, length, body);
+      return new StageOutcome.WrittenThrough("only " + chosen.size() + " nodes have room for a fragment, w="
+          + config.ackFragments());
+    }
+    FragmentSink sink = open(id, geometry, length, chosen);
+    List<Integer> durable;
+    try {
+      encode(id, length, body, new StripeEncoder(geometry, sink));
+      durable = sink.commit();
+    } catch (IOException | RuntimeException e) {
+      sink.abandon();
+      throw e;
+    }
+    return settle(id, metadata, length, chosen, durable, sink);
+  }
+
+  private List<FragmentNode> choose(ObjectIdentity id, Geometry geometry, long length) {
+    long bytes = new FragmentHeader(id, geometry, 0, length).fileLength();
+    return FragmentPlacement.order(id.bucket(), id.key(), nodes.get()).stream()
+        .filter(n -> n.store().hasRoomFor(bytes)).limit(geometry.totalFragments()).toList();
+  }
+
+  private static FragmentSink open(ObjectIdentity id, Geometry geometry, long length, List<FragmentNode> chosen) {
+    List<FragmentOutput> outputs = new ArrayList<>();
+    for (int i = 0; i < geometry.totalFragments(); i++) {
+      outputs.add(i < chosen.size() ? create(chosen.get(i), new FragmentHeader(id, geometry, i, length)) : null);
+    }
+    return new FragmentSink(outputs);
+  }
+
+  /** The node's output, or null when it cannot take the fragment after all (an erasure from the start). */
+  static FragmentOutput create(FragmentNode node, FragmentHeader header) {
+    try {
+      return node.store().create(header);
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  private static void encode(ObjectIdentity id, long length, InputStream body, StripeEncoder encoder)
+      throws IOException {
+    long read = encoder.transfer(body, length);
+    if (read < length || body.read() >= 0) {
+      throw new IOException("Cannot stage PUT of " + id.bucket() + "/" + id.key() + ": the body "
+          + (read < length ? "ended after " + read + " of" : "is longer than") + " the " + length + " bytes declared");
+    }
+    encoder.finish();
+  }
+
+  private StageOutcome settle(ObjectIdentity id, Map<String, String> metadata, long length, List<FragmentNode> chosen,
+      List<Integer> durable, FragmentSink sink) throws IOException {
+    List<Placement> placements = durable.stream().map(i -> new Placement(i, chosen.get(i).id())).toList();
+    JournalRecord.Staged record = new JournalRecord.Staged(id, length, metadata, config.geometry(), placements,
+        clock.getAsLong());
+    if (durable.size() >= config.ackFragments()) {
+      return acknowledge(record);
+    }
+    try {
+      if (durable.size() < config.geometry().dataFragments()) {
+        WriteBackFailedException failure = new WriteBackFailedException("Cannot stage PUT of " + id.bucket() + "/"
+            + id.key() + ": only " + durable.size() + " fragments durable, k=" + config.geometry().dataFragments());
+        firstFailure(sink).ifPresent(failure::initCause);
+        throw failure;
+      }
+      try (InputStream body = open(record)) {
+        origin.put(id.bucket(), id.key(), metadata, length, body);
+      }
+      return new StageOutcome.WrittenThrough("only " + durable.size() + " fragments durable, w="
+          + config.ackFragments() + ": reconstructed and written to the origin");
+    } finally {
+      release(record);
+    }
+  }
+
+  private StageOutcome acknowledge(JournalRecord.Staged record) throws IOException {
+    synchronized (latest) {
+      try {
+        journal.append(record);
+      } catch (IOException | RuntimeException e) {
+        release(record);
+        throw e;
+      }
+      latest.put(indexKey(record.identity().bucket(), record.identity().key()), record);
+    }
+    return new StageOutcome.Acknowledged(record);
+  }
+
+  private Optional<IOException> firstFailure(FragmentSink sink) {
+    for (int i = 0; i < config.geometry().totalFragments(); i++) {
+      if (sink.failure(i) != null) {
+        return Optional.of(sink.failure(i));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The latest acknowledged, unpropagated write of the key. */
+  public Optional<JournalRecord.Staged> dirty(String bucket, String key) {
+    return Optional.ofNullable(latest.get(indexKey(bucket, key)));
+  }
+
+  /** Writes the latest acknowledged write of the key to {@code out}; false when there is none. */
+  public boolean get(String bucket, String key, OutputStream out) throws IOException {
+    Optional<JournalRecord.Staged> record = dirty(bucket, key);
+    if (record.isEmpty()) {
+      return false;
+    }
+    try (InputStream body = open(record.get())) {
+      body.transferTo(out);
+    }
+    return true;
+  }
+
+  /** The write's body, reconstructed stripe by stripe from its fragments as it is read. */
+  public InputStream open(JournalRecord.Staged record) throws IOException {
+    List<FragmentReader> readers = new ArrayList<>();
+    for (int i = 0; i < record.geometry().totalFragments(); i++) {
+      readers.add(null);
+    }
+    for (Placement p : record.placements()) {
+      readers.set(p.fragment(), reader(record.identity(), p));
+    }
+    FragmentHeader expected = new FragmentHeader(record.identity(), record.geometry(), 0, record.bodyLength());
+    FragmentCells cells = new FragmentCells(expected, readers);
+    return new DecodedBody(new StripeDecoder(record.geometry()), record.bodyLength(), cells, readers);
+  }
+
+  private FragmentReader reader(ObjectIdentity id, Placement p) {
+    Optional<FragmentNode> node = node(p.nodeId());
+    try {
+      return node.isEmpty() ? null : node.get().store().open(id, p.fragment());
+    } catch (IOException e) {
+      return null; // absent or damaged: an erasure
+    }
+  }
+
+  /** Whether a later acknowledged write of the same key replaced this one in the index. */
+  boolean superseded(JournalRecord.Staged record) {
+    JournalRecord.Staged current = latest.get(indexKey(record.identity().bucket(), record.identity().key()));
+    return current != null && !current.equals(record);
+  }
+
+  /**
+   * Retires a write that reached the origin (or was superseded): its clean mark is journaled
+   * (fsynced), it leaves the index unless a later write took its place, then its fragments are
+   * released. A crash between the mark and the release leaves fragments of no dirty write,
+   * for a scrubber to remove.
+   */
+  void retire(JournalRecord.Staged record) throws IOException {
+    synchronized (latest) {
+      journal.append(new JournalRecord.Clean(record.identity()));
+      latest.remove(indexKey(record.identity().bucket(), record.identity().key()), record);
+    }
+    release(record);
+  }
+
+  /**
+   * Records a repaired write's new placements: journaled (fsynced) first, then the index moves
+   * to it unless a later write of the key took its place meanwhile.
+   */
+  void replace(JournalRecord.Staged old, JournalRecord.Staged repaired) throws IOException {
+    synchronized (latest) {
+      journal.append(repaired);
+      latest.replace(indexKey(old.identity().bucket(), old.identity().key()), old, repaired);
+    }
+  }
+
+  List<JournalRecord.Staged> dirtyWrites() {
+    return journal.dirty();
+  }
+
+  List<FragmentNode> nodes() {
+    return nodes.get();
+  }
+
+  private void release(JournalRecord.Staged record) {
+    for (Placement p : record.placements()) {
+      Optional<FragmentNode> node = node(p.nodeId());
+      try {
+        if (node.isPresent()) {
+          node.get().store().release(record.identity(), p.fragment());
+        }
+      } catch (IOException e) {
+        // left for the scrubber: a fragment of no journaled write
+      }
+    }
+  }
+
+  Optional<FragmentNode> node(String id) {
+    return nodes.get().stream().filter(n -> n.id().equals(id)).findFirst();
+  }
+
+  private static String indexKey(String bucket, String key) {
+    return bucket + '\0' + key;
+  }
+}

@@ -1,0 +1,80 @@
+package io.verglas.cache.writeback.code;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A body read back from its fragments as an {@link InputStream}: each stripe is reconstructed
+ * when the reader reaches it, so memory stays at one stripe whatever the body's size; a stripe
+ * that cannot be reconstructed fails the read that reaches it with {@link
+ * NotEnoughFragmentsException}. Closing it closes the fragment readers it was given.
+ */
+public final class DecodedBody extends InputStream {
+  private final StripeDecoder decoder;
+  private final long bodyLength;
+  private final CellSource source;
+  private final List<? extends Closeable> resources;
+  private final long stripes;
+  private ByteBuffer current = ByteBuffer.allocate(0);
+  private long next;
+
+  public DecodedBody(StripeDecoder decoder, long bodyLength, CellSource source, List<? extends Closeable> resources) {
+    this.decoder = Objects.requireNonNull(decoder, "decoder");
+    this.source = Objects.requireNonNull(source, "source");
+    this.resources = List.copyOf(resources.stream().filter(Objects::nonNull).toList());
+    this.bodyLength = bodyLength;
+    this.stripes = decoder.geometry().stripes(bodyLength);
+  }
+
+  @Override
+  public int read() throws IOException {
+    return fill() ? current.get() & 0xFF : -1;
+  }
+
+  @Override
+  public int read(byte[] b, int off, int len) throws IOException {
+    Objects.checkFromIndexSize(off, len, b.length);
+    if (len == 0) {
+      return 0;
+    }
+    if (!fill()) {
+      return -1;
+    }
+    int n = Math.min(len, current.remaining());
+    current.get(b, off, n);
+    return n;
+  }
+
+  private boolean fill() throws IOException {
+    while (!current.hasRemaining()) {
+      if (next == stripes) {
+        return false;
+      }
+      current = decoder.stripe(bodyLength, next++, source);
+    }
+    return true;
+  }
+
+  @Override
+  public void close() throws IOException {
+    IOException failure = null;
+    for (Closeable resource : resources) {
+      try {
+        resource.close();
+      } catch (IOException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+}

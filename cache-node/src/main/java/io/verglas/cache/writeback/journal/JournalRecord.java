@@ -1,0 +1,62 @@
+package io.verglas.cache.writeback.journal;
+
+import io.verglas.cache.writeback.code.Geometry;
+import io.verglas.cache.writeback.fragment.ObjectIdentity;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+
+/** One record of a {@link WriteJournal}. */
+public sealed interface JournalRecord permits JournalRecord.Staged, JournalRecord.Clean {
+  ObjectIdentity identity();
+
+  /**
+   * A write made durable across nodes and about to be acknowledged: what is needed to serve and
+   * to propagate it without the client: its identity, length, the object's metadata (content
+   * type, user metadata, sorted by name), the geometry and where each durable fragment is.
+   * {@code stagedAtMillis} is the coordinator's clock when staged (for the oldest dirty age).
+   */
+  record Staged(ObjectIdentity identity, long bodyLength, Map<String, String> metadata, Geometry geometry,
+      List<Placement> placements, long stagedAtMillis) implements JournalRecord {
+    public Staged {
+      Objects.requireNonNull(identity, "identity");
+      Objects.requireNonNull(geometry, "geometry");
+      metadata = Map.copyOf(new TreeMap<>(metadata));
+      placements = List.copyOf(placements);
+      if (bodyLength < 0) {
+        throw new IllegalArgumentException("Invalid body length: " + bodyLength);
+      }
+      checkPlacements(placements, geometry);
+    }
+
+    /** Metadata sorted by name (the record's bytes do not depend on a map's order). */
+    public Map<String, String> sortedMetadata() {
+      return new TreeMap<>(metadata);
+    }
+
+    private static void checkPlacements(List<Placement> placements, Geometry geometry) {
+      Set<Integer> fragments = new HashSet<>();
+      Set<String> nodes = new HashSet<>();
+      for (Placement p : placements) {
+        if (p.fragment() >= geometry.totalFragments() || !fragments.add(p.fragment())) {
+          throw new IllegalArgumentException("Invalid placements " + placements + ": fragment " + p.fragment()
+              + " out of range or twice for " + geometry);
+        }
+        if (!nodes.add(p.nodeId())) {
+          throw new IllegalArgumentException("Invalid placements " + placements + ": node " + p.nodeId()
+              + " holds two fragments");
+        }
+      }
+    }
+  }
+
+  /** The write reached the origin: its fragments may be released. */
+  record Clean(ObjectIdentity identity) implements JournalRecord {
+    public Clean {
+      Objects.requireNonNull(identity, "identity");
+    }
+  }
+}

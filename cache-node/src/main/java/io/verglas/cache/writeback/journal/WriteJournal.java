@@ -1,0 +1,141 @@
+package io.verglas.cache.writeback.journal;
+
+import io.verglas.cache.writeback.fragment.LocalFiles;
+import io.verglas.cache.writeback.fragment.ObjectIdentity;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The coordinator's journal of write-back writes: append-only, every record fsynced before
+ * {@link #append} returns, replayed by {@link #open} into the dirty set.
+ *
+ * <p>Design. Format: {@link JournalCodec}. Durability: a write is acknowledged only after its
+ * {@link JournalRecord.Staged} record's append returned; a crash during an append leaves a torn
+ * last record, which {@link JournalReplay} recognizes and {@link #open} truncates (never an
+ * acknowledged write: its fsync had not returned). Idempotency: staging an identity again
+ * replaces its record, marking it clean twice or marking an unknown identity clean does
+ * nothing, so replaying a journal after a crash between two steps is safe. Disk: records of
+ * clean writes are dropped by {@link #compact} (a new file with the dirty records, fsynced,
+ * renamed over the old one, directory fsynced), which runs by itself once stale records
+ * outnumber live ones by {@value #COMPACT_SLACK}. Concurrency: one lock; an append is one write
+ * and one fsync (group commit is a later step).
+ */
+public final class WriteJournal implements Closeable {
+  /** Stale records tolerated beyond twice the live ones before compaction. */
+  static final int COMPACT_SLACK = 1024;
+
+  private final Path file;
+  private final Map<ObjectIdentity, JournalRecord.Staged> dirty = new LinkedHashMap<>();
+  private final long discardedBytes;
+  private FileChannel channel;
+  private long staleRecords;
+
+  private WriteJournal(Path file, FileChannel channel, long discardedBytes) {
+    this.file = file;
+    this.channel = channel;
+    this.discardedBytes = discardedBytes;
+  }
+
+  /** Opens (creating) the journal and replays it; a torn last record is truncated away. */
+  public static WriteJournal open(Path file) throws IOException {
+    Path directory = file.toAbsolutePath().getParent();
+    Files.createDirectories(directory);
+    FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+        StandardOpenOption.WRITE);
+    try {
+      if (channel.size() < JournalCodec.FILE_HEADER) {
+        initialize(channel);
+        LocalFiles.forceDirectory(directory);
+      }
+      JournalReplay replay = JournalReplay.read(file, channel);
+      long discarded = channel.size() - replay.validEnd();
+      if (discarded > 0) {
+        channel.truncate(replay.validEnd());
+        channel.force(true);
+      }
+      WriteJournal journal = new WriteJournal(file, channel, discarded);
+      replay.records().forEach(journal::apply);
+      return journal;
+    } catch (IOException | RuntimeException e) {
+      channel.close();
+      throw e;
+    }
+  }
+
+  private static void initialize(FileChannel channel) throws IOException {
+    channel.truncate(0);
+    writeFully(channel, ByteBuffer.wrap(JournalCodec.fileHeader()), 0);
+    channel.force(true);
+  }
+
+  /** Appends the record and fsyncs the journal before returning. */
+  public synchronized void append(JournalRecord record) throws IOException {
+    writeFully(channel, ByteBuffer.wrap(JournalCodec.frame(record)), channel.size());
+    channel.force(true);
+    apply(record);
+    if (staleRecords > 2L * dirty.size() + COMPACT_SLACK) {
+      compact();
+    }
+  }
+
+  private void apply(JournalRecord record) {
+    if (record instanceof JournalRecord.Staged staged) {
+      staleRecords += dirty.put(staged.identity(), staged) == null ? 0 : 1;
+    } else {
+      staleRecords += dirty.remove(record.identity()) == null ? 1 : 2;
+    }
+  }
+
+  /** The writes staged and not yet marked clean, oldest first. */
+  public synchronized List<JournalRecord.Staged> dirty() {
+    return List.copyOf(dirty.values());
+  }
+
+  /** Bytes of a torn last record that {@link #open} discarded. */
+  public long discardedBytes() {
+    return discardedBytes;
+  }
+
+  public synchronized long sizeBytes() throws IOException {
+    return channel.size();
+  }
+
+  /** Rewrites the journal with only the dirty records. */
+  public synchronized void compact() throws IOException {
+    Path next = file.resolveSibling(file.getFileName() + ".compact");
+    try (FileChannel out = FileChannel.open(next, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+        StandardOpenOption.TRUNCATE_EXISTING)) {
+      initialize(out);
+      for (JournalRecord.Staged staged : dirty.values()) {
+        writeFully(out, ByteBuffer.wrap(JournalCodec.frame(staged)), out.size());
+      }
+      out.force(true);
+    }
+    Files.move(next, file, StandardCopyOption.ATOMIC_MOVE);
+    LocalFiles.forceDirectory(file.toAbsolutePath().getParent());
+    channel.close();
+    channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    staleRecords = 0;
+  }
+
+  private static void writeFully(FileChannel channel, ByteBuffer bytes, long position) throws IOException {
+    long at = position;
+    while (bytes.hasRemaining()) {
+      at += channel.write(bytes, at);
+    }
+  }
+
+  @Override
+  public synchronized void close() throws IOException {
+    channel.close();
+  }
+}
