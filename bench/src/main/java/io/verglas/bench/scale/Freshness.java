@@ -9,7 +9,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.Snapshot;
-import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 
 /**
@@ -34,10 +33,9 @@ final class Freshness {
 
   /** True when every batch sent to {@code index} is covered by the table's current snapshot. */
   synchronized boolean covered(Catalog catalog, int index) {
-    Table table = catalog.loadTable(ScaleTables.identifier(index));
-    Snapshot current = table.currentSnapshot();
-    return sent.stream().filter(s -> s.table() == index)
-        .allMatch(s -> current != null && covers(current, s.ack()));
+    // the newest snapshot with marks: the current one may be a compaction's, which has none
+    Map<String, WalMark> marks = WalSummary.committed(catalog.loadTable(ScaleTables.identifier(index)));
+    return sent.stream().filter(s -> s.table() == index).allMatch(s -> covers(marks, s.ack()));
   }
 
   /** Milliseconds from ack to visible of every batch, sorted. */
@@ -66,7 +64,10 @@ final class Freshness {
   }
 
   private static boolean covers(Snapshot snapshot, PutAck ack) {
-    Map<String, WalMark> marks = WalSummary.parse(snapshot.summary());
+    return covers(WalSummary.parse(snapshot.summary()), ack);
+  }
+
+  private static boolean covers(Map<String, WalMark> marks, PutAck ack) {
     WalMark mark = marks.get(ack.stream());
     return mark != null && ack.sequence() <= mark.fullThrough();
   }
