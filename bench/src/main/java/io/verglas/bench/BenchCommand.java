@@ -9,7 +9,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code verglas bench NAME [--quick] --out FILE.json}: the bench module's own entry point. The
+ * {@code verglas bench NAME [--quick] [--tables N] --out FILE.json}: the bench module's own entry point. The
  * launcher starts it in a JVM of its own with this module's classpath (the benchmarks' peers,
  * Paimon and Iceberg's Flink sink among them), so the everyday launcher does not carry them.
  */
@@ -22,6 +22,9 @@ public final class BenchCommand implements Callable<Integer> {
 
   @Option(names = "--quick", description = "Smaller input, for a fast check")
   boolean quick;
+
+  @Option(names = "--tables", description = "Tables of the scale benchmark (default 100000, quick 10000)")
+  Integer tables;
 
   @Option(names = "--out", description = "Where to write the JSON result")
   Path out;
@@ -50,6 +53,12 @@ public final class BenchCommand implements Callable<Integer> {
             + Benchmarks.all().stream().map(Benchmark::name).collect(Collectors.joining(", ")) + ")"));
     if (out == null) {
       throw new IllegalArgumentException("Missing --out FILE.json");
+    }
+    if (tables != null) {
+      if (tables < 1) {
+        throw new IllegalArgumentException("Invalid --tables: " + tables + " (at least 1)");
+      }
+      System.setProperty(io.verglas.bench.scale.ScaleBenchmark.TABLES_PROPERTY, tables.toString());
     }
     BenchmarkReport report = benchmark.run(quick);
     report.write(out);

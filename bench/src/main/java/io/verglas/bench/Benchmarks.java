@@ -16,7 +16,8 @@ public final class Benchmarks {
         new io.verglas.bench.query.QueryBenchmark(),
         new io.verglas.bench.workers.WorkersBenchmark(),
         new io.verglas.bench.cluster.ClusterBenchmark(),
-        new io.verglas.bench.writeback.WriteBackBenchmark());
+        new io.verglas.bench.writeback.WriteBackBenchmark(),
+        new io.verglas.bench.scale.ScaleBenchmark());
   }
 
   public static Optional<Benchmark> find(String name) {

@@ -19,7 +19,9 @@ import io.verglas.cache.cluster.ClusterConfig;
 import io.verglas.cache.cluster.peer.PeerService;
 import io.verglas.cache.s3.KeyChanges;
 import io.verglas.cache.origin.ObjectMeta;
+import io.verglas.cache.origin.ObservedOrigin;
 import io.verglas.cache.origin.Origin;
+import io.verglas.cache.origin.OriginRequestListener;
 import io.verglas.cache.protection.OriginProtection;
 import io.verglas.cache.protection.ProtectedOrigin;
 import io.verglas.cache.s3.ReadObserver;
@@ -456,6 +458,7 @@ public final class CacheNode implements AutoCloseable {
     private String adminHost;
     private String adminToken;
     private OriginProtection originProtection;
+    private OriginRequestListener originRequests;
     private AwarenessConfig awareness;
     private RestCatalogConfig catalog;
     private ClusterConfig cluster;
@@ -674,6 +677,16 @@ public final class CacheNode implements AutoCloseable {
     }
 
     /**
+     * Told of every request the node makes to its origin (retries included), with the bucket
+     * and key it names: to count them by table, as the scale benchmark does. Default: none.
+     */
+    public Builder originRequests(OriginRequestListener value) {
+      once(originRequests, "originRequests");
+      originRequests = Objects.requireNonNull(value, "originRequests");
+      return this;
+    }
+
+    /**
      * Concurrency limit, retries and circuit breaker for calls to the origin; default
      * {@link OriginProtection#defaults()}; {@link OriginProtection#disabled()} turns them off.
      */
@@ -846,7 +859,8 @@ public final class CacheNode implements AutoCloseable {
           && (adminHost == null || adminHost.equals(config.host()))) {
         throw new IllegalStateException("Cannot build a cache node whose admin port equals its S3 port: " + port);
       }
-      return new CacheNode(config, origin, adminHost != null ? adminHost : config.host(), adminPort,
+      Origin observed = originRequests == null ? origin : new ObservedOrigin(origin, originRequests);
+      return new CacheNode(config, observed, adminHost != null ? adminHost : config.host(), adminPort,
           adminToken, aware, catalog, services, cluster);
     }
 

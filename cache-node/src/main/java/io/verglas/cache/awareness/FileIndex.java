@@ -21,8 +21,10 @@ import java.util.Set;
  * compaction's. Files retired two walks ago leave the index (they are still served and cached;
  * their reads are just no longer counted).
  *
- * <p>Memory: bounded by a count of column chunks over all files ({@code maxChunks}); a file
- * that would exceed it is not indexed (its reads are not classified) and counted.
+ * <p>Memory: a table has an entry only while it has indexed files (live or retired), so
+ * tables that were never written cost nothing. Bounded by a count of column chunks over all
+ * files ({@code maxChunks}); a file that would exceed it is not indexed (its reads are not
+ * classified) and counted.
  */
 final class FileIndex {
   static final FileIndex EMPTY = new FileIndex(Map.of(), Map.of(), 0);
@@ -65,6 +67,11 @@ final class FileIndex {
     return chunks;
   }
 
+  /** Tables with an entry: those with indexed (live or retired) files. */
+  int tables() {
+    return tables.size();
+  }
+
   long files() {
     long n = 0;
     for (Map<String, FileLayout> keys : files.values()) {
@@ -104,7 +111,13 @@ final class FileIndex {
     Set<ObjectLocation> retired = new java.util.HashSet<>(previous.live().keySet());
     retired.removeAll(nowLive.keySet());
     Map<String, Generation> generations = new HashMap<>(tables);
-    generations.put(table, new Generation(snapshotId, Map.copyOf(nowLive), Set.copyOf(retired)));
+    if (nowLive.isEmpty() && retired.isEmpty()) {
+      // nothing indexed (a table never written, or all its files beyond the bound): no entry,
+      // so the index holds no state for the idle tables a walk of the whole catalog visits
+      generations.remove(table);
+    } else {
+      generations.put(table, new Generation(snapshotId, Map.copyOf(nowLive), Set.copyOf(retired)));
+    }
     return new Update(new FileIndex(copy, generations, total), skipped);
   }
 

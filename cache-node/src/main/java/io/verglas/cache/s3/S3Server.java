@@ -11,6 +11,7 @@ import io.verglas.cache.block.BlockCache;
 import io.verglas.cache.block.MetadataStore;
 import io.verglas.cache.block.MissPath;
 import io.verglas.cache.origin.ObjectMeta;
+import io.verglas.cache.origin.ObservedOrigin;
 import io.verglas.cache.origin.Origin;
 import io.verglas.cache.protection.Delayer;
 import io.verglas.cache.protection.ProtectedOrigin;
@@ -36,7 +37,8 @@ public final class S3Server implements AutoCloseable {
   public static final String IO_THREAD_PREFIX = "verglas-s3-io";
 
   private final S3ServerConfig config;
-  private final MeteredOrigin origin;
+  private final ObservedOrigin origin;
+  private final LongAdder originRequests = new LongAdder();
   private final ProtectedOrigin protectedOrigin;
   private final ScheduledExecutorService timer;
   private final BlockCache blocks;
@@ -78,7 +80,7 @@ public final class S3Server implements AutoCloseable {
     });
     this.protectedOrigin = new ProtectedOrigin(origin, config.originProtection(), config.clock(),
         Delayer.scheduled(timer), () -> ThreadLocalRandom.current().nextDouble(), timer);
-    this.origin = new MeteredOrigin(protectedOrigin);
+    this.origin = new ObservedOrigin(protectedOrigin, (bucket, key) -> originRequests.increment());
     this.blocks = new BlockCache(config.dramCapacityBytes(), config.nvmeDirectory(),
         config.nvmeCapacityBytes(), config.nvmeIoThreads(), config.blockSize());
     this.metadataStore = config.metadataStoreCapacityBytes() == 0 ? null
@@ -213,7 +215,7 @@ public final class S3Server implements AutoCloseable {
   public record PurgeCounts(long blocks, long metadataEntries, long etags) {}
 
   public long originRequests() {
-    return origin.requests();
+    return originRequests.sum();
   }
 
   public long bytesServedFromCache() {

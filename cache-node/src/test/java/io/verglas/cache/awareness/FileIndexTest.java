@@ -46,4 +46,20 @@ class FileIndexTest {
     assertThat(two.lookup("b", "t1")).isNotNull();
     assertThat(two.lookup("b", "u1")).isNotNull();
   }
+
+  @Test
+  void tablesWithNoIndexedFilesHoldNoEntry() {
+    FileIndex index = FileIndex.EMPTY.withTable("db.t", 1, List.of(file("t1", 1)), 100).index();
+    for (int i = 0; i < 1_000; i++) {
+      index = index.withTable("db.idle" + i, -1, List.of(), 100).index();
+    }
+    assertThat(index.tables()).as("only the written table").isEqualTo(1);
+    assertThat(index.table("db.idle7")).isSameAs(FileIndex.Generation.NONE);
+
+    FileIndex emptied = index.withTable("db.t", 2, List.of(), 100).index();
+    assertThat(emptied.tables()).as("its file retired for one generation").isEqualTo(1);
+    FileIndex gone = emptied.withTable("db.t", 3, List.of(), 100).index();
+    assertThat(gone.tables()).isZero();
+    assertThat(gone.files()).isZero();
+  }
 }

@@ -21,7 +21,7 @@ import picocli.CommandLine.Unmatched;
  */
 @Command(name = "bench",
     description = "Run a macro benchmark against its peer in one run and write JSON results "
-        + "{benchmark, quick, metrics, peers, ratios, environment}. Usage: bench NAME [--quick] "
+        + "{benchmark, quick, metrics, peers, ratios, environment}. Usage: bench NAME [--quick] [--tables N] "
         + "--out FILE.json | bench --list | bench --help")
 public final class BenchLauncher implements Callable<Integer> {
   static final String MAIN_CLASS = "io.verglas.bench.BenchCommand";

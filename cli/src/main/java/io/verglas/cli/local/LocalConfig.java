@@ -1,5 +1,6 @@
 package io.verglas.cli.local;
 
+import io.verglas.cache.origin.OriginRequestListener;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,6 +32,7 @@ public final class LocalConfig {
   private final OriginSpec origin;
   private final int nodes;
   private final URI flinkCluster;
+  private final OriginRequestListener originRequests;
 
   private LocalConfig(Builder b) {
     this.dataDir = b.dataDir.toAbsolutePath().normalize();
@@ -48,6 +50,7 @@ public final class LocalConfig {
     this.parallelism = b.parallelism;
     this.catalogUri = b.catalogUri;
     this.flinkCluster = b.flinkCluster;
+    this.originRequests = b.originRequests;
   }
 
   public static Builder builder() {
@@ -74,6 +77,9 @@ public final class LocalConfig {
   public String catalogUri() {
     return catalogUri != null ? catalogUri : "jdbc:sqlite:" + catalogDb();
   }
+
+  /** Told of every request the cache nodes make to the origin (benchmarks count them by table). */
+  public OriginRequestListener originRequests() { return originRequests; }
 
   /** The objects' directory when the origin is {@code local}. */
   public Path originDir() { return dataDir.resolve("origin"); }
@@ -103,6 +109,7 @@ public final class LocalConfig {
     private OriginSpec origin = new OriginSpec.Local();
     private int nodes = 1;
     private URI flinkCluster;
+    private OriginRequestListener originRequests = OriginRequestListener.NONE;
 
     public Builder dataDir(Path dir) { this.dataDir = Objects.requireNonNull(dir, "dataDir"); return this; }
     public Builder host(String value) { this.host = Objects.requireNonNull(value, "host"); return this; }
@@ -169,6 +176,12 @@ public final class LocalConfig {
             + " (its REST API's http:// or https:// URL)");
       }
       this.flinkCluster = restUrl;
+      return this;
+    }
+
+    /** Not a flag: for benchmarks and tests that count the origin requests (default none). */
+    public Builder originRequests(OriginRequestListener listener) {
+      this.originRequests = Objects.requireNonNull(listener, "originRequests");
       return this;
     }
 

@@ -10,6 +10,7 @@ import io.verglas.cache.awareness.AwarenessConfig;
 import io.verglas.cache.catalog.CatalogProxy;
 import io.verglas.cache.catalog.RestCatalogConfig;
 import io.verglas.cache.origin.Origin;
+import io.verglas.cache.origin.OriginRequestListener;
 import io.verglas.catalog.Catalogs;
 import io.verglas.catalog.JdbcCatalogIndexes;
 import io.verglas.catalog.JdbcMetadataLocations;
@@ -181,6 +182,9 @@ public final class LocalStack implements AutoCloseable {
               .build())
           // /catalog answers 503 until the catalog exists: its FileIO goes through this node
           .catalog(RestCatalogConfig.builder(catalogRef::get, credentials.catalogToken()).build());
+      if (config.originRequests() != OriginRequestListener.NONE) {
+        node.originRequests(config.originRequests());
+      }
       // every node answers /v1/query; the query service reads tables through the catalog's
       // FileIO (the first node), with the catalog's token
       node.service(queries);

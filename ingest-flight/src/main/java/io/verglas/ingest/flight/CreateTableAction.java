@@ -153,8 +153,13 @@ final class CreateTableAction {
         } catch (AlreadyExistsException e) {
           // Created concurrently by another request: just as good, and that request's to drop.
         } catch (RuntimeException e) {
-          dropNamespaces(created, table);
-          throw e;
+          // Iceberg's JDBC catalog reports the race as a SQL error (a duplicate key on
+          // PostgreSQL), not as AlreadyExistsException: seen when clients create tables of a
+          // new namespace at once. The level existing now is the same outcome.
+          if (!namespaces.namespaceExists(level)) {
+            dropNamespaces(created, table);
+            throw e;
+          }
         }
       }
     }

@@ -1,0 +1,130 @@
+package io.verglas.bench.scale;
+
+import io.verglas.bench.Benchmark;
+import io.verglas.bench.BenchmarkReport;
+import java.time.Duration;
+
+/**
+ * {@code scale}: what a table costs while it is idle. The whole stack runs twice in this JVM,
+ * one run after the other, on a PostgreSQL catalog ({@link ScaleRun}): first with a small
+ * catalog (1 000 tables), then with a large one ({@code --tables N}; 10 000 quick, 100 000
+ * full), both with the same active load: 1% of the large catalog's tables take a batch of 20
+ * upserts in turn, 20 batches a second, for 60 s (quick) or 120 s, then until each batch is
+ * visible. The small run is the large run's peer: the difference between the two is what the
+ * idle tables cost.
+ *
+ * <p>Method, per figure: {@code create_tables_per_s}: tables created over Flight by 4 clients
+ * at once, with the catalog growing from empty. {@code heap_bytes_per_idle_table}: used heap
+ * after full collections at the end of the push phase, large run minus small run, over the
+ * difference in tables. Every long-lived component runs in this one JVM (ingest, materializer
+ * and maintenance on MiniClusters, the cache node), so this is their retained state together,
+ * at equal active load; the benchmark itself keeps nothing per table (names are made from
+ * indexes). Heap noise between two runs is a few MB, so quick runs (9 000 idle tables) cannot
+ * resolve 64 B a table: full runs (99 000) can. {@code origin_requests_per_idle_table}: the
+ * cache nodes' origin requests whose key names an idle table, over the idle tables.
+ * {@code catalog_queries_per_idle_table}: the catalog's SQL statements that name an idle table
+ * (a counting JDBC driver, {@link CountingCatalogDriver}), over the idle tables. Both count from
+ * the start of the push phase until every pushed batch is visible. The maintenance job's
+ * periodic sweep runs hourly, outside the window: its cost is not in these figures.
+ * {@code checkpoint_bytes_per_active_table}: the materializer's checkpoint directory (its two
+ * retained checkpoints with their shared files) at the end, over the active tables.
+ * {@code freshness_*}: batch acknowledged → commit of the first snapshot covering it.
+ *
+ * <p>{@code -Dverglas.bench.scale.push-s=N} changes the push phase,
+ * {@code -Dverglas.bench.pg-url=URL} the PostgreSQL server.
+ */
+public final class ScaleBenchmark implements Benchmark {
+  /** Set by {@code verglas bench scale --tables N}. */
+  public static final String TABLES_PROPERTY = "verglas.bench.scale.tables";
+  static final int SMALL_CATALOG = 1_000;
+
+  @Override
+  public String name() {
+    return "scale";
+  }
+
+  @Override
+  public String description() {
+    return "100 000 tables (quick: 10 000) in a PostgreSQL catalog, 1% active through the whole"
+        + " stack: heap, origin requests, catalog queries and freshness per idle table, vs 1 000";
+  }
+
+  @Override
+  public BenchmarkReport run(boolean quick) throws Exception {
+    int tables = Integer.getInteger(TABLES_PROPERTY, quick ? 10_000 : 100_000);
+    int active = Math.max(1, tables / 100);
+    Duration push = Duration.ofSeconds(Integer.getInteger("verglas.bench.scale.push-s",
+        quick ? 60 : 120));
+    ScaleTables small = new ScaleTables(Math.max(active, Math.min(SMALL_CATALOG, tables)), active);
+    ScaleRun.Figures baseline = ScaleRun.run(small, push);
+    print(baseline);
+    ScaleRun.Figures large = ScaleRun.run(new ScaleTables(tables, active), push);
+    print(large);
+    return report(quick, push, baseline, large);
+  }
+
+  private static BenchmarkReport report(boolean quick, Duration push, ScaleRun.Figures small,
+      ScaleRun.Figures large) {
+    int idle = large.tables() - large.active();
+    int idleDifference = large.tables() - small.tables();
+    double largeP99 = Freshness.quantile(large.freshnessMs(), 0.99);
+    double smallP99 = Freshness.quantile(small.freshnessMs(), 0.99);
+    BenchmarkReport.Builder report = BenchmarkReport.builder("scale", quick)
+        .metric("tables", large.tables())
+        .metric("active_tables", large.active())
+        .metric("create_tables_per_s", round(large.createTablesPerS()))
+        .metric("heap_bytes_per_idle_table", idleDifference == 0 ? "n/a"
+            : round((double) (large.heapAfterPushBytes() - small.heapAfterPushBytes()) / idleDifference))
+        .metric("heap_after_push_mb", large.heapAfterPushBytes() >> 20)
+        .metric("heap_at_start_mb", large.heapStartBytes() >> 20)
+        .metric("checkpoint_bytes_per_active_table", large.checkpointBytes() / large.active())
+        .metric("checkpoint_bytes", large.checkpointBytes())
+        .metric("origin_requests_per_idle_table", per(large.originRequests().namingIdle(), idle))
+        .metric("origin_requests", counts(large.originRequests()))
+        .metric("catalog_queries_per_idle_table", per(large.catalogQueries().namingIdle(), idle))
+        .metric("catalog_queries", counts(large.catalogQueries()))
+        .metric("freshness_p50_ms", Freshness.quantile(large.freshnessMs(), 0.50))
+        .metric("freshness_p99_ms", largeP99)
+        .metric("pushes", large.pushes())
+        .peer("small_catalog_tables", small.tables())
+        .peer("small_catalog_create_tables_per_s", round(small.createTablesPerS()))
+        .peer("small_catalog_heap_after_push_mb", small.heapAfterPushBytes() >> 20)
+        .peer("small_catalog_checkpoint_bytes", small.checkpointBytes())
+        .peer("small_catalog_origin_requests", counts(small.originRequests()))
+        .peer("small_catalog_catalog_queries", counts(small.catalogQueries()))
+        .peer("small_catalog_freshness_p50_ms", Freshness.quantile(small.freshnessMs(), 0.50))
+        .peer("small_catalog_freshness_p99_ms", smallP99)
+        .environment("push_s", push.toSeconds())
+        .environment("heap_method", "used heap after System.gc(), end of push phase, large run"
+            + " minus small run at equal active load, all components in this JVM");
+    if (smallP99 > 0) {
+      report.ratio("freshness_p99_vs_small_catalog", largeP99, smallP99);
+    }
+    if (small.checkpointBytes() > 0) {
+      report.ratio("checkpoint_bytes_vs_small_catalog", large.checkpointBytes(), small.checkpointBytes());
+    }
+    return report.build();
+  }
+
+  private static java.util.Map<String, Long> counts(ScaleCounts.Figures figures) {
+    return java.util.Map.of("naming_idle_table", figures.namingIdle(),
+        "naming_active_table", figures.namingActive(), "naming_no_table", figures.namingNoTable());
+  }
+
+  private static double per(long count, int tables) {
+    return tables == 0 ? 0 : round((double) count / tables);
+  }
+
+  private static double round(double value) {
+    return Math.round(value * 1000.0) / 1000.0;
+  }
+
+  private static void print(ScaleRun.Figures figures) {
+    System.err.printf("scale: %d tables (%d active): create %.0f/s, heap %d MB, checkpoint %d B,"
+            + " catalog %s, origin %s, freshness p50 %.0f ms p99 %.0f ms over %d pushes%n",
+        figures.tables(), figures.active(), figures.createTablesPerS(),
+        figures.heapAfterPushBytes() >> 20, figures.checkpointBytes(), figures.catalogQueries(),
+        figures.originRequests(), Freshness.quantile(figures.freshnessMs(), 0.5),
+        Freshness.quantile(figures.freshnessMs(), 0.99), figures.pushes());
+  }
+}

@@ -1,0 +1,203 @@
+package io.verglas.bench.scale;
+
+import io.verglas.bench.stack.TemporaryDirectory;
+import io.verglas.catalog.Catalogs;
+import io.verglas.cli.local.EndpointsFile;
+import io.verglas.cli.local.LocalConfig;
+import io.verglas.cli.local.LocalStack;
+import io.verglas.table.CreateTableRequest;
+import io.verglas.protocol.PutAck;
+import io.verglas.sdk.RowBatchBuilder;
+import io.verglas.sdk.VerglasClient;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.iceberg.catalog.Catalog;
+
+/**
+ * One run of the scale benchmark: the whole local stack ({@link LocalStack}: cache node as the
+ * S3 endpoint over a local-directory origin, ingest, materializer, maintenance) on a PostgreSQL
+ * catalog in a schema of its own, {@code tables.count()} tables created over Flight, then
+ * batches pushed round-robin to the first {@code tables.active()} for {@code push}, then the
+ * figures. The catalog's queries and the origin's requests are counted from the push phase's
+ * start until every pushed batch is visible; the heap is read after collections with the stack
+ * still running. The schema, the data directory and the driver swap are undone at the end.
+ */
+final class ScaleRun {
+  static final String SERVER = System.getProperty("verglas.bench.pg-url",
+      "jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
+  private static final int CREATE_THREADS = 4;
+  private static final int BATCH_ROWS = 20;
+  /** Pushes per second over all active tables. */
+  private static final int PUSH_RATE = 20;
+  private static final Duration DRAIN_TIMEOUT = Duration.ofMinutes(5);
+
+  private ScaleRun() {}
+
+  /** What one run measured. */
+  record Figures(int tables, int active, double createTablesPerS, long heapStartBytes,
+      long heapAfterPushBytes, long checkpointBytes, ScaleCounts.Figures catalogQueries,
+      ScaleCounts.Figures originRequests, double[] freshnessMs, int pushes) {}
+
+  static Figures run(ScaleTables tables, Duration push) throws Exception {
+    String schema = "vg_scale_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+    sql("CREATE SCHEMA " + schema);
+    ScaleCounts catalogCounts = new ScaleCounts(tables);
+    ScaleCounts originCounts = new ScaleCounts(tables);
+    try (TemporaryDirectory dir = TemporaryDirectory.create("verglas-scale-");
+        CountingCatalogDriver driver = CountingCatalogDriver.install(catalogCounts)) {
+      LocalConfig config = LocalConfig.builder().dataDir(dir.path()).s3Port(0).flightPort(0)
+          .adminPort(0).checkpointInterval(Duration.ofSeconds(2)).dramCacheBytes(128L << 20)
+          .parallelism(1).catalogUri(SERVER + "&currentSchema=" + schema)
+          .originRequests((bucket, key) -> originCounts.count(tables.classifyPath(key)))
+          .build();
+      try (LocalStack stack = LocalStack.start(config)) {
+        return measure(stack, tables, push, catalogCounts, originCounts);
+      }
+    } finally {
+      sql("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+    }
+  }
+
+  private static Figures measure(LocalStack stack, ScaleTables tables, Duration push,
+      ScaleCounts catalogCounts, ScaleCounts originCounts) throws Exception {
+    EndpointsFile endpoints = stack.endpoints();
+    long heapStart = heapAfterGc();
+    try (VerglasClient client = VerglasClient.builder().uri(endpoints.flightUri())
+        .token(endpoints.flightToken()).build()) {
+      double createRate = create(client, tables.count());
+      System.err.printf("scale: %d tables created, %.0f/s%n", tables.count(), createRate);
+      Schema schema = client.tableSchema(ScaleTables.identifier(0));
+      Catalog catalog = Catalogs.load(endpoints.catalogName(), endpoints.catalogProperties());
+      Freshness freshness = new Freshness();
+      catalogCounts.enable(true);
+      originCounts.enable(true);
+      pushFor(client, schema, tables.active(), push, freshness);
+      drain(catalog, tables.active(), freshness);
+      catalogCounts.enable(false);
+      originCounts.enable(false);
+      long heap = heapAfterGc();
+      double[] millis = freshness.millis(catalog, tables.active());
+      if (catalog instanceof AutoCloseable closeable) {
+        closeable.close();
+      }
+      return new Figures(tables.count(), tables.active(), createRate, heapStart, heap,
+          directoryBytes(stack.config().checkpointDir()), catalogCounts.figures(),
+          originCounts.figures(), millis, freshness.size());
+    }
+  }
+
+  /** Creates tables 0..count-1 over Flight on a few threads; tables per second. */
+  private static double create(VerglasClient client, int count) throws Exception {
+    AtomicInteger next = new AtomicInteger();
+    long start = System.nanoTime();
+    ExecutorService pool = Executors.newFixedThreadPool(CREATE_THREADS);
+    try {
+      List<Future<?>> workers = new ArrayList<>();
+      for (int t = 0; t < CREATE_THREADS; t++) {
+        workers.add(pool.submit(() -> {
+          for (int i = next.getAndIncrement(); i < count; i = next.getAndIncrement()) {
+            client.createTable(new CreateTableRequest(List.of(ScaleTables.NAMESPACE),
+                ScaleTables.name(i), ScaleTables.SCHEMA, ScaleTables.PRIMARY_KEY,
+                ScaleTables.SPEC, Map.of()));
+          }
+          return null;
+        }));
+      }
+      for (Future<?> worker : workers) {
+        worker.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    return count / ((System.nanoTime() - start) / 1e9);
+  }
+
+  /** Pushes a batch of upserts to the next active table, {@value #PUSH_RATE} a second. */
+  private static void pushFor(VerglasClient client, Schema schema, int active, Duration push,
+      Freshness freshness) throws InterruptedException {
+    long end = System.nanoTime() + push.toNanos();
+    long next = System.nanoTime();
+    for (int i = 0; System.nanoTime() < end; i++) {
+      long wait = next - System.nanoTime();
+      if (wait > 0) {
+        Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+      }
+      next += 1_000_000_000L / PUSH_RATE;
+      int table = i % active;
+      try (RowBatchBuilder rows = RowBatchBuilder.forSchema(schema, client.allocator())) {
+        for (int r = 0; r < BATCH_ROWS; r++) {
+          rows.add(Map.of("id", (long) ((i / active * BATCH_ROWS + r) % 1_000),
+              "payload", "push-" + i + "-" + r));
+        }
+        try (VectorSchemaRoot batch = rows.build()) {
+          List<PutAck> acks = client.push(ScaleTables.identifier(table), List.of(batch));
+          long acked = System.currentTimeMillis();
+          acks.forEach(ack -> freshness.add(new Freshness.Sent(table, ack, acked)));
+        }
+      }
+    }
+  }
+
+  /** Waits until every pushed batch is visible in its table. */
+  private static void drain(Catalog catalog, int active, Freshness freshness)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + DRAIN_TIMEOUT.toNanos();
+    for (int index = 0; index < active; index++) {
+      while (!freshness.covered(catalog, index)) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("Cannot finish the run: table " + ScaleTables.name(index)
+              + " did not show its pushed rows within " + DRAIN_TIMEOUT);
+        }
+        Thread.sleep(500);
+      }
+    }
+  }
+
+  /** Used heap after full collections (a few, until it stops falling). */
+  static long heapAfterGc() throws InterruptedException {
+    long used = Long.MAX_VALUE;
+    for (int i = 0; i < 5; i++) {
+      System.gc();
+      Thread.sleep(200);
+      long now = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+      if (now >= used) {
+        return Math.min(now, used);
+      }
+      used = now;
+    }
+    return used;
+  }
+
+  private static long directoryBytes(Path dir) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      return 0;
+    }
+    try (Stream<Path> files = Files.walk(dir)) {
+      return files.filter(Files::isRegularFile).mapToLong(file -> file.toFile().length()).sum();
+    }
+  }
+
+  private static void sql(String statement) throws SQLException {
+    try (Connection c = DriverManager.getConnection(SERVER); Statement s = c.createStatement()) {
+      s.execute(statement);
+    }
+  }
+}
