@@ -5,10 +5,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.verglas.catalog.Catalogs;
 import io.verglas.cli.Verglas;
-import io.verglas.sdk.RowBatchBuilder;
-import io.verglas.sdk.TableWriter;
+import io.verglas.cli.local.TestingOrders;
 import io.verglas.sdk.VerglasClient;
-import io.verglas.table.CreateTableRequest;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -19,18 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.LongStream;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.iceberg.PartitionSpec;
-import org.apache.iceberg.Schema;
-import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.data.IcebergGenerics;
-import org.apache.iceberg.data.Record;
-import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.ComposeContainer;
@@ -51,10 +38,6 @@ import picocli.CommandLine;
  */
 class ComposeStackContainersIT {
   private static final Path DOCKER = Path.of("..", "docker").toAbsolutePath().normalize();
-  private static final TableIdentifier ORDERS = TableIdentifier.of("shop", "orders");
-  private static final Schema SCHEMA = new Schema(
-      Types.NestedField.optional(1, "id", Types.LongType.get()),
-      Types.NestedField.optional(2, "item", Types.StringType.get()));
   private static final Duration STARTUP = Duration.ofMinutes(15);   // includes building the images
 
   @Test
@@ -73,8 +56,8 @@ class ComposeStackContainersIT {
       int exit = submit();
       assertThat(exit).as("verglas submit's exit code").isZero();
       push(env, 0, 1000);
-      assertThat(awaitIds(catalog(env), 1000)).containsExactlyElementsOf(
-          LongStream.range(0, 1000).boxed().toList());
+      assertThat(TestingOrders.awaitIds(catalog(env), 1000, Duration.ofMinutes(5)))
+          .containsExactlyElementsOf(TestingOrders.ids(0, 1000));
     } finally {
       stack.stop();
     }
@@ -96,23 +79,10 @@ class ComposeStackContainersIT {
     return new CommandLine(new Verglas()).execute(command.toArray(String[]::new));
   }
 
-  private static void push(Properties env, long first, int count) throws Exception {
+  private static void push(Properties env, long first, int count) {
     try (VerglasClient client = VerglasClient.builder().uri("grpc+tcp://127.0.0.1:8815")
         .token(env.getProperty("VERGLAS_FLIGHT_TOKEN")).build()) {
-      client.createTable(new CreateTableRequest(List.of("shop"), "orders", SCHEMA, List.of("id"),
-          PartitionSpec.unpartitioned(), Map.of()));
-      try (TableWriter writer = client.openWriter(ORDERS);
-          RowBatchBuilder builder = client.rowBatchBuilder(ORDERS)) {
-        for (long id = first; id < first + count; id++) {
-          Map<String, Object> row = new LinkedHashMap<>();
-          row.put("id", id);
-          row.put("item", "item-" + id);
-          builder.add(row);
-        }
-        try (VectorSchemaRoot batch = builder.build()) {
-          writer.write(batch).join();
-        }
-      }
+      TestingOrders.push(client, first, count);
     }
   }
 
@@ -125,24 +95,6 @@ class ComposeStackContainersIT {
     props.put("s3.access-key-id", env.getProperty("VERGLAS_S3_ACCESS_KEY"));
     props.put("s3.secret-access-key", env.getProperty("VERGLAS_S3_SECRET_KEY"));
     return Catalogs.load("verglas", props);
-  }
-
-  private static List<Long> awaitIds(Catalog catalog, int expected) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
-    List<Long> ids = List.of();
-    while (System.nanoTime() < deadline && ids.size() != expected) {
-      Thread.sleep(1000);
-      Table table = catalog.loadTable(ORDERS);
-      List<Long> read = new ArrayList<>();
-      if (table.currentSnapshot() != null) {
-        try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
-          records.forEach(record -> read.add((Long) record.getField("id")));
-        }
-      }
-      read.sort(null);
-      ids = read;
-    }
-    return ids;
   }
 
   private static Properties env() throws IOException {

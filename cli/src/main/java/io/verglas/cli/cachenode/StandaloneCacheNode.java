@@ -11,7 +11,6 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.iceberg.catalog.Catalog;
 
@@ -44,7 +43,12 @@ public final class StandaloneCacheNode implements AutoCloseable {
         .credentials(keys.originAccessKey(), keys.originSecretKey()).build();
     CacheNode node = null;
     try {
-      createBucket(origin, options);
+      try {
+        origin.ensureBucket(options.bucket());
+      } catch (IllegalStateException e) {
+        throw new IllegalStateException("Cannot use the origin " + options.originEndpoint() + ": "
+            + e.getCause().getMessage(), e.getCause());
+      }
       AtomicReference<Catalog> catalog = new AtomicReference<>();
       node = builder(options, keys, origin, catalog).build().start();
       if (options.catalogUri() != null) {
@@ -83,17 +87,6 @@ public final class StandaloneCacheNode implements AutoCloseable {
       node.catalog(RestCatalogConfig.builder(catalog::get, keys.catalogToken()).build());
     }
     return node;
-  }
-
-  private static void createBucket(S3Origin origin, Options options) {
-    try {
-      if (!origin.bucketExists(options.bucket()).join()) {
-        origin.createBucket(options.bucket()).join();
-      }
-    } catch (CompletionException e) {
-      throw new IllegalStateException("Cannot use the origin " + options.originEndpoint() + ": "
-          + e.getCause().getMessage(), e.getCause());
-    }
   }
 
   private static Path directory(Path dir) {

@@ -1,7 +1,6 @@
 package io.verglas.cli.local;
 
-import static io.verglas.cli.local.TestingSessionCluster.awaitIds;
-import static io.verglas.cli.local.TestingSessionCluster.ids;
+import static io.verglas.cli.local.TestingOrders.ids;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -14,6 +13,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.iceberg.catalog.Catalog;
@@ -88,6 +88,11 @@ class SessionClusterITCase {
       savepoints.add(stopWithSavepoint(stackDir));
     }
     assertThat(savepoints).doesNotHaveDuplicates();
+  }
+
+  /** The table's ids, sorted, once it holds {@code expected} rows or after two minutes. */
+  private static List<Long> awaitIds(Catalog catalog, int expected) throws Exception {
+    return TestingOrders.awaitIds(catalog, expected, Duration.ofMinutes(2));
   }
 
   /** Stops the stack; the materializer leaves a savepoint in the bucket, whose path this answers. */

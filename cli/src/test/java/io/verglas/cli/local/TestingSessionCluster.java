@@ -7,17 +7,8 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.LongStream;
 import java.util.stream.Stream;
-import org.apache.iceberg.Table;
-import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.data.IcebergGenerics;
-import org.apache.iceberg.data.Record;
-import org.apache.iceberg.io.CloseableIterable;
 
 /**
  * A session cluster for a local stack in {@code stackDir}, shared by the session cluster tests:
@@ -75,29 +66,6 @@ final class TestingSessionCluster implements AutoCloseable {
   @Override
   public void close() {
     cluster.close();
-  }
-
-  static List<Long> ids(long first, int count) {
-    return LongStream.range(first, first + count).boxed().toList();
-  }
-
-  /** The table's ids, sorted, once it holds {@code expected} rows or after two minutes. */
-  static List<Long> awaitIds(Catalog catalog, int expected) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-    List<Long> ids = List.of();
-    while (System.nanoTime() < deadline && ids.size() != expected) {
-      Thread.sleep(300);
-      Table table = catalog.loadTable(TestingOrders.ORDERS);
-      List<Long> read = new ArrayList<>();
-      if (table.currentSnapshot() != null) {
-        try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
-          records.forEach(record -> read.add((Long) record.getField("id")));
-        }
-      }
-      read.sort(null);
-      ids = read;
-    }
-    return ids;
   }
 
   private static Path clusterDir(String name) throws IOException {
