@@ -1,6 +1,7 @@
 package io.verglas.cli;
 
 import io.verglas.cli.bench.BenchLauncher;
+import io.verglas.cli.cachenode.CacheNodeCommand;
 import io.verglas.cli.flink.FlinkClusterCommand;
 import io.verglas.cli.flink.JobsCommand;
 import io.verglas.cli.flink.StopCommand;
@@ -20,7 +21,7 @@ import picocli.CommandLine.Command;
     versionProvider = VersionProvider.class,
     description = "Verglas: rows over Arrow Flight into maintained Iceberg tables, served by an "
         + "Iceberg-aware S3 cache.",
-    subcommands = {LocalCommand.class, TableCommand.class, PushCommand.class, BenchLauncher.class,
+    subcommands = {LocalCommand.class, CacheNodeCommand.class, TableCommand.class, PushCommand.class, BenchLauncher.class,
         ConfigReferenceCommand.class,
         SubmitCommand.class, JobsCommand.class, StopCommand.class, FlinkClusterCommand.class,
         CommandLine.HelpCommand.class})

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import org.apache.iceberg.catalog.Catalog;
 
@@ -31,6 +32,11 @@ import org.apache.iceberg.catalog.Catalog;
  */
 public final class IngestServerMain {
   public static final String READY = "VERGLAS_INGEST_READY port=";
+  /** Every option it takes (each followed by a value); any other is refused. */
+  public static final Set<String> OPTIONS = Set.of("stream", "token", "host", "port",
+      "s3-endpoint", "s3-region", "s3-access-key", "s3-secret-key", "bucket", "catalog-name",
+      "catalog-prop", "wal-prefix", "lanes", "flush-bytes", "flush-interval-ms",
+      "flush-linger-ms", "max-concurrent-puts", "max-concurrent-puts-per-connection");
 
   private IngestServerMain() {}
 
@@ -44,6 +50,9 @@ public final class IngestServerMain {
         throw usage("expected --option value but got '" + name + "'");
       }
       String value = rest.remove(0);
+      if (!OPTIONS.contains(name.substring(2))) {
+        throw usage("unknown option '" + name + "'");
+      }
       if (name.equals("--catalog-prop")) {
         int eq = value.indexOf('=');
         if (eq <= 0) {

@@ -3,6 +3,7 @@ package io.verglas.cache.origin;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * The object store behind a cache node. Every method is asynchronous: the node's event loops
@@ -27,6 +28,21 @@ public interface Origin extends AutoCloseable {
   CompletableFuture<Boolean> bucketExists(String bucket);
 
   CompletableFuture<Void> createBucket(String bucket);
+
+  /**
+   * Creates {@code bucket} unless it exists (what a node over a fresh origin does at start);
+   * a failure names the origin's answer.
+   */
+  default void ensureBucket(String bucket) {
+    try {
+      if (!bucketExists(bucket).join()) {
+        createBucket(bucket).join();
+      }
+    } catch (CompletionException e) {
+      throw new IllegalStateException("Cannot use the origin's bucket " + bucket + ": "
+          + e.getCause().getMessage(), e.getCause());
+    }
+  }
 
   CompletableFuture<Void> deleteBucket(String bucket);
 

@@ -47,7 +47,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.apache.flink.configuration.Configuration;
@@ -251,10 +250,8 @@ public final class LocalStack implements AutoCloseable {
     Origin origin = config.origin().open(config.originDir(), System.getenv());
     started.push(origin);
     try {
-      if (!origin.bucketExists(config.bucket()).join()) {
-        origin.createBucket(config.bucket()).join();
-      }
-    } catch (CompletionException e) {
+      origin.ensureBucket(config.bucket());
+    } catch (IllegalStateException e) {
       throw new IllegalStateException("Cannot use the origin " + config.origin() + ": "
           + e.getCause().getMessage(), e.getCause());
     }

@@ -5,10 +5,13 @@ import io.verglas.sdk.TableWriter;
 import io.verglas.sdk.VerglasClient;
 import io.verglas.table.CreateTableRequest;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.LongStream;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
@@ -20,9 +23,12 @@ import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Types;
 
-/** A small primary-key table {@code shop.orders (id, item)} pushed over Flight to a stack. */
-final class TestingOrders {
-  static final TableIdentifier ORDERS = TableIdentifier.of("shop", "orders");
+/**
+ * A small primary-key table {@code shop.orders (id, item)} pushed over Flight to a stack and
+ * read back (public for the containers profile's test of the compose stack).
+ */
+public final class TestingOrders {
+  public static final TableIdentifier ORDERS = TableIdentifier.of("shop", "orders");
   static final Schema SCHEMA = new Schema(
       Types.NestedField.optional(1, "id", Types.LongType.get()),
       Types.NestedField.optional(2, "item", Types.StringType.get()));
@@ -38,23 +44,57 @@ final class TestingOrders {
   /** Creates the table when {@code first} is 0, then pushes ids {@code [first, first + count)} as one acknowledged batch. */
   static void push(EndpointsFile endpoints, long first, int count) throws Exception {
     try (VerglasClient client = VerglasClient.builder().uri(endpoints.flightUri()).token(endpoints.flightToken()).build()) {
-      if (first == 0) {
-        client.createTable(new CreateTableRequest(List.of("shop"), "orders", SCHEMA, List.of("id"),
-            PartitionSpec.unpartitioned(), Map.of()));
+      push(client, first, count);
+    }
+  }
+
+  /** {@link #push(EndpointsFile, long, int)} through {@code client}. */
+  public static void push(VerglasClient client, long first, int count) {
+    if (first == 0) {
+      client.createTable(new CreateTableRequest(List.of("shop"), "orders", SCHEMA, List.of("id"),
+          PartitionSpec.unpartitioned(), Map.of()));
+    }
+    try (TableWriter writer = client.openWriter(ORDERS)) {
+      write(client, writer, first, count);
+    }
+  }
+
+  /** Writes ids {@code [first, first + count)} as one batch and waits for its acknowledgement. */
+  static void write(VerglasClient client, TableWriter writer, long first, int count) {
+    try (RowBatchBuilder builder = client.rowBatchBuilder(ORDERS)) {
+      for (long id = first; id < first + count; id++) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("id", id);
+        row.put("item", "item-" + id);
+        builder.add(row);
       }
-      try (TableWriter writer = client.openWriter(ORDERS);
-          RowBatchBuilder builder = client.rowBatchBuilder(ORDERS)) {
-        for (long id = first; id < first + count; id++) {
-          Map<String, Object> row = new LinkedHashMap<>();
-          row.put("id", id);
-          row.put("item", "item-" + id);
-          builder.add(row);
-        }
-        try (VectorSchemaRoot batch = builder.build()) {
-          writer.write(batch).join();
-        }
+      try (VectorSchemaRoot batch = builder.build()) {
+        writer.write(batch).join();
       }
     }
+  }
+
+  public static List<Long> ids(long first, int count) {
+    return LongStream.range(first, first + count).boxed().toList();
+  }
+
+  /** The table's ids, sorted, once it holds {@code expected} rows or after {@code timeout}. */
+  public static List<Long> awaitIds(Catalog catalog, int expected, Duration timeout) throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    List<Long> ids = List.of();
+    while (System.nanoTime() < deadline && ids.size() != expected) {
+      Thread.sleep(300);
+      Table table = catalog.loadTable(ORDERS);
+      List<Long> read = new ArrayList<>();
+      if (table.currentSnapshot() != null) {
+        try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
+          records.forEach(record -> read.add((Long) record.getField("id")));
+        }
+      }
+      read.sort(null);
+      ids = read;
+    }
+    return ids;
   }
 
   /**

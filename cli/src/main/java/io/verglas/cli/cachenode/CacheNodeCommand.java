@@ -1,0 +1,77 @@
+package io.verglas.cli.cachenode;
+
+import io.verglas.cli.foreground.Foreground;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code verglas cache-node}: one cache node by itself, the cache role of a deployment whose
+ * roles run apart (docker/compose.yaml): the S3 endpoint over an S3-compatible origin, its admin
+ * port, and with {@code --catalog-uri} the REST catalog at {@code /catalog}.
+ *
+ * <p>The node itself is {@link StandaloneCacheNode}. What {@code verglas local} adds around its
+ * cache node is not here: no change feed (the node's metadata follows commits through
+ * {@code /catalog}'s short load cache and its own misses, not through commit events), no query
+ * service, no cache cluster. Keys come from the
+ * environment ({@link NodeKeys}), never from the command line, where {@code ps} shows them.
+ */
+@Command(name = "cache-node", mixinStandardHelpOptions = true,
+    description = "Run one cache node by itself: the S3 endpoint with its block cache over an "
+        + "S3-compatible origin (MinIO, S3), its admin port (/health, /stats, /metrics) and, "
+        + "with --catalog-uri, the Iceberg REST catalog at /catalog. Keys come from the "
+        + "environment: " + NodeKeys.DESCRIPTION)
+public final class CacheNodeCommand implements Callable<Integer> {
+  @Option(names = "--origin-endpoint", required = true, paramLabel = "URL",
+      description = "The origin's S3 endpoint, e.g. http://minio:9000 (path-style requests)")
+  URI originEndpoint;
+
+  @Option(names = "--origin-region", description = "The origin's region (default: us-east-1)")
+  String originRegion = "us-east-1";
+
+  @Option(names = "--bucket", description = "The warehouse bucket, created at the origin when "
+      + "missing (default: warehouse)")
+  String bucket = "warehouse";
+
+  @Option(names = "--host", description = "Address of the S3 and admin ports (default: 127.0.0.1)")
+  String host = "127.0.0.1";
+
+  @Option(names = "--port", description = "S3 endpoint port (default: 9100)")
+  int port = 9100;
+
+  @Option(names = "--admin-port", description = "Admin port: /health, /stats, /metrics (default: 9101)")
+  int adminPort = 9101;
+
+  @Option(names = "--region", description = "The region the S3 endpoint signs for (default: us-east-1)")
+  String region = "us-east-1";
+
+  @Option(names = "--dram-cache-bytes", description = "The DRAM tier (default: 536870912)")
+  long dramCacheBytes = 512L << 20;
+
+  @Option(names = "--spool-dir", description = "Where large uploads are staged (default: cache-node-spool)")
+  Path spoolDir = Path.of("cache-node-spool");
+
+  @Option(names = "--catalog-uri", description = "Serve /catalog over the Iceberg JDBC catalog "
+      + "on this database, e.g. jdbc:postgresql://postgres:5432/verglas?user=verglas (default: "
+      + "no /catalog)")
+  String catalogUri;
+
+  @Override
+  public Integer call() throws Exception {
+    StandaloneCacheNode node = StandaloneCacheNode.start(new StandaloneCacheNode.Options(
+        originEndpoint, originRegion, bucket, host, port, adminPort, region, dramCacheBytes,
+        spoolDir, catalogUri), NodeKeys.from(System.getenv()));
+    Foreground foreground = Foreground.stopOnExit("Stopping the cache node ...", node);
+    System.out.println("The cache node is up.");
+    System.out.println("  S3 endpoint   " + node.endpoint() + "  (bucket " + bucket + ", origin "
+        + originEndpoint + ")");
+    System.out.println("  Admin         " + node.adminEndpoint() + "/health");
+    if (catalogUri != null) {
+      System.out.println("  REST catalog  " + node.catalogUri());
+    }
+    foreground.await();
+    return 0;
+  }
+}

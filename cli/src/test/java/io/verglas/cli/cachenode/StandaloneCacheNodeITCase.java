@@ -1,0 +1,114 @@
+package io.verglas.cli.cachenode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.verglas.cache.CacheNode;
+import io.verglas.cache.origin.LocalDirectoryOrigin;
+import io.verglas.catalog.Catalogs;
+import io.verglas.store.ObjectStoreEndpoint;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * {@code verglas cache-node}'s node over a real S3-compatible origin (another cache node, in
+ * process, over a directory, standing for MinIO): it creates the bucket there, serves objects
+ * written through it from the origin, answers the REST catalog (on SQLite here; compose.yaml
+ * uses PostgreSQL) with table files written through itself, and keeps its admin reads behind
+ * the admin token.
+ */
+class StandaloneCacheNodeITCase {
+  private static final Map<String, String> ENV = Map.of(
+      NodeKeys.ORIGIN_ACCESS_KEY, "origin", NodeKeys.ORIGIN_SECRET_KEY, "origin-secret",
+      NodeKeys.ACCESS_KEY, "client", NodeKeys.SECRET_KEY, "client-secret",
+      NodeKeys.JOB_ACCESS_KEY, "jobs", NodeKeys.JOB_SECRET_KEY, "jobs-secret",
+      NodeKeys.CATALOG_TOKEN, "catalog-token", NodeKeys.ADMIN_TOKEN, "admin-token");
+
+  @TempDir Path dir;
+
+  @Test
+  void servesTheOriginsObjectsAndTheRestCatalogThroughItself() throws Exception {
+    try (LocalDirectoryOrigin directory = new LocalDirectoryOrigin(dir.resolve("origin"));
+        CacheNode origin = CacheNode.builder().credentials("origin", "origin-secret")
+            .origin(directory).spoolDirectory(dir.resolve("origin-spool")).build().start();
+        StandaloneCacheNode node = StandaloneCacheNode.start(new StandaloneCacheNode.Options(
+            origin.endpoint(), "us-east-1", "warehouse", "127.0.0.1", 0, 0, "us-east-1", 64L << 20,
+            dir.resolve("spool"), "jdbc:sqlite:" + dir.resolve("catalog.db")), NodeKeys.from(ENV));
+        S3Client client = new ObjectStoreEndpoint(node.endpoint(), "us-east-1", "client",
+            "client-secret", "warehouse").newClient();
+        S3Client atOrigin = new ObjectStoreEndpoint(origin.endpoint(), "us-east-1", "origin",
+            "origin-secret", "warehouse").newClient()) {
+      client.putObject(b -> b.bucket("warehouse").key("a/b.txt"), RequestBody.fromString("through"));
+      assertThat(atOrigin.getObjectAsBytes(b -> b.bucket("warehouse").key("a/b.txt")).asUtf8String())
+          .isEqualTo("through");
+
+      Catalog catalog = restCatalog(node.catalogUri());
+      ((SupportsNamespaces) catalog).createNamespace(Namespace.of("shop"));
+      Schema schema = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
+      catalog.createTable(TableIdentifier.of("shop", "orders"), schema);
+      Table table = catalog.loadTable(TableIdentifier.of("shop", "orders"));
+      assertThat(table.schema().asStruct()).isEqualTo(schema.asStruct());
+      String metadataKey = URI.create(metadataLocation(table)).getPath().substring(1);
+      assertThat(atOrigin.headObject(b -> b.bucket("warehouse").key(metadataKey)).contentLength())
+          .isPositive();
+
+      assertThat(status(node.adminEndpoint().resolve("/health"), null)).isEqualTo(200);
+      assertThat(status(node.adminEndpoint().resolve("/stats"), null)).isEqualTo(401);
+      assertThat(status(node.adminEndpoint().resolve("/stats"), "admin-token")).isEqualTo(200);
+    }
+  }
+
+  @Test
+  void missingKeysAreNamed() {
+    Map<String, String> env = new HashMap<>(ENV);
+    env.remove(NodeKeys.CATALOG_TOKEN);
+    assertThatThrownBy(() -> NodeKeys.from(env)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("Cannot start the cache node: " + NodeKeys.CATALOG_TOKEN + " is not set");
+    env.put(NodeKeys.CATALOG_TOKEN, "t");
+    env.remove(NodeKeys.JOB_SECRET_KEY);
+    assertThatThrownBy(() -> NodeKeys.from(env)).hasMessageContaining("set both "
+        + NodeKeys.JOB_ACCESS_KEY + " and " + NodeKeys.JOB_SECRET_KEY);
+  }
+
+  private static String metadataLocation(Table table) {
+    return ((HasTableOperations) table).operations().current().metadataFileLocation();
+  }
+
+  /** A standard REST catalog client with the clients' S3 keys; the endpoint comes from /catalog. */
+  private static Catalog restCatalog(URI uri) {
+    Map<String, String> props = new LinkedHashMap<>();
+    props.put("type", "rest");
+    props.put("uri", uri.toString());
+    props.put("token", "catalog-token");
+    props.put("s3.access-key-id", "client");
+    props.put("s3.secret-access-key", "client-secret");
+    return Catalogs.load("client", props);
+  }
+
+  private static int status(URI uri, String token) throws Exception {
+    HttpRequest.Builder request = HttpRequest.newBuilder(uri);
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
+    return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.discarding())
+        .statusCode();
+  }
+}
