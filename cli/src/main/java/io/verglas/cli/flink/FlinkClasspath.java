@@ -16,7 +16,8 @@ import java.util.stream.Stream;
  * SDK, Arrow, our own modules). A cluster given all of it would run a job whose jar misses a
  * class as if nothing were wrong; a Flink distribution's {@code lib/} holds Flink and its
  * runtime dependencies only, so this class keeps the jars whose names are Flink's modules
- * (flink-*, but not the filesystem plugins, which go to the plugins directory) and the
+ * (flink-*, but not the filesystem and metrics reporter plugins, which go to the plugins
+ * directory) and the
  * third-party libraries flink-runtime, flink-clients, flink-streaming-java, the RocksDB state
  * backend and flink-runtime-web depend on, plus the logging the launcher uses (slf4j with
  * logback, in place of the distribution's log4j). The JDBC drivers of the catalog (SQLite,
@@ -27,7 +28,7 @@ import java.util.stream.Stream;
  * the same, drivers in {@code lib/}.
  */
 public final class FlinkClasspath {
-  private static final Pattern FLINK_JAR = Pattern.compile("(flink-(?!s3-fs|azure-fs|gs-fs)[a-z0-9-]+"
+  private static final Pattern FLINK_JAR = Pattern.compile("(flink-(?!s3-fs|azure-fs|gs-fs|metrics-prometheus)[a-z0-9-]+"
       + "|frocksdbjni|kryo|reflectasm|minlog|objenesis|snakeyaml-engine|jsr305|javassist"
       + "|commons-(collections|compress|math3|cli|io|lang3|text)|snappy-java|lz4-java|async-profiler"
       + "|slf4j-api|logback-classic|logback-core|sqlite-jdbc|postgresql)-[0-9][^/]*\\.jar");

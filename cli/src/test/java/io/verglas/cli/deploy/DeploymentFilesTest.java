@@ -141,7 +141,7 @@ class DeploymentFilesTest {
   }
 
   @Test
-  void exposedAndPublishedPortsAreTheOnesTheCommandsListenOn() {
+  void exposedAndPublishedPortsAreTheOnesTheCommandsListenOn() throws IOException {
     List<String> node = compose.command("cache-node");
     Set<Integer> nodePorts = Set.of(Integer.valueOf(option(node, "--port")), Integer.valueOf(option(node, "--admin-port")));
     assertThat(dockerfiles.get("cache-node.Dockerfile").exposed()).containsExactlyInAnyOrderElementsOf(nodePorts);
@@ -151,9 +151,12 @@ class DeploymentFilesTest {
     assertThat(dockerfiles.get("ingest.Dockerfile").exposed()).containsExactly(flight);
     assertThat(compose.publishedContainerPorts("ingest")).containsExactly(flight);
 
-    // the flink image: REST, JobManager RPC and blob server (6124: the official image's setting)
+    // the flink image: REST, JobManager RPC and blob server (6124: the official image's setting),
+    // and the first port of the Prometheus reporter's range
+    int scrape = Integer.parseInt(FlinkKeys.value(ROOT.resolve("flink-conf/config.yaml"),
+        "metrics.reporter.prom.port").split("-")[0]);
     assertThat(dockerfiles.get("flink.Dockerfile").exposed())
-        .containsExactly(RestOptions.PORT.defaultValue(), JobManagerOptions.PORT.defaultValue(), 6124);
+        .containsExactly(RestOptions.PORT.defaultValue(), JobManagerOptions.PORT.defaultValue(), 6124, scrape);
     assertThat(compose.publishedContainerPorts("jobmanager")).containsExactly(RestOptions.PORT.defaultValue());
 
     assertThat(dockerfiles.get("launcher.Dockerfile").exposed()).containsExactly(
@@ -161,16 +164,24 @@ class DeploymentFilesTest {
   }
 
   @Test
-  void flinkImageIsTheBuildsFlinkVersionWithFlinksOwnSettings() throws IOException {
+  void flinkImageIsTheBuildsFlinkVersionWithFlinksOwnSettings() throws IOException, ClassNotFoundException {
     assertThat(dockerfiles.get("flink.Dockerfile").finalImage())
         .startsWith("flink:" + EnvironmentInformation.getVersion() + "-");
     assertThat(compose.command("jobmanager")).containsExactly("jobmanager");
     assertThat(compose.command("taskmanager")).containsExactly("taskmanager");
     Set<String> known = FlinkKeys.onClasspath();
+    Set<String> reporterOptions = new java.util.HashSet<>(known);
+    for (String factory : FlinkKeys.reporterFactories(ROOT.resolve("flink-conf/config.yaml"))) {
+      Class<?> type = Class.forName(factory, false, getClass().getClassLoader());
+      assertThat(org.apache.flink.metrics.reporter.MetricReporterFactory.class)
+          .as("%s is a metrics reporter factory", factory).isAssignableFrom(type);
+      reporterOptions.addAll(FlinkKeys.reporterArguments(type));
+    }
     List<String> keys = new ArrayList<>(FlinkKeys.ofConfigFile(ROOT.resolve("flink-conf/config.yaml")));
     keys.addAll(FlinkKeys.ofProperties(compose.environment("jobmanager").get("FLINK_PROPERTIES")));
-    assertThat(keys).isNotEmpty().allSatisfy(key -> assertThat(known.contains(key) || key.startsWith("s3."))
-        .as("%s is a Flink setting (or the S3 filesystem plugin's)", key).isTrue());
+    assertThat(keys).isNotEmpty().allSatisfy(key -> assertThat(known.contains(key) || key.startsWith("s3.")
+            || reporterOptions.contains(FlinkKeys.reporterOption(key)))
+        .as("%s is a Flink setting (or the S3 filesystem plugin's, or a metrics reporter's)", key).isTrue());
     assertThat(compose.environment("taskmanager")).isEqualTo(compose.environment("jobmanager"));
   }
 

@@ -57,6 +57,63 @@ final class FlinkKeys {
     }
   }
 
+  /**
+   * What a metrics reporter's setting ({@code metrics.reporter.<name>.<option>}) sets: the
+   * option, which Flink's reporter options or the reporter's own declare; null for other keys.
+   */
+  static String reporterOption(String key) {
+    java.util.regex.Matcher reporter = REPORTER_KEY.matcher(key);
+    return reporter.matches() ? reporter.group(1) : null;
+  }
+
+  /** The factory classes a flat configuration file names for its metrics reporters. */
+  static List<String> reporterFactories(Path file) throws IOException {
+    List<String> factories = new ArrayList<>();
+    for (String[] pair : settings(file)) {
+      if ("factory.class".equals(reporterOption(pair[0]))) {
+        factories.add(pair[1]);
+      }
+    }
+    return factories;
+  }
+
+  /** The arguments a reporter factory reads: its {@code ARG_*} string constants (Flink's convention). */
+  static Set<String> reporterArguments(Class<?> factory) {
+    Set<String> arguments = new HashSet<>();
+    for (Field field : factory.getDeclaredFields()) {
+      if (Modifier.isStatic(field.getModifiers()) && field.getName().startsWith("ARG_")
+          && field.getType() == String.class) {
+        try {
+          field.setAccessible(true);
+          arguments.add((String) field.get(null));
+        } catch (ReflectiveOperationException e) {
+          throw new AssertionError("Cannot read " + field, e);
+        }
+      }
+    }
+    return arguments;
+  }
+
+  /** The value a flat configuration file gives {@code key}, or null. */
+  static String value(Path file, String key) throws IOException {
+    return settings(file).stream().filter(pair -> pair[0].equals(key)).map(pair -> pair[1])
+        .findFirst().orElse(null);
+  }
+
+  private static List<String[]> settings(Path file) throws IOException {
+    List<String[]> settings = new ArrayList<>();
+    for (String line : Files.readAllLines(file)) {
+      String[] pair = line.split(":", 2);
+      if (pair.length == 2 && !line.startsWith("#") && !line.startsWith(" ")) {
+        settings.add(new String[] {pair[0].strip(), pair[1].strip()});
+      }
+    }
+    return settings;
+  }
+
+  private static final java.util.regex.Pattern REPORTER_KEY =
+      java.util.regex.Pattern.compile("metrics\\.reporter\\.[^.]+\\.(.+)");
+
   /** The keys of a flat YAML configuration file ({@code key: value} lines). */
   static List<String> ofConfigFile(Path file) throws IOException {
     return ofProperties(Files.readString(file));

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.verglas.catalog.Catalogs;
 import io.verglas.cli.flink.FlinkRestClient;
 import io.verglas.cli.flink.JobSummary;
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -54,6 +55,24 @@ class SessionClusterITCase {
     }
   }
 
+  /** What the Prometheus endpoints of flink-conf's port range answer (a process per port in use). */
+  private static List<String> prometheusScrapes() throws Exception {
+    List<String> scrapes = new ArrayList<>();
+    HttpClient http = HttpClient.newBuilder().connectTimeout(java.time.Duration.ofSeconds(2)).build();
+    for (int port = 9249; port <= 9259; port++) {
+      try {
+        HttpResponse<String> scrape = http.send(HttpRequest.newBuilder(
+            URI.create("http://127.0.0.1:" + port + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
+        if (scrape.statusCode() == 200) {
+          scrapes.add(scrape.body());
+        }
+      } catch (java.net.ConnectException nothingThere) {
+        // the port is not in use
+      }
+    }
+    return scrapes;
+  }
+
   @Test
   void materializerKeepsEveryRowOnceAcrossTaskManagerKillAndRescaleOneTwoOne() throws Exception {
     Path stackDir = dir.resolve("stack");
@@ -63,6 +82,9 @@ class SessionClusterITCase {
     stack = LocalStack.start(cluster.stack().parallelism(1).build());
     assertThat(new FlinkRestClient(cluster.restUrl()).jobs()).extracting(JobSummary::name)
         .containsExactlyInAnyOrder("verglas-materializer", "verglas-maintenance");
+    assertThat(String.join("\n", prometheusScrapes()))
+        .as("flink-conf's Prometheus reporter on the JobManager and the TaskManager")
+        .contains("flink_jobmanager_numRegisteredTaskManagers", "flink_taskmanager_Status_JVM_CPU_Load");
     EndpointsFile endpoints = stack.endpoints();
     Catalog catalog = Catalogs.load(endpoints.catalogName(), endpoints.catalogProperties());
     TestingOrders.push(endpoints, 0, 500);
