@@ -18,6 +18,7 @@ class FlinkClasspathTest {
         REPO + "org/apache/flink/flink-runtime-web/2.1.1/flink-runtime-web-2.1.1.jar",
         REPO + "org/apache/flink/flink-shaded-guava/33.4.0-jre-20.0/flink-shaded-guava-33.4.0-jre-20.0.jar",
         REPO + "org/apache/flink/flink-s3-fs-hadoop/2.1.1/flink-s3-fs-hadoop-2.1.1.jar",
+        REPO + "org/apache/flink/flink-metrics-prometheus/2.0.0/flink-metrics-prometheus-2.0.0.jar",
         REPO + "org/apache/commons/commons-compress/1.28.0/commons-compress-1.28.0.jar",
         REPO + "org/xerial/sqlite-jdbc/3.53.0.0/sqlite-jdbc-3.53.0.0.jar",
         REPO + "org/apache/iceberg/iceberg-core/1.11.0/iceberg-core-1.11.0.jar",
