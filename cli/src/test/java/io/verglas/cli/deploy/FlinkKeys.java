@@ -101,11 +101,20 @@ final class FlinkKeys {
   }
 
   private static List<String[]> settings(Path file) throws IOException {
+    return settings(Files.readString(file));
+  }
+
+  /**
+   * The top-level {@code key: value} lines of a flat configuration (comments, blank and indented
+   * lines skipped); a line with no colon fails, as a configuration Flink cannot read.
+   */
+  private static List<String[]> settings(String text) {
     List<String[]> settings = new ArrayList<>();
-    for (String line : Files.readAllLines(file)) {
-      String[] pair = line.split(":", 2);
-      if (pair.length == 2 && !line.startsWith("#") && !line.startsWith(" ")) {
-        settings.add(new String[] {pair[0].strip(), pair[1].strip()});
+    for (String line : text.split("\n")) {
+      String stripped = line.strip();
+      if (!stripped.isEmpty() && !stripped.startsWith("#") && !line.startsWith(" ")) {
+        int colon = stripped.indexOf(':');
+        settings.add(new String[] {stripped.substring(0, colon).strip(), stripped.substring(colon + 1).strip()});
       }
     }
     return settings;
@@ -120,13 +129,7 @@ final class FlinkKeys {
   }
 
   static List<String> ofProperties(String text) {
-    List<String> keys = new ArrayList<>();
-    for (String line : text.split("\n")) {
-      String stripped = line.strip();
-      if (!stripped.isEmpty() && !stripped.startsWith("#") && !line.startsWith(" ")) {
-        keys.add(stripped.substring(0, stripped.indexOf(':')));
-      }
-    }
-    return keys;
+    return settings(text).stream().map(pair -> pair[0]).toList();
   }
+
 }
