@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -173,16 +172,16 @@ final class TableReads implements Traversal.EdgeReads {
   }
 
   /**
-   * Collects rows up to {@code limit}, noting whether one more matched: as JSON-ready maps (which
-   * the byte budget counts) and as the answer schema's typed values (for Arrow answers).
+   * Collects rows up to {@code limit}, noting whether one more matched, as the answer schema's
+   * typed values (what an Arrow answer is written from); {@link #rows} shows them as JSON-ready
+   * maps without keeping a second copy. The byte budget counts each row's JSON as it comes.
    */
   static final class Collector implements RowSink {
     private final int limit;
-    private final List<String> select;
     private final Consumer<Object> budget;
     final Schema answer;
-    final List<Map<String, Object>> rows = new ArrayList<>();
     final List<Object[]> values = new ArrayList<>();
+    final List<Map<String, Object>> rows;
     boolean truncated;
 
     /**
@@ -191,38 +190,25 @@ final class TableReads implements Traversal.EdgeReads {
      */
     Collector(int limit, List<String> select, Schema table, Consumer<Object> budget) {
       this.limit = limit;
-      this.select = select;
       this.budget = budget;
       this.answer = answerSchema(table, select);
+      this.rows = new JsonRows(answer, values);
     }
 
     @Override
     public boolean accept(Record record) {
-      if (rows.size() == limit) {
+      if (values.size() == limit) {
         truncated = true;
         return false;
       }
-      Map<String, Object> row = project(RowJson.row(record));
-      budget.accept(row);
-      rows.add(row);
       List<Types.NestedField> columns = answer.columns();
       Object[] typed = new Object[columns.size()];
       for (int c = 0; c < typed.length; c++) {
         typed[c] = record.getField(columns.get(c).name());
       }
+      budget.accept(JsonRows.row(columns, typed));
       values.add(typed);
       return true;
-    }
-
-    private Map<String, Object> project(Map<String, Object> row) {
-      if (select == null) {
-        // the generic reader adds _pos to apply position delete files: not a column of the table
-        row.keySet().removeIf(MetadataColumns::isMetadataColumn);
-        return row;
-      }
-      Map<String, Object> projected = new LinkedHashMap<>();
-      select.forEach(column -> projected.put(column, row.get(column)));
-      return projected;
     }
 
     /** The answered columns in answer order: {@code select}'s, or the table's without metadata columns. */
