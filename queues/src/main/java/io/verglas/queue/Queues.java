@@ -1,6 +1,7 @@
 package io.verglas.queue;
 
 import io.verglas.queue.group.ConsumerGroup;
+import io.verglas.queue.group.DeadLetters;
 import io.verglas.queue.group.GroupConsumer;
 import io.verglas.queue.log.MessageBatchCodec;
 import io.verglas.queue.log.QueueLayout;
@@ -8,6 +9,7 @@ import io.verglas.queue.log.QueueObjects;
 import io.verglas.queue.log.SegmentLog;
 import io.verglas.queue.publish.QueuePublisher;
 import io.verglas.queue.retention.QueueRetention;
+import io.verglas.queue.retention.RetentionSweeper;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -64,14 +66,24 @@ public final class Queues implements AutoCloseable {
     return new ConsumerGroup(objects, layout, log(queue), group, settings.groups());
   }
 
+  /** A consumer of the group; segments delivered too often go to the group's {@link DeadLetters}. */
   public GroupConsumer consumer(String queue, String group, String consumerId) {
-    return new GroupConsumer(group(queue, group), log(queue), consumerId);
+    ConsumerGroup consumerGroup = group(queue, group);   // checks the names first
+    DeadLetters deadLetters = new DeadLetters(log(queue), group, settings.groups().maxDeliveries(),
+        this::publish);
+    return new GroupConsumer(consumerGroup, log(queue), consumerId, deadLetters);
   }
 
   /** Runs retention once on the queue; returns the number of segments deleted. */
   public int expire(String queue) {
     return new QueueRetention(objects, layout, log(queue), settings.retention(),
         settings.groups().clock()).run();
+  }
+
+  /** Runs retention on every queue of the bucket each {@code interval}, until closed. */
+  public RetentionSweeper sweepRetention(java.time.Duration interval) {
+    return new RetentionSweeper(action -> objects.forEachChild(QueueLayout.SEGMENT_PREFIX + "/",
+        action), this::expire, interval);
   }
 
   public SegmentLog log(String queue) {

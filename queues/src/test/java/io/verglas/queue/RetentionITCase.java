@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.verglas.queue.group.GroupConsumer;
 import io.verglas.queue.group.LeasedMessages;
 import io.verglas.queue.retention.RetentionPolicy;
+import io.verglas.queue.retention.RetentionSweeper;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -48,6 +49,37 @@ class RetentionITCase extends OnCacheNode {
       assertThat(drain(restarted.consumer("logs", "late", "l"))).as("a new group starts at the"
           + " oldest kept segment").extracting(QueueLogITCase::text).containsExactly("after");
     }
+  }
+
+  @Test
+  void theSweeperRunsRetentionOnEveryQueueOfTheBucketOnItsSchedule() throws Exception {
+    RetentionPolicy bySize = new RetentionPolicy(Duration.ofDays(365), 0);
+    try (Queues queues = fixture.queues(QueueSettings.defaults().withRetention(bySize))) {
+      for (String queue : List.of("swept-a", "swept-b", "swept-b.dead.g")) {
+        for (int i = 0; i < 3; i++) {
+          queues.publish(queue, List.of(text(queue + i)));
+        }
+        assertThat(drain(queues.consumer(queue, "g", "c"))).hasSize(3);
+      }
+      try (RetentionSweeper sweeper = queues.sweepRetention(Duration.ofMillis(200))) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while ((!segments(queues, "swept-a").isEmpty() || !segments(queues, "swept-b").isEmpty()
+            || !segments(queues, "swept-b.dead.g").isEmpty()) && System.nanoTime() < deadline) {
+          Thread.sleep(50);
+        }
+        assertThat(segments(queues, "swept-a")).isEmpty();
+        assertThat(segments(queues, "swept-b")).isEmpty();
+        assertThat(segments(queues, "swept-b.dead.g")).isEmpty();
+        assertThat(sweeper.segmentsDeleted()).isGreaterThanOrEqualTo(9);
+        assertThat(sweeper.failures()).isZero();
+      }
+    }
+    assertThatRefused(() -> new RetentionSweeper(action -> { }, queue -> 0, Duration.ZERO),
+        "Invalid queue retention interval: PT0S");
+  }
+
+  private static void assertThatRefused(Runnable action, String message) {
+    org.assertj.core.api.Assertions.assertThatThrownBy(action::run).hasMessage(message);
   }
 
   @Test

@@ -7,14 +7,17 @@ import java.util.Objects;
 /**
  * How a consumer group hands out leases: how long a lease lasts before its segments are
  * redelivered, how many segments one lease covers at most, how many leases may be open at once
- * (this bounds the state object), and the clock deadlines are read from (injected so tests move
- * time instead of sleeping; consumers of one group need reasonably synchronised clocks).
+ * (this bounds the state object), the clock deadlines are read from (injected so tests move
+ * time instead of sleeping; consumers of one group need reasonably synchronised clocks), and how
+ * many times segments are delivered before they go to the group's dead-letter queue instead
+ * ({@link DeadLetters}).
  */
 public record GroupSettings(Duration leaseTimeout, int maxSegmentsPerLease, int maxLeases,
-    Clock clock) {
+    Clock clock, int maxDeliveries) {
   public static final Duration LEASE_TIMEOUT_DEFAULT = Duration.ofSeconds(30);
   public static final int MAX_SEGMENTS_PER_LEASE_DEFAULT = 4;
   public static final int MAX_LEASES_DEFAULT = 256;
+  public static final int MAX_DELIVERIES_DEFAULT = 16;
 
   public GroupSettings {
     Objects.requireNonNull(clock, "clock");
@@ -29,6 +32,14 @@ public record GroupSettings(Duration leaseTimeout, int maxSegmentsPerLease, int 
       throw new IllegalArgumentException("Invalid open lease bound: " + maxLeases
           + " (1 to 10000)");
     }
+    if (maxDeliveries < 1 || maxDeliveries > 10_000) {
+      throw new IllegalArgumentException("Invalid delivery bound: " + maxDeliveries
+          + " (1 to 10000)");
+    }
+  }
+
+  public GroupSettings(Duration leaseTimeout, int maxSegmentsPerLease, int maxLeases, Clock clock) {
+    this(leaseTimeout, maxSegmentsPerLease, maxLeases, clock, MAX_DELIVERIES_DEFAULT);
   }
 
   public static GroupSettings defaults() {
@@ -37,10 +48,14 @@ public record GroupSettings(Duration leaseTimeout, int maxSegmentsPerLease, int 
   }
 
   public GroupSettings withLeaseTimeout(Duration timeout) {
-    return new GroupSettings(timeout, maxSegmentsPerLease, maxLeases, clock);
+    return new GroupSettings(timeout, maxSegmentsPerLease, maxLeases, clock, maxDeliveries);
   }
 
   public GroupSettings withClock(Clock newClock) {
-    return new GroupSettings(leaseTimeout, maxSegmentsPerLease, maxLeases, newClock);
+    return new GroupSettings(leaseTimeout, maxSegmentsPerLease, maxLeases, newClock, maxDeliveries);
+  }
+
+  public GroupSettings withMaxDeliveries(int deliveries) {
+    return new GroupSettings(leaseTimeout, maxSegmentsPerLease, maxLeases, clock, deliveries);
   }
 }

@@ -101,6 +101,23 @@ public final class QueueObjects {
     }
   }
 
+  /**
+   * Each name one level below {@code prefix} (the part of a key up to the next '/'), in key
+   * order, to {@code action}, fetched a page of 1 000 at a time, so the names are never all held.
+   */
+  public void forEachChild(String prefix, java.util.function.Consumer<String> action) {
+    try {
+      ListObjectsV2Request request = ListObjectsV2Request.builder().bucket(bucket).prefix(prefix)
+          .delimiter("/").maxKeys(1000).build();
+      for (var common : s3.listObjectsV2Paginator(request).commonPrefixes()) {
+        String name = common.prefix().substring(prefix.length());
+        action.accept(name.endsWith("/") ? name.substring(0, name.length() - 1) : name);
+      }
+    } catch (SdkException e) {
+      throw failure("list", prefix, e);
+    }
+  }
+
   public void delete(String key) {
     try {
       s3.deleteObject(b -> b.bucket(bucket).key(key));

@@ -50,14 +50,30 @@ class LeasePlannerTest {
   }
 
   @Test
-  void stateSurvivesItsJsonAndRefusesOtherVersions() {
+  void stateSurvivesItsJsonReadsVersionOneAndRefusesOtherVersions() {
     GroupState s = new GroupState(41, 7, List.of(new Lease(42, 44, "c1", 7, 1_700_000_000_000L,
-        false), new Lease(45, 45, "c2", 6, 5, true)));
+        false, 3), new Lease(45, 45, "c2", 6, 5, true)));
     assertThat(GroupStateCodec.fromJson(GroupStateCodec.toJson(s))).isEqualTo(s);
-    assertThat(new String(GroupStateCodec.toJson(GroupState.startingAfter(-1))))
-        .isEqualTo("{\"version\":1,\"acked\":-1,\"generation\":0,\"leases\":[]}");
+    assertThat(new String(GroupStateCodec.toJson(s))).isEqualTo("{\"version\":2,\"acked\":41,"
+        + "\"generation\":7,\"leases\":[{\"first\":42,\"last\":44,\"consumer\":\"c1\","
+        + "\"generation\":7,\"deadline\":1700000000000,\"done\":false,\"deliveries\":3},"
+        + "{\"first\":45,\"last\":45,\"consumer\":\"c2\",\"generation\":6,\"deadline\":5,"
+        + "\"done\":true,\"deliveries\":1}]}");
+    // written before leases counted deliveries: each counts one
+    assertThat(GroupStateCodec.fromJson(("{\"version\":1,\"acked\":41,\"generation\":7,\"leases\":"
+        + "[{\"first\":42,\"last\":44,\"consumer\":\"c1\",\"generation\":7,"
+        + "\"deadline\":1700000000000,\"done\":false}]}").getBytes()))
+        .isEqualTo(new GroupState(41, 7, List.of(new Lease(42, 44, "c1", 7, 1_700_000_000_000L, false, 1))));
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> GroupStateCodec.fromJson(
-        "{\"version\":2}".getBytes())).hasMessage(
-            "Cannot read consumer group state: unknown version 2");
+        "{\"version\":3}".getBytes())).hasMessage(
+            "Cannot read consumer group state: unknown version 3");
+  }
+
+  @Test
+  void aTakeoverCountsOneMoreDelivery() {
+    GroupState s = new GroupState(-1, 1, List.of(new Lease(0, 0, "dead", 1, LEASE, false, 2)));
+    Lease taken = LeasePlanner.takeExpired(s, "next", LEASE, 1000).orElseThrow().result();
+    assertThat(taken.deliveries()).isEqualTo(3);
+    assertThat(LeasePlanner.ack(new GroupState(-1, 2, List.of(taken)), taken).next().leases()).isEmpty();
   }
 }
