@@ -24,7 +24,7 @@ public final class DeployCommand implements Callable<Integer> {
   @Mixin StackOptions stack;
   @Spec CommandSpec spec;
 
-  @Parameters(paramLabel = "FILE.json", description = "The deployment file")
+  @Parameters(paramLabel = "FILE", description = "The deployment file (JSON)")
   Path file;
 
   @Override

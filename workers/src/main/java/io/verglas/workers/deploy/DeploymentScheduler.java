@@ -1,17 +1,13 @@
 package io.verglas.workers.deploy;
 
+import io.verglas.workers.WorkerScheduler;
+import io.verglas.workers.api.DataGrants;
 import io.verglas.workers.harness.Deployment;
 import io.verglas.workers.harness.HarnessJobHandler;
 import io.verglas.workers.harness.RunObserver;
 import io.verglas.workers.harness.WorkerHarness;
 import io.verglas.workers.schedule.Database;
-import io.verglas.workers.schedule.Dispatcher;
-import io.verglas.workers.schedule.DispatcherSettings;
-import io.verglas.workers.schedule.JobObserver;
 import io.verglas.workers.schedule.JobQueue;
-import io.verglas.workers.schedule.Lease;
-import io.verglas.workers.schedule.QueueSettings;
-import io.verglas.workers.trigger.CronReconciler;
 import io.verglas.workers.trigger.CronTrigger;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,17 +20,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The local plane of stored deployments: a {@link Dispatcher} that runs every job through the
- * {@link WorkerHarness}, with the deployment of each job read from the {@link DeploymentStore},
- * and a {@link CronReconciler} over the cron triggers of the active deployments.
+ * The local plane of stored deployments: a {@link WorkerScheduler} whose dispatcher runs every
+ * job through the {@link WorkerHarness}, with the deployment of each job read from the
+ * {@link DeploymentStore}, and whose cron triggers are those of the active deployments.
  *
  * <p>Design. The store is the truth and this class holds nothing it cannot rebuild: every job
  * reads its deployment's latest revision when it starts (one small query beside a process
  * start), so a run never uses a record older than its dispatch, and a job of an undeployed
  * deployment fails with that reason. {@link #refresh()} (at start, and whenever the
- * deployments table commits) rebuilds the cron reconciler from the active revisions, enqueues
- * what their triggers owe, and deletes the waiting jobs of undeployed ones, so they run
- * nothing more. Cron bookkeeping is in the queue, keyed by trigger identity, so a refresh, a
+ * deployments table commits) replaces the scheduler's cron triggers with those of the active
+ * revisions, enqueues what they owe, and deletes the waiting jobs of undeployed deployments,
+ * so those run nothing more. Cron bookkeeping is in the queue, keyed by trigger identity, so a refresh, a
  * restart or a second plane enqueues nothing twice. Webhook and event-subscription triggers
  * are stored in the records; this plane does not serve them.
  */
@@ -42,29 +38,13 @@ public final class DeploymentScheduler implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DeploymentScheduler.class);
   private final DeploymentStore store;
   private final Map<String, String> env;
-  private final JobQueue queue;
-  private final Dispatcher dispatcher;
-  private volatile CronReconciler cron;
+  private final WorkerScheduler scheduler;
 
   private DeploymentScheduler(Builder b) {
     this.store = b.store;
     this.env = Map.copyOf(b.env);
-    this.queue = new JobQueue(b.database, b.queueSettings);
-    this.cron = new CronReconciler(queue, List.of(), CronReconciler.MAX_INTERVALS_PER_PASS_DEFAULT);
-    JobObserver cronObserver = new JobObserver() {
-      @Override
-      public void claimed(Lease lease) {
-        cron.claimed(lease);
-      }
-
-      @Override
-      public void completed(Lease lease) {
-        cron.completed(lease);
-      }
-    };
     HarnessJobHandler handler = new HarnessJobHandler(b.harness, this::runnable, RunObserver.NONE);
-    this.dispatcher = b.dispatcherOptions.apply(Dispatcher.builder(b.database, handler)
-        .queueSettings(b.queueSettings).observer(cronObserver)).build();
+    this.scheduler = b.options.apply(WorkerScheduler.builder(b.database, handler)).build();
   }
 
   public static Builder builder(Database database, DeploymentStore store, WorkerHarness harness) {
@@ -73,7 +53,7 @@ public final class DeploymentScheduler implements AutoCloseable {
 
   /** Starts consuming, then {@link #refresh()}es; returns the jobs that added. */
   public int start() {
-    dispatcher.start();
+    scheduler.start();
     return refresh();
   }
 
@@ -88,13 +68,10 @@ public final class DeploymentScheduler implements AutoCloseable {
       if (r.active()) {
         r.record().cronTriggers().forEach(t -> triggers.add(t.trigger(r.name())));
       } else {
-        cancelled += queue.cancelReady(r.name());
+        cancelled += scheduler.queue().cancelReady(r.name());
       }
     }
-    CronReconciler next = new CronReconciler(queue, triggers,
-        CronReconciler.MAX_INTERVALS_PER_PASS_DEFAULT);
-    cron = next;
-    int added = next.reconcileAll();
+    int added = scheduler.schedule(triggers);
     LOG.info("Deployments refreshed: {} cron triggers, {} jobs enqueued, {} waiting jobs of "
         + "undeployed deployments cancelled", triggers.size(), added, cancelled);
     return added;
@@ -102,7 +79,7 @@ public final class DeploymentScheduler implements AutoCloseable {
 
   /** The queue this plane consumes (listing and enqueueing jobs). */
   public JobQueue queue() {
-    return queue;
+    return scheduler.queue();
   }
 
   /** The run-time deployment of the job's deployment, as its latest revision says. */
@@ -119,14 +96,12 @@ public final class DeploymentScheduler implements AutoCloseable {
   public static Deployment runtime(DeploymentRecord record, Map<String, String> env) {
     return new Deployment(record.name(), Path.of(record.jar()), record.workerClass(),
         record.config(), SecretReferences.resolve(record, env),
-        io.verglas.workers.api.DataGrants.of(record.reads(), record.writes()), record.outputs(),
-        record.timeout());
+        DataGrants.of(record.reads(), record.writes()), record.outputs(), record.timeout());
   }
 
   @Override
   public void close() {
-    dispatcher.close();
-    queue.close();
+    scheduler.close();
   }
 
   /** Builds a {@link DeploymentScheduler}; database, store and harness are required. */
@@ -135,8 +110,7 @@ public final class DeploymentScheduler implements AutoCloseable {
     private final DeploymentStore store;
     private final WorkerHarness harness;
     private Map<String, String> env = System.getenv();
-    private QueueSettings queueSettings = QueueSettings.defaults();
-    private UnaryOperator<DispatcherSettings.Builder> dispatcherOptions = UnaryOperator.identity();
+    private UnaryOperator<WorkerScheduler.Builder> options = UnaryOperator.identity();
 
     private Builder(Database database, DeploymentStore store, WorkerHarness harness) {
       this.database = Objects.requireNonNull(database, "database");
@@ -150,14 +124,9 @@ public final class DeploymentScheduler implements AutoCloseable {
       return this;
     }
 
-    public Builder queueSettings(QueueSettings value) {
-      this.queueSettings = Objects.requireNonNull(value, "queueSettings");
-      return this;
-    }
-
-    /** Further dispatcher options (concurrency, leases, owner, idle bound). */
-    public Builder dispatcher(UnaryOperator<DispatcherSettings.Builder> options) {
-      this.dispatcherOptions = Objects.requireNonNull(options, "options");
+    /** Options of the scheduler (queue settings, dispatcher options). */
+    public Builder scheduler(UnaryOperator<WorkerScheduler.Builder> value) {
+      this.options = Objects.requireNonNull(value, "scheduler");
       return this;
     }
 
