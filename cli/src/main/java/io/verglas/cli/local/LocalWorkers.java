@@ -86,9 +86,9 @@ final class LocalWorkers implements AutoCloseable {
         scheduler, parts);
     try {
       scheduler.start();
-    } catch (RuntimeException e) {
+    } catch (RuntimeException e) { // e.g. the deployments could not be read: the stack runs on
       workers.close();
-      throw e;
+      return off("off: cannot start the scheduler on " + database + ": " + e.getMessage());
     }
     return workers;
   }

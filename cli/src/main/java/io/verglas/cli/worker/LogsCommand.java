@@ -2,15 +2,16 @@ package io.verglas.cli.worker;
 
 import io.verglas.cli.stack.StackOptions;
 import io.verglas.sdk.QueryAnswer;
-import io.verglas.sdk.QueryFailedException;
 import io.verglas.sdk.TableClient;
 import io.verglas.sdk.TableSnapshot;
 import io.verglas.workers.harness.WorkerHarness;
+import io.verglas.workers.systable.SystemTables;
 import java.io.PrintWriter;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -49,19 +50,11 @@ public final class LogsCommand implements Callable<Integer> {
   }
 
   private List<Map<String, Object>> events(TableClient logs) {
-    TableSnapshot snapshot;
-    try {
-      snapshot = logs.snapshot();
-    } catch (QueryFailedException e) {
-      if (e.status() == 404) {
-        return List.of(); // never ran: the log table is made by the first run
-      }
-      throw e;
+    Optional<TableSnapshot> snapshot = SystemTables.snapshot(logs);
+    if (snapshot.isEmpty()) {
+      return List.of(); // never ran: the first run makes the log table
     }
-    if (snapshot == null) {
-      return List.of();
-    }
-    QueryAnswer answer = logs.rows(snapshot.snapshotId(),
+    QueryAnswer answer = logs.rows(snapshot.get().snapshotId(),
         run == null ? null : org.apache.iceberg.expressions.Expressions.equal("run", run));
     if (answer.truncated()) {
       spec.commandLine().getErr().println("(more events than the query endpoint returns at "

@@ -1,7 +1,6 @@
 package io.verglas.workers.deploy;
 
 import io.verglas.sdk.QueryAnswer;
-import io.verglas.sdk.QueryFailedException;
 import io.verglas.sdk.TableClient;
 import io.verglas.sdk.TableSnapshot;
 import io.verglas.sdk.VerglasClient;
@@ -127,19 +126,11 @@ public final class DeploymentStore {
 
   private List<DeploymentRevision> read(Expression filter) {
     TableClient table = client.table(TABLE);
-    TableSnapshot snapshot;
-    try {
-      snapshot = table.snapshot();
-    } catch (QueryFailedException e) {
-      if (e.status() == 404) {
-        return List.of(); // nothing was ever deployed: the table does not exist yet
-      }
-      throw e;
+    Optional<TableSnapshot> snapshot = SystemTables.snapshot(table);
+    if (snapshot.isEmpty()) {
+      return List.of(); // nothing deployed yet
     }
-    if (snapshot == null) {
-      return List.of();
-    }
-    QueryAnswer answer = table.rows(snapshot.snapshotId(), filter);
+    QueryAnswer answer = table.rows(snapshot.get().snapshotId(), filter);
     if (answer.truncated()) {
       throw new IllegalStateException("Cannot read " + TABLE + ": more revisions than the query "
           + "endpoint returns at once (" + answer.rows().size() + ")");
