@@ -52,8 +52,8 @@ final class LocalWorkers implements AutoCloseable {
     this.database = database;
     this.scheduler = scheduler;
     this.parts = parts;
-    this.refresher = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS,
-        new LinkedBlockingQueue<>(), runnable -> {
+    this.refresher = scheduler == null ? null : new ThreadPoolExecutor(1, 1, 0,
+        TimeUnit.SECONDS, new LinkedBlockingQueue<>(), runnable -> {
           Thread thread = new Thread(runnable, "verglas-deployments-refresh");
           thread.setDaemon(true);
           return thread;
@@ -127,7 +127,9 @@ final class LocalWorkers implements AutoCloseable {
 
   @Override
   public void close() {
-    refresher.shutdownNow();
+    if (refresher != null) {
+      refresher.shutdownNow();
+    }
     for (int i = parts.size() - 1; i >= 0; i--) {
       try {
         parts.get(i).close();
