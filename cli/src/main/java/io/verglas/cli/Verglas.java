@@ -11,6 +11,12 @@ import io.verglas.cli.logging.LogFormat;
 import io.verglas.cli.push.PushCommand;
 import io.verglas.cli.reference.ConfigReferenceCommand;
 import io.verglas.cli.table.TableCommand;
+import io.verglas.cli.worker.DeployCommand;
+import io.verglas.cli.worker.DeploymentsCommand;
+import io.verglas.cli.worker.LogsCommand;
+import io.verglas.cli.worker.RunsCommand;
+import io.verglas.cli.worker.TriggerCommand;
+import io.verglas.cli.worker.UndeployCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -24,6 +30,8 @@ import picocli.CommandLine.Command;
     subcommands = {LocalCommand.class, CacheNodeCommand.class, TableCommand.class, PushCommand.class, BenchLauncher.class,
         ConfigReferenceCommand.class,
         SubmitCommand.class, JobsCommand.class, StopCommand.class, FlinkClusterCommand.class,
+        DeployCommand.class, UndeployCommand.class, DeploymentsCommand.class, RunsCommand.class,
+        LogsCommand.class, TriggerCommand.class,
         CommandLine.HelpCommand.class})
 public final class Verglas {
   public static void main(String[] args) {

@@ -4,7 +4,9 @@ import io.verglas.workers.schedule.Database;
 import io.verglas.workers.schedule.Dispatcher;
 import io.verglas.workers.schedule.DispatcherSettings;
 import io.verglas.workers.schedule.JobHandler;
+import io.verglas.workers.schedule.JobObserver;
 import io.verglas.workers.schedule.JobQueue;
+import io.verglas.workers.schedule.Lease;
 import io.verglas.workers.schedule.QueueSettings;
 import io.verglas.workers.trigger.CronReconciler;
 import io.verglas.workers.trigger.CronTrigger;
@@ -15,7 +17,8 @@ import java.util.function.UnaryOperator;
 
 /**
  * The scheduling service of one queue: a {@link Dispatcher} consuming it and a
- * {@link CronReconciler} keeping it holding what the cron triggers owe.
+ * {@link CronReconciler} keeping it holding what the cron triggers owe. The set of triggers can
+ * be replaced while it runs ({@link #schedule}), as deployments come and go.
  *
  * <p>Design. Stateless: everything it knows is in the queue's tables, so {@link #start()} after
  * a crash, on another machine, or beside a second instance is safe. Start applies the schema,
@@ -26,14 +29,25 @@ import java.util.function.UnaryOperator;
 public final class WorkerScheduler implements AutoCloseable {
   private final Dispatcher dispatcher;
   private final JobQueue triggers;
-  private final CronReconciler reconciler;
+  private volatile CronReconciler reconciler;
 
   private WorkerScheduler(Builder b) {
     this.triggers = new JobQueue(b.database, b.queueSettings);
     this.reconciler = new CronReconciler(triggers, b.cron,
         CronReconciler.MAX_INTERVALS_PER_PASS_DEFAULT);
+    JobObserver current = new JobObserver() { // the reconciler of the triggers scheduled now
+      @Override
+      public void claimed(Lease lease) {
+        reconciler.claimed(lease);
+      }
+
+      @Override
+      public void completed(Lease lease) {
+        reconciler.completed(lease);
+      }
+    };
     DispatcherSettings.Builder dispatcher = Dispatcher.builder(b.database, b.handler)
-        .queueSettings(b.queueSettings).observer(reconciler);
+        .queueSettings(b.queueSettings).observer(current);
     this.dispatcher = b.dispatcherOptions.apply(dispatcher).build();
   }
 
@@ -45,6 +59,22 @@ public final class WorkerScheduler implements AutoCloseable {
   public int start() {
     dispatcher.start();
     return reconciler.reconcileAll();
+  }
+
+  /**
+   * Replaces the cron triggers with {@code cron} and reconciles them; returns how many jobs
+   * that added. A trigger left out is no longer reconciled (its jobs already enqueued stay).
+   */
+  public synchronized int schedule(List<CronTrigger> cron) {
+    CronReconciler next = new CronReconciler(triggers, cron,
+        CronReconciler.MAX_INTERVALS_PER_PASS_DEFAULT);
+    reconciler = next;
+    return next.reconcileAll();
+  }
+
+  /** The queue, e.g. to list or cancel jobs. */
+  public JobQueue queue() {
+    return triggers;
   }
 
   /** The dispatcher, e.g. to submit jobs from this process. */

@@ -3,7 +3,6 @@ package io.verglas.bench.workers;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
 import io.verglas.bench.stack.TemporaryDirectory;
-import io.verglas.cli.local.EndpointsFile;
 import io.verglas.cli.local.LocalConfig;
 import io.verglas.cli.local.LocalStack;
 import io.verglas.sdk.QueryAnswer;
@@ -76,8 +75,9 @@ final class HarnessKills {
     try (TemporaryDirectory dir = TemporaryDirectory.create("verglas-bench-harness");
         LocalStack stack = LocalStack.start(LocalConfig.builder().dataDir(dir.path()).s3Port(0)
             .flightPort(0).adminPort(0).checkpointInterval(Duration.ofMillis(500))
-            .dramCacheBytes(64L << 20).parallelism(1).build())) {
-      WorkerEndpoints endpoints = endpoints(stack.endpoints());
+            .dramCacheBytes(64L << 20).parallelism(1)
+            .workersJdbcUrl("none").build())) { // this benchmark runs its own scheduler
+      WorkerEndpoints endpoints = stack.endpoints().workerEndpoints(Duration.ofSeconds(60));
       try (VerglasClient client = endpoints.client();
           WorkerHarness harness = new WorkerHarness(endpoints, HarnessSettings.defaults())) {
         client.createTable(new CreateTableRequest(List.of("bench"), "effects", OUT, List.of(),
@@ -144,11 +144,6 @@ final class HarnessKills {
       }
       Thread.sleep(100);
     }
-  }
-
-  static WorkerEndpoints endpoints(EndpointsFile e) {
-    return new WorkerEndpoints(e.flightUri(), e.flightToken(), e.s3Endpoint(), e.catalogToken(),
-        e.eventsUri(), e.adminToken(), Duration.ofSeconds(60));
   }
 
   private static CloudEvent event(String id) {

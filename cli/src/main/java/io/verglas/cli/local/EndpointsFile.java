@@ -3,14 +3,17 @@ package io.verglas.cli.local;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.verglas.workers.harness.WorkerEndpoints;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * {@code endpoints.json}: how scripts and other tools find a running stack. Its shape is a
@@ -19,14 +22,28 @@ import java.util.Map;
  * catalog{name,restUri,token,properties}, admin{uri,token}, events{uri}}. {@code admin.token} is
  * the admin endpoint's read token (for {@code /stats}, {@code GET /events}, {@code /maintenance}),
  * {@code catalog.token} the bearer token of the REST catalog at {@code catalog.restUri}; each is
- * null when read from a file of an earlier version. Written owner-only
+ * null when read from a file of an earlier version. {@code workers{jdbcUrl,schema}} is the
+ * worker scheduler's PostgreSQL queue, present only when the stack runs workers (the
+ * {@code deploy}, {@code trigger} and {@code runs} verbs use it). Written owner-only
  * ({@code rw-------}), since it holds the S3 secret and the tokens.
  */
 public record EndpointsFile(
     URI s3Endpoint, String region, String accessKey, String secretKey, String bucket,
     URI flightUri, String flightToken,
     String catalogName, URI catalogRestUri, Map<String, String> catalogProperties,
-    URI adminUri, URI eventsUri, String adminToken, String catalogToken, List<URI> s3Endpoints) {
+    URI adminUri, URI eventsUri, String adminToken, String catalogToken, List<URI> s3Endpoints,
+    WorkersDatabase workers) {
+
+  /**
+   * The worker scheduler's queue: a PostgreSQL JDBC URL (credentials in its parameters) and
+   * the schema holding the queue's tables.
+   */
+  public record WorkersDatabase(String jdbcUrl, String schema) {
+    public WorkersDatabase {
+      Objects.requireNonNull(jdbcUrl, "jdbcUrl");
+      Objects.requireNonNull(schema, "schema");
+    }
+  }
 
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
@@ -37,7 +54,20 @@ public record EndpointsFile(
       String catalogToken) {
     this(s3Endpoint, region, accessKey, secretKey, bucket, flightUri, flightToken, catalogName,
         catalogRestUri, catalogProperties, adminUri, eventsUri, adminToken, catalogToken,
-        List.of(s3Endpoint));
+        List.of(s3Endpoint), null);
+  }
+
+  /** These endpoints with the worker scheduler's queue (null: the stack runs no workers). */
+  public EndpointsFile withWorkers(WorkersDatabase value) {
+    return new EndpointsFile(s3Endpoint, region, accessKey, secretKey, bucket, flightUri,
+        flightToken, catalogName, catalogRestUri, catalogProperties, adminUri, eventsUri,
+        adminToken, catalogToken, s3Endpoints, value);
+  }
+
+  /** Where a worker run reaches the stack (Flight, the query endpoint, the change feed). */
+  public WorkerEndpoints workerEndpoints(Duration commitTimeout) {
+    return new WorkerEndpoints(flightUri, flightToken, s3Endpoint, catalogToken, eventsUri,
+        adminToken, commitTimeout);
   }
 
   /** {@code s3Endpoints}: every cache node's S3 endpoint, the first being {@code s3Endpoint}. */
@@ -72,6 +102,9 @@ public record EndpointsFile(
     admin.put("uri", adminUri.toString());
     admin.put("token", adminToken);
     root.putObject("events").put("uri", eventsUri.toString());
+    if (workers != null) {
+      root.putObject("workers").put("jdbcUrl", workers.jdbcUrl()).put("schema", workers.schema());
+    }
     try {
       OwnerOnlyFile.write(file,
           MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n");
@@ -99,7 +132,13 @@ public record EndpointsFile(
         URI.create(root.path("admin").path("uri").asText()),
         URI.create(root.path("events").path("uri").asText()),
         root.path("admin").path("token").asText(null),
-        root.path("catalog").path("token").asText(null), s3Endpoints(s3));
+        root.path("catalog").path("token").asText(null), s3Endpoints(s3), workers(root));
+  }
+
+  private static WorkersDatabase workers(JsonNode root) {
+    JsonNode workers = root.path("workers");
+    return workers.isObject() ? new WorkersDatabase(workers.path("jdbcUrl").asText(),
+        workers.path("schema").asText()) : null;
   }
 
   /** {@code s3.endpoints}, or the one {@code s3.endpoint} of files written before clusters. */

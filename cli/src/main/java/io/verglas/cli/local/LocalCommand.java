@@ -58,6 +58,11 @@ public final class LocalCommand implements Callable<Integer> {
       + "`verglas flink-cluster` prints) instead of running each on an embedded MiniCluster")
   URI flinkCluster;
 
+  @Option(names = "--workers-jdbc-url", paramLabel = "URL", description = "The worker "
+      + "scheduler's PostgreSQL database, used when reachable (default: "
+      + LocalConfig.WORKERS_JDBC_URL_DEFAULT + "); none: no workers")
+  String workersJdbcUrl;
+
   @Option(names = "--admin-public", description = "Serve the admin port's reads (/stats, GET "
       + "/events, /maintenance, /heat) without a token (default: the admin.token of endpoints.json)")
   boolean adminPublic;
@@ -85,6 +90,7 @@ public final class LocalCommand implements Callable<Integer> {
     System.out.println("  Change feed   " + e.eventsUri() + "?follow=true");
     System.out.println("  Flink jobs    " + (config.flinkCluster() == null ? "embedded MiniClusters"
         : "on the session cluster " + config.flinkCluster()));
+    System.out.println("  Workers       " + stack.workersStatus());
     System.out.println("  Credentials and all properties: " + config.endpointsFile());
     System.out.println("Press Ctrl-C to stop.");
     foreground.await();
@@ -119,6 +125,7 @@ public final class LocalCommand implements Callable<Integer> {
     if (checkpointMillis != null) { builder.checkpointInterval(Duration.ofMillis(checkpointMillis)); }
     if (catalogUri != null) { builder.catalogUri(catalogUri); }
     if (flinkCluster != null) { builder.flinkCluster(flinkCluster); }
+    if (workersJdbcUrl != null) { builder.workersJdbcUrl(workersJdbcUrl); }
     return builder.build();
   }
 }

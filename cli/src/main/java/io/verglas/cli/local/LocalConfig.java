@@ -17,6 +17,10 @@ public final class LocalConfig {
   public static final int DEFAULT_FLIGHT_PORT = 8815;
   public static final int DEFAULT_ADMIN_PORT = 9101;
   public static final int MAX_NODES = 16;
+  /** The worker scheduler's PostgreSQL database, used when reachable. */
+  public static final String WORKERS_JDBC_URL_DEFAULT =
+      "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
+  public static final String WORKERS_SCHEMA_DEFAULT = "verglas_workers";
 
   private final Path dataDir;
   private final String host;
@@ -33,6 +37,8 @@ public final class LocalConfig {
   private final int nodes;
   private final URI flinkCluster;
   private final OriginRequestListener originRequests;
+  private final String workersJdbcUrl;
+  private final String workersSchema;
 
   private LocalConfig(Builder b) {
     this.dataDir = b.dataDir.toAbsolutePath().normalize();
@@ -51,6 +57,8 @@ public final class LocalConfig {
     this.catalogUri = b.catalogUri;
     this.flinkCluster = b.flinkCluster;
     this.originRequests = b.originRequests;
+    this.workersJdbcUrl = b.workersJdbcUrl;
+    this.workersSchema = b.workersSchema;
   }
 
   public static Builder builder() {
@@ -77,6 +85,11 @@ public final class LocalConfig {
   public String catalogUri() {
     return catalogUri != null ? catalogUri : "jdbc:sqlite:" + catalogDb();
   }
+
+  /** The worker scheduler's PostgreSQL JDBC URL, or null: the stack runs no workers. */
+  public String workersJdbcUrl() { return workersJdbcUrl; }
+  /** The schema of the worker scheduler's queue tables. */
+  public String workersSchema() { return workersSchema; }
 
   /** Told of every request the cache nodes make to the origin (benchmarks count them by table). */
   public OriginRequestListener originRequests() { return originRequests; }
@@ -110,6 +123,8 @@ public final class LocalConfig {
     private int nodes = 1;
     private URI flinkCluster;
     private OriginRequestListener originRequests = OriginRequestListener.NONE;
+    private String workersJdbcUrl = WORKERS_JDBC_URL_DEFAULT;
+    private String workersSchema = WORKERS_SCHEMA_DEFAULT;
 
     public Builder dataDir(Path dir) { this.dataDir = Objects.requireNonNull(dir, "dataDir"); return this; }
     public Builder host(String value) { this.host = Objects.requireNonNull(value, "host"); return this; }
@@ -176,6 +191,35 @@ public final class LocalConfig {
             + " (its REST API's http:// or https:// URL)");
       }
       this.flinkCluster = restUrl;
+      return this;
+    }
+
+    /**
+     * The worker scheduler's database: a {@code jdbc:postgresql:} URL (credentials as its
+     * parameters), used when reachable at start; {@code none} runs no workers.
+     */
+    public Builder workersJdbcUrl(String url) {
+      Objects.requireNonNull(url, "workersJdbcUrl");
+      if (url.equals("none")) {
+        this.workersJdbcUrl = null;
+        return this;
+      }
+      if (!url.startsWith("jdbc:postgresql:")) {
+        throw new IllegalArgumentException("Cannot use workers database " + url
+            + ": only jdbc:postgresql: URLs (or none)");
+      }
+      this.workersJdbcUrl = url;
+      return this;
+    }
+
+    /** The schema of the scheduler's tables (a lower-case identifier). */
+    public Builder workersSchema(String schema) {
+      Objects.requireNonNull(schema, "workersSchema");
+      if (!schema.matches("[a-z_][a-z0-9_]{0,47}")) {
+        throw new IllegalArgumentException("Cannot use workers schema '" + schema
+            + "': a lower-case identifier of at most 48 characters");
+      }
+      this.workersSchema = schema;
       return this;
     }
 

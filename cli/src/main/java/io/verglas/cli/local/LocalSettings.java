@@ -54,6 +54,12 @@ public final class LocalSettings {
       .add("local.catalog-uri", "jdbc:postgresql:...|jdbc:sqlite:FILE", "SQLite in the data "
           + "directory", "The Iceberg JDBC catalog's database; PostgreSQL for many tables.",
           (b, k, v) -> b.catalogUri(v))
+      .add("local.workers-jdbc-url", "jdbc:postgresql:...|none", LocalConfig.WORKERS_JDBC_URL_DEFAULT,
+          "The worker scheduler's PostgreSQL database (credentials as URL parameters). When it "
+          + "is reachable at start the stack runs the deployments' scheduler; else workers are "
+          + "off and the stack says why. none: always off.", (b, k, v) -> b.workersJdbcUrl(v))
+      .add("local.workers-schema", "SCHEMA", LocalConfig.WORKERS_SCHEMA_DEFAULT, "The schema "
+          + "holding the scheduler's job queue.", (b, k, v) -> b.workersSchema(v))
       .build();
 
   static final Settings<AdminConfig.Builder> ADMIN = Settings.<AdminConfig.Builder>builder(

@@ -89,6 +89,7 @@ public final class LocalStack implements AutoCloseable {
   private final Deque<AutoCloseable> started = new ArrayDeque<>();
   private final List<CacheNode> cacheNodes = new ArrayList<>();
   private EndpointsFile endpoints;
+  private LocalWorkers workers;
   private Supplier<String> materializerStatus = () -> "unknown";
   private Supplier<String> maintenanceStatus = () -> "unknown";
 
@@ -129,6 +130,7 @@ public final class LocalStack implements AutoCloseable {
     AtomicReference<CatalogProxy> restCatalog = new AtomicReference<>();
     AtomicReference<IngestServer> ingestServer = new AtomicReference<>();
     AtomicReference<S3Client> jobsClient = new AtomicReference<>();
+    AtomicReference<LocalWorkers> workersRef = new AtomicReference<>();
     StatusReport status = new StatusReport(this::healthJson, () -> ingestMetrics(ingestServer.get()),
         () -> statsJson(cacheNode.get()), catalogRef::get, STATUS_TABLES);
     Readiness readiness = LocalReadiness.of(jobsClient::get, config.bucket(), catalogRef::get);
@@ -172,6 +174,10 @@ public final class LocalStack implements AutoCloseable {
                 invalidate(proxy.get(), event);
                 if (first) {
                   vectorIndexing.onEvent(event);   // builds off the feed's thread
+                  LocalWorkers w = workersRef.get();
+                  if (w != null) {
+                    w.onEvent(event);              // refreshes off the feed's thread
+                  }
                 }
               })
               .catalog(catalogRef::get)   // polled for other engines' commits once it exists
@@ -241,7 +247,13 @@ public final class LocalStack implements AutoCloseable {
         credentials.secretKey(), config.bucket(), ingest.location(), credentials.flightToken(),
         CATALOG_NAME, cache.catalogUri(), catalogProperties,
         admin.uri(), eventsUri, credentials.adminToken(), credentials.catalogToken(),
-        nodes.stream().map(CacheNode::endpoint).toList());
+        nodes.stream().map(CacheNode::endpoint).toList(), null);
+    // last: the workers' runs use every part above
+    LocalWorkers localWorkers = LocalWorkers.start(config, endpoints);
+    started.push(localWorkers);
+    workersRef.set(localWorkers);
+    workers = localWorkers;
+    endpoints = endpoints.withWorkers(localWorkers.database().orElse(null));
     endpoints.write(config.endpointsFile());
   }
 
@@ -487,6 +499,11 @@ public final class LocalStack implements AutoCloseable {
 
   public LocalConfig config() {
     return config;
+  }
+
+  /** Whether the stack runs workers: "on: ..." or "off: why". */
+  public String workersStatus() {
+    return workers.status();
   }
 
   /** Stops every component in reverse start order; safe to call twice. */

@@ -58,6 +58,21 @@ class EndpointsFileTest {
   }
 
   @Test
+  void theWorkersQueueIsWrittenOnlyWhenTheStackRunsWorkers() throws Exception {
+    Path file = dir.resolve("endpoints.json");
+    ENDPOINTS.write(file);
+    assertThat(new ObjectMapper().readTree(file.toFile()).has("workers")).isFalse();
+    assertThat(EndpointsFile.read(file).workers()).isNull();
+
+    EndpointsFile withWorkers = ENDPOINTS.withWorkers(
+        new EndpointsFile.WorkersDatabase("jdbc:postgresql://127.0.0.1:5432/test", "verglas_workers"));
+    withWorkers.write(file);
+    assertThat(new ObjectMapper().readTree(file.toFile()).at("/workers/schema").asText())
+        .isEqualTo("verglas_workers");
+    assertThat(EndpointsFile.read(file)).isEqualTo(withWorkers);
+  }
+
+  @Test
   void isWrittenOwnerOnly() throws Exception {
     Path file = dir.resolve("endpoints.json");
     ENDPOINTS.write(file);

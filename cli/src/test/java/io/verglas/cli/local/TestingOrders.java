@@ -35,10 +35,14 @@ public final class TestingOrders {
 
   private TestingOrders() {}
 
-  /** A small local stack on random ports in {@code dir}, checkpointing every second. */
+  /**
+   * A small local stack on random ports in {@code dir}, checkpointing every second, without
+   * workers (tests of workers give theirs a schema of its own).
+   */
   static LocalConfig.Builder smallStack(Path dir) {
     return LocalConfig.builder().dataDir(dir).s3Port(0).flightPort(0).adminPort(0)
-        .checkpointInterval(java.time.Duration.ofSeconds(1)).dramCacheBytes(64L << 20).parallelism(1);
+        .checkpointInterval(java.time.Duration.ofSeconds(1)).dramCacheBytes(64L << 20).parallelism(1)
+        .workersJdbcUrl("none");
   }
 
   /** Creates the table when {@code first} is 0, then pushes ids {@code [first, first + count)} as one acknowledged batch. */

@@ -75,7 +75,7 @@ class WorkerHarnessITCase {
   @BeforeAll
   static void start() {
     stack = LocalStack.start(TestingOrders.smallStack(dir).build());
-    WorkerEndpoints endpoints = endpoints(stack.endpoints());
+    WorkerEndpoints endpoints = stack.endpoints().workerEndpoints(Duration.ofSeconds(60));
     client = endpoints.client();
     harness = new WorkerHarness(endpoints, HarnessSettings.defaults());
     for (String table : List.of("clean", "killed", "raw")) {
@@ -93,11 +93,6 @@ class WorkerHarnessITCase {
     if (stack != null) {
       stack.close();
     }
-  }
-
-  static WorkerEndpoints endpoints(EndpointsFile e) {
-    return new WorkerEndpoints(e.flightUri(), e.flightToken(), e.s3Endpoint(),
-        e.catalogToken(), e.eventsUri(), e.adminToken(), Duration.ofSeconds(60));
   }
 
   @Test
@@ -167,24 +162,10 @@ class WorkerHarnessITCase {
 
   @Test
   void docsExampleAggregatesAnHour(@TempDir Path work) throws Exception {
-    Path jar = ExampleJar.build(ExampleJar.root().resolve("docs/examples/workers/HourlyAggregate.java"), work);
-    client.createTable(new CreateTableRequest(List.of("shop"), "raw_events", new Schema(
-        Types.NestedField.required(1, "id", Types.LongType.get()),
-        Types.NestedField.required(2, "ts_ms", Types.LongType.get()),
-        Types.NestedField.required(3, "item", Types.StringType.get()),
-        Types.NestedField.required(4, "amount", Types.LongType.get())), List.of("id"),
-        PartitionSpec.unpartitioned(), Map.of()));
-    client.createTable(new CreateTableRequest(List.of("shop"), "hourly", new Schema(
-        Types.NestedField.required(1, "hour", Types.StringType.get()),
-        Types.NestedField.required(2, "item", Types.StringType.get()),
-        Types.NestedField.optional(3, "events", Types.LongType.get()),
-        Types.NestedField.optional(4, "amount", Types.LongType.get())), List.of("hour", "item"),
-        PartitionSpec.unpartitioned(), Map.of()));
-    Instant ten = Instant.parse("2026-12-01T10:00:00Z");
-    client.table("shop.raw_events").commit(List.of(raw(1, ten.minusSeconds(1), "cake", 1),
-        raw(2, ten.plusSeconds(300), "tea", 2), raw(3, ten.plusSeconds(1800), "tea", 3),
-        raw(4, ten.plusSeconds(3599), "cake", 5), raw(5, ten.plusSeconds(3600), "tea", 7)), "seed");
-    Deployment hourly = new Deployment("hourly", jar, "example.HourlyAggregate",
+    Path jar = HourlyExample.jar(work);
+    HourlyExample.createAndSeed(client);
+    Instant ten = HourlyExample.HOUR;
+    Deployment hourly = new Deployment("hourly", jar, HourlyExample.WORKER_CLASS,
         Map.of("source", "shop.raw_events"), Map.of(),
         DataGrants.of(List.of("shop.raw_events"), List.of("shop.hourly")),
         Map.of("hourly", "shop.hourly"), Duration.ofSeconds(90));
@@ -194,14 +175,8 @@ class WorkerHarnessITCase {
         .withExtension(CronTickEvents.INTERVAL_END, ten.plusSeconds(3600).toString()).build();
     RunResult result = harness.run(harness.spec(hourly, tick.getId(), tick, tick.getId() + "#1", 1));
     assertThat(result.commits()).isEqualTo(1);
-    TableClient out = client.table("shop.hourly");
-    assertThat(out.rows(out.snapshot().snapshotId(), null).rows())
-        .extracting(r -> r.get("hour") + " " + r.get("item") + " " + r.get("events") + " " + r.get("amount"))
-        .containsExactlyInAnyOrder("2026-12-01T10 tea 2 5", "2026-12-01T10 cake 1 5");
-  }
-
-  private static Map<String, Object> raw(long id, Instant time, String item, long amount) {
-    return Map.of("id", id, "ts_ms", time.toEpochMilli(), "item", item, "amount", amount);
+    assertThat(HourlyExample.aggregates(client))
+        .containsExactlyInAnyOrderElementsOf(HourlyExample.EXPECTED);
   }
 
   private static Deployment batches(String name, String out) {

@@ -3,8 +3,7 @@ package io.verglas.workers.harness;
 import io.verglas.sdk.TableRows;
 import io.verglas.sdk.TableWriter;
 import io.verglas.sdk.VerglasClient;
-import io.verglas.sdk.VerglasException;
-import io.verglas.table.CreateTableRequest;
+import io.verglas.workers.systable.SystemTables;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -12,9 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import org.apache.arrow.flight.FlightStatusCode;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.types.Types;
@@ -30,7 +27,6 @@ import org.apache.iceberg.types.Types;
  * log is durable in the WAL (the materializer makes it a table row like any other).
  */
 final class RunLog {
-  static final String NAMESPACE = "verglas_sys";
   static final Schema SCHEMA = new Schema(
       Types.NestedField.required(1, "run", Types.StringType.get()),
       Types.NestedField.required(2, "seq", Types.IntegerType.get()),
@@ -55,7 +51,7 @@ final class RunLog {
 
   /** The logs table of {@code deployment}. */
   static TableIdentifier table(String deployment) {
-    return TableIdentifier.of(NAMESPACE, deployment + "_logs");
+    return SystemTables.table(deployment + "_logs");
   }
 
   Writer open(RunSpec spec) {
@@ -68,13 +64,10 @@ final class RunLog {
 
   private void create(TableIdentifier table) {
     try {
-      client.createTable(new CreateTableRequest(List.of(NAMESPACE), table.name(), SCHEMA,
-          List.of(), PartitionSpec.unpartitioned(), Map.of()));
-    } catch (VerglasException e) {
-      if (e.code() != FlightStatusCode.ALREADY_EXISTS) {
-        created.remove(table);
-        throw e;
-      }
+      SystemTables.ensure(client, table, SCHEMA, List.of());
+    } catch (RuntimeException e) {
+      created.remove(table);
+      throw e;
     }
   }
 

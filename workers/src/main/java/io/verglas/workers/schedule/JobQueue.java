@@ -305,6 +305,33 @@ public final class JobQueue implements AutoCloseable {
         "trigger_key = ? order by interval_start", triggerKey);
   }
 
+  /** The latest {@code limit} jobs of {@code deployment}, newest enqueued first. */
+  public synchronized List<JobStatus> jobs(String deployment, int limit) {
+    if (limit < 1) {
+      throw new IllegalArgumentException("Cannot list jobs of " + deployment + ": limit "
+          + limit + " is not positive");
+    }
+    return select("read jobs of " + deployment,
+        "deployment = ? order by enqueued_at desc, id desc limit " + limit, deployment);
+  }
+
+  /**
+   * Deletes the jobs of {@code deployment} that wait to run (state ready: an open cron
+   * interval, a retry in backoff), so an undeployed deployment runs nothing more; leased jobs
+   * finish. A later deployment of the same name may enqueue the same identities again.
+   * Returns how many were deleted.
+   */
+  public synchronized int cancelReady(String deployment) {
+    requireDurable("cancel the jobs of " + deployment);
+    return run("cancel the jobs of " + deployment, c -> {
+      try (PreparedStatement ps = c.prepareStatement(
+          "delete from verglas_jobs where deployment = ? and state = 'ready'")) {
+        ps.setString(1, deployment);
+        return ps.executeUpdate();
+      }
+    });
+  }
+
   private Optional<JobStatus> first(String what, String where, String arg) {
     return select(what, where + " limit 1", arg).stream().findFirst();
   }

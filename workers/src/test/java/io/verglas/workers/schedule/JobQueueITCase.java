@@ -76,6 +76,25 @@ class JobQueueITCase {
   }
 
   @Test
+  void cancellingADeploymentDeletesOnlyItsWaitingJobs() throws Exception {
+    a.enqueueAll(List.of(job("dep/a"), job("dep/b"), job("dep/c"),
+        NewJob.builder("other/a", "other", TestEvents.manual("other/a")).build()));
+    Lease running = a.claim("x", 1).get(0);
+    clock.advance(Duration.ofSeconds(1));
+    Lease done = a.claim("x", 1).get(0);
+    assertThat(a.complete(done)).isTrue();
+
+    assertThat(a.cancelReady("dep")).isEqualTo(1);
+    assertThat(a.jobs("dep", 10)).extracting(JobStatus::identity, JobStatus::state)
+        .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple(running.identity(), JobState.LEASED),
+            org.assertj.core.groups.Tuple.tuple(done.identity(), JobState.DONE));
+    assertThat(a.jobs("other", 10)).singleElement().extracting(JobStatus::state).isEqualTo(JobState.READY);
+    assertThat(a.jobs("dep", 1)).hasSize(1);
+    assertThat(a.complete(running)).as("a leased run finishes").isTrue();
+    assertThatThrownBy(() -> a.jobs("dep", 0)).hasMessage("Cannot list jobs of dep: limit 0 is not positive");
+  }
+
+  @Test
   void migrationRunsOnce() throws Exception {
     assertThat(db.database().migrate()).isZero();
   }

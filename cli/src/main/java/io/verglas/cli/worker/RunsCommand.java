@@ -1,0 +1,50 @@
+package io.verglas.cli.worker;
+
+import io.verglas.cli.stack.StackOptions;
+import io.verglas.workers.schedule.JobStatus;
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code verglas runs NAME}. */
+@Command(name = "runs", mixinStandardHelpOptions = true, description = "List a deployment's "
+    + "jobs from the scheduler's queue, newest first: identity, state (ready, leased, done, "
+    + "dead), attempts, next due time, last error.")
+public final class RunsCommand implements Callable<Integer> {
+  static final String FORMAT = "%-60s %-7s %8s %-27s %s%n";
+  private static final int ERROR_CHARS = 200;
+  @Mixin StackOptions stack;
+  @Spec CommandSpec spec;
+
+  @Parameters(paramLabel = "NAME", description = "The deployment")
+  String name;
+
+  @Option(names = "--limit", description = "Jobs at most (default: 20)")
+  int limit = 20;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    try (WorkerPlane plane = new WorkerPlane(stack)) {
+      out.printf(FORMAT, "JOB", "STATE", "ATTEMPTS", "DUE", "LAST ERROR");
+      for (JobStatus job : plane.queue("list runs of " + name).jobs(name, limit)) {
+        out.printf(FORMAT, job.identity(), job.state().name().toLowerCase(Locale.ROOT),
+            job.attempts(), job.state().finished() ? "-" : job.runAt(),
+            job.lastError().map(RunsCommand::firstLine).orElse(""));
+      }
+    }
+    out.flush();
+    return 0;
+  }
+
+  private static String firstLine(String error) {
+    String line = error.lines().findFirst().orElse("");
+    return line.length() <= ERROR_CHARS ? line : line.substring(0, ERROR_CHARS) + "...";
+  }
+}

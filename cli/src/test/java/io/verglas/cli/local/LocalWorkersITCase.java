@@ -1,0 +1,186 @@
+package io.verglas.cli.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.verglas.cli.Verglas;
+import io.verglas.sdk.VerglasClient;
+import io.verglas.workers.deploy.DeploymentRevision;
+import io.verglas.workers.deploy.DeploymentStore;
+import io.verglas.workers.schedule.Database;
+import io.verglas.workers.schedule.JobQueue;
+import io.verglas.workers.schedule.JobState;
+import io.verglas.workers.schedule.JobStatus;
+import io.verglas.workers.schedule.QueueSettings;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * The worker routes of a local stack, driven by the CLI verbs as an operator would: the docs
+ * example deployment file is deployed (its cron trigger starts enqueuing), a manual run of one
+ * cron interval aggregates the example's raw events, {@code runs} and {@code logs} show it, a
+ * second deploy is revision 2, and undeploy cancels the cron trigger's waiting job. Needs
+ * PostgreSQL at 127.0.0.1:5432 (database test); the scheduler uses a schema of its own.
+ */
+class LocalWorkersITCase {
+  private static final String PG_URL = WorkerHarnessITCase.PG_URL
+      + (WorkerHarnessITCase.PG_URL.contains("?") ? "&" : "?") + "user=postgres";
+  private static final String EXAMPLE_START = "\"startDate\": \"2026-12-01T00:00:00Z\"";
+  private static final long started = System.nanoTime();
+  private static final String INTERVAL = "hourly/manual/every-hour/" + HourlyExample.HOUR;
+
+  @TempDir static Path dir;
+  private static String schema;
+  private static LocalStack stack;
+  private static VerglasClient client;
+  private static JobQueue queue;
+
+  @BeforeAll
+  static void start() {
+    schema = "t_deploy_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+    stack = LocalStack.start(TestingOrders.smallStack(dir.resolve("stack"))
+        .workersJdbcUrl(PG_URL).workersSchema(schema).build());
+    step("stack up");
+    client = stack.endpoints().workerEndpoints(Duration.ofSeconds(60)).client();
+    queue = new JobQueue(Database.of(PG_URL, null, null, schema), QueueSettings.defaults());
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (client != null) {
+      client.close();
+    }
+    if (stack != null) {
+      stack.close();
+    }
+    if (queue != null) {
+      queue.close();
+      queue.database().dropSchema();
+    }
+  }
+
+  @Test
+  void deployTriggerRunsLogsAndUndeploy() throws Exception {
+    assertThat(stack.workersStatus()).startsWith("on: scheduler on " + PG_URL);
+    assertThat(Files.readString(stack.config().endpointsFile()))
+        .contains("\"workers\"").contains("\"schema\" : \"" + schema + "\"");
+    HourlyExample.createAndSeed(client);
+    Path file = deploymentFile(dir.resolve("deploy"));
+    step("tables seeded, jar built");
+
+    assertThat(verglas("deploy", file.toString()))
+        .startsWith("Deployed hourly revision 1: example.HourlyAggregate in " + file.getParent().resolve("hourly.jar"))
+        .contains("triggers: every-hour (cron 0 * * * *)");
+    JobStatus open = await("the cron trigger's open interval", () -> queue.jobs("hourly", 10),
+        jobs -> jobs.stream().anyMatch(j -> j.state() == JobState.READY)).stream()
+        .filter(j -> j.state() == JobState.READY).findFirst().orElseThrow();
+    assertThat(open.identity()).startsWith("hourly/every-hour/");
+    step("deployed; cron interval enqueued");
+
+    assertThat(verglas("trigger", "hourly", "--cron", "every-hour", "--logical-date",
+        HourlyExample.HOUR.toString())).isEqualTo("Enqueued " + INTERVAL + "\n");
+    assertThat(verglas("trigger", "hourly", "--cron", "every-hour", "--logical-date",
+        HourlyExample.HOUR.toString())).isEqualTo("Already enqueued (nothing added): " + INTERVAL + "\n");
+    JobStatus run = await("the manual run", () -> queue.status(INTERVAL).orElseThrow(),
+        s -> s.state().finished());
+    assertThat(run.state()).as("%s", run).isEqualTo(JobState.DONE);
+    step("manual run done");
+    assertThat(HourlyExample.aggregates(client))
+        .containsExactlyInAnyOrderElementsOf(HourlyExample.EXPECTED);
+
+    assertThat(verglas("runs", "hourly")).containsPattern(INTERVAL + " +done +1 ")
+        .containsPattern(open.identity() + " +ready +0 ");
+    String logs = await("the run's end in its log", () -> verglas("logs", "hourly", "--run", INTERVAL + "#1"),
+        text -> text.contains(" end"));
+    assertThat(logs).contains(INTERVAL + "#1 start").contains("commit table=shop.hourly rows=2")
+        .contains("end rows=2").contains("2026-12-01T10: 2 items");
+
+    step("runs and logs shown");
+    assertThat(verglas("deploy", file.toString())).startsWith("Deployed hourly revision 2:");
+    assertThat(verglas("deployments")).containsPattern("hourly +2 active +example.HourlyAggregate");
+    assertThat(verglas("undeploy", "hourly")).isEqualTo("Undeployed hourly (revision 3)\n");
+    await("the open interval's cancellation", () -> queue.jobs("hourly", 10),
+        jobs -> jobs.stream().noneMatch(j -> j.state() == JobState.READY));
+    step("undeployed; waiting job cancelled");
+    assertThat(verglas("deployments")).containsPattern("hourly +3 undeployed");
+    assertThat(new DeploymentStore(client, Clock.systemUTC()).history("hourly"))
+        .extracting(DeploymentRevision::revision, DeploymentRevision::state)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple(1, DeploymentRevision.State.ACTIVE),
+            org.assertj.core.groups.Tuple.tuple(2, DeploymentRevision.State.ACTIVE),
+            org.assertj.core.groups.Tuple.tuple(3, DeploymentRevision.State.UNDEPLOYED));
+    StringWriter err = new StringWriter();
+    assertThat(command(new StringWriter(), err).execute(endpointsArgs("trigger", "hourly"))).isNotZero();
+    assertThat(err.toString()).contains("Cannot trigger hourly: revision 3 undeployed it");
+  }
+
+  /**
+   * The docs example deployment file beside the example worker's jar, as the docs describe,
+   * its cron trigger starting at the next hour: the trigger enqueues its first interval, due
+   * then, and no past interval runs beside the manual one (a loaded machine's time goes to the
+   * run under test).
+   */
+  private static Path deploymentFile(Path work) throws Exception {
+    Path jar = HourlyExample.jar(Files.createDirectories(work));
+    Files.move(jar, work.resolve("hourly.jar"), StandardCopyOption.REPLACE_EXISTING);
+    String example = Files.readString(
+        ExampleJar.root().resolve("docs/examples/workers/hourly.deployment.json"));
+    Instant nextHour = Instant.now().truncatedTo(ChronoUnit.HOURS).plus(1, ChronoUnit.HOURS);
+    assertThat(example).contains(EXAMPLE_START);
+    return Files.writeString(work.resolve("hourly.deployment.json"),
+        example.replace(EXAMPLE_START, "\"startDate\": \"" + nextHour + "\""));
+  }
+
+  /** Prints how long the test took to reach {@code step} (slow steps on a loaded machine). */
+  private static void step(String step) {
+    System.out.printf("LocalWorkersITCase %6.1f s: %s%n", (System.nanoTime() - started) / 1e9, step);
+  }
+
+  /** Runs {@code verglas ARGS --endpoints FILE} and returns its output; fails unless it exits 0. */
+  private static String verglas(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int exit = command(out, err).execute(endpointsArgs(args));
+    assertThat(exit).as("verglas %s: %s", List.of(args), err).isZero();
+    return out.toString();
+  }
+
+  private static CommandLine command(StringWriter out, StringWriter err) {
+    return new CommandLine(new Verglas()).setOut(new PrintWriter(out)).setErr(new PrintWriter(err));
+  }
+
+  private static String[] endpointsArgs(String... args) {
+    String[] all = java.util.Arrays.copyOf(args, args.length + 2);
+    all[args.length] = "--endpoints";
+    all[args.length + 1] = stack.config().endpointsFile().toString();
+    return all;
+  }
+
+  private static <T> T await(String what, java.util.function.Supplier<T> read, Predicate<T> done)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (true) {
+      T value = read.get();
+      if (done.test(value)) {
+        return value;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("Timed out waiting for " + what + "; last: " + value);
+      }
+      Thread.sleep(200);
+    }
+  }
+}

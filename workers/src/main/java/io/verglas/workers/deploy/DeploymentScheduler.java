@@ -1,0 +1,137 @@
+package io.verglas.workers.deploy;
+
+import io.verglas.workers.WorkerScheduler;
+import io.verglas.workers.api.DataGrants;
+import io.verglas.workers.harness.Deployment;
+import io.verglas.workers.harness.HarnessJobHandler;
+import io.verglas.workers.harness.RunObserver;
+import io.verglas.workers.harness.WorkerHarness;
+import io.verglas.workers.schedule.Database;
+import io.verglas.workers.schedule.JobQueue;
+import io.verglas.workers.trigger.CronTrigger;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The local plane of stored deployments: a {@link WorkerScheduler} whose dispatcher runs every
+ * job through the {@link WorkerHarness}, with the deployment of each job read from the
+ * {@link DeploymentStore}, and whose cron triggers are those of the active deployments.
+ *
+ * <p>Design. The store is the truth and this class holds nothing it cannot rebuild: every job
+ * reads its deployment's latest revision when it starts (one small query beside a process
+ * start), so a run never uses a record older than its dispatch, and a job of an undeployed
+ * deployment fails with that reason. {@link #refresh()} (at start, and whenever the
+ * deployments table commits) replaces the scheduler's cron triggers with those of the active
+ * revisions, enqueues what they owe, and deletes the waiting jobs of undeployed deployments,
+ * so those run nothing more. Cron bookkeeping is in the queue, keyed by trigger identity, so a refresh, a
+ * restart or a second plane enqueues nothing twice. Webhook and event-subscription triggers
+ * are stored in the records; this plane does not serve them.
+ */
+public final class DeploymentScheduler implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(DeploymentScheduler.class);
+  private final DeploymentStore store;
+  private final Map<String, String> env;
+  private final WorkerScheduler scheduler;
+
+  private DeploymentScheduler(Builder b) {
+    this.store = b.store;
+    this.env = Map.copyOf(b.env);
+    HarnessJobHandler handler = new HarnessJobHandler(b.harness, this::runnable, RunObserver.NONE);
+    this.scheduler = b.options.apply(WorkerScheduler.builder(b.database, handler)).build();
+  }
+
+  public static Builder builder(Database database, DeploymentStore store, WorkerHarness harness) {
+    return new Builder(database, store, harness);
+  }
+
+  /** Starts consuming, then {@link #refresh()}es; returns the jobs that added. */
+  public int start() {
+    scheduler.start();
+    return refresh();
+  }
+
+  /**
+   * Schedules the cron triggers of the active deployments and cancels the waiting jobs of
+   * undeployed ones; returns how many jobs were enqueued.
+   */
+  public synchronized int refresh() {
+    List<CronTrigger> triggers = new ArrayList<>();
+    int cancelled = 0;
+    for (DeploymentRevision r : store.currentAll()) {
+      if (r.active()) {
+        r.record().cronTriggers().forEach(t -> triggers.add(t.trigger(r.name())));
+      } else {
+        cancelled += scheduler.queue().cancelReady(r.name());
+      }
+    }
+    int added = scheduler.schedule(triggers);
+    LOG.info("Deployments refreshed: {} cron triggers, {} jobs enqueued, {} waiting jobs of "
+        + "undeployed deployments cancelled", triggers.size(), added, cancelled);
+    return added;
+  }
+
+  /** The queue this plane consumes (listing and enqueueing jobs). */
+  public JobQueue queue() {
+    return scheduler.queue();
+  }
+
+  /** The run-time deployment of the job's deployment, as its latest revision says. */
+  private Optional<Deployment> runnable(String name) {
+    Optional<DeploymentRevision> latest = store.current(name);
+    if (latest.isPresent() && !latest.get().active()) {
+      throw new IllegalStateException("Cannot run deployment " + name + ": revision "
+          + latest.get().revision() + " undeployed it");
+    }
+    return latest.map(r -> runtime(r.record(), env));
+  }
+
+  /** The harness's part of {@code record}, its secrets resolved from {@code env}. */
+  public static Deployment runtime(DeploymentRecord record, Map<String, String> env) {
+    return new Deployment(record.name(), Path.of(record.jar()), record.workerClass(),
+        record.config(), SecretReferences.resolve(record, env),
+        DataGrants.of(record.reads(), record.writes()), record.outputs(), record.timeout());
+  }
+
+  @Override
+  public void close() {
+    scheduler.close();
+  }
+
+  /** Builds a {@link DeploymentScheduler}; database, store and harness are required. */
+  public static final class Builder {
+    private final Database database;
+    private final DeploymentStore store;
+    private final WorkerHarness harness;
+    private Map<String, String> env = System.getenv();
+    private UnaryOperator<WorkerScheduler.Builder> options = UnaryOperator.identity();
+
+    private Builder(Database database, DeploymentStore store, WorkerHarness harness) {
+      this.database = Objects.requireNonNull(database, "database");
+      this.store = Objects.requireNonNull(store, "store");
+      this.harness = Objects.requireNonNull(harness, "harness");
+    }
+
+    /** Where {@code env:} secret references resolve (default: this process's environment). */
+    public Builder env(Map<String, String> value) {
+      this.env = Objects.requireNonNull(value, "env");
+      return this;
+    }
+
+    /** Options of the scheduler (queue settings, dispatcher options). */
+    public Builder scheduler(UnaryOperator<WorkerScheduler.Builder> value) {
+      this.options = Objects.requireNonNull(value, "scheduler");
+      return this;
+    }
+
+    public DeploymentScheduler build() {
+      return new DeploymentScheduler(this);
+    }
+  }
+}

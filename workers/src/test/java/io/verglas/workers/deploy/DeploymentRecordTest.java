@@ -1,0 +1,137 @@
+package io.verglas.workers.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.verglas.workers.trigger.CatchUp;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DeploymentRecordTest {
+  private static final Path EXAMPLE =
+      Path.of("").toAbsolutePath().getParent().resolve("docs/examples/workers/hourly.deployment.json");
+
+  @Test
+  void docsExampleParsesWithItsJarBesideIt() throws Exception {
+    DeploymentRecord record =
+        DeploymentRecordParser.fromJson(Files.readString(EXAMPLE), EXAMPLE.getParent());
+    assertThat(record.name()).isEqualTo("hourly");
+    assertThat(record.jar()).isEqualTo(EXAMPLE.getParent().resolve("hourly.jar").toUri());
+    assertThat(record.workerClass()).isEqualTo("example.HourlyAggregate");
+    assertThat(record.cronTriggers()).singleElement().satisfies(c -> {
+      assertThat(c.expression()).isEqualTo("0 * * * *");
+      assertThat(c.startDate()).isEqualTo(Instant.parse("2026-12-01T00:00:00Z"));
+      assertThat(c.catchUp()).isEqualTo(CatchUp.NONE);
+    });
+    assertThat(record.reads()).containsExactly("shop.raw_events");
+    assertThat(record.outputs()).containsExactly(Map.entry("hourly", "shop.hourly"));
+    assertThat(record.timeout()).isEqualTo(Duration.ofSeconds(90));
+  }
+
+  @Test
+  void everyFieldRoundTrips() {
+    DeploymentRecord record = full().build();
+    String json = DeploymentRecordParser.toJson(record);
+    DeploymentRecord back = DeploymentRecordParser.fromJson(json);
+    assertThat(back).isEqualTo(record);
+    assertThat(DeploymentRecordParser.toJson(back)).isEqualTo(json);
+    assertThat(json).contains("\"token\":\"env:AGG_TOKEN\"")
+        .contains("{\"type\":\"webhook\",\"name\":\"hook\"}")
+        .contains("\"eventType\":\"io.verglas.commit\"");
+  }
+
+  @Test
+  void aWriteGrantIncludesReading() {
+    DeploymentRecord record = full().read("shop.out").build();
+    assertThat(record.reads()).containsExactly("shop.raw");
+    assertThat(record.writes()).containsExactly("shop.out");
+  }
+
+  @Test
+  void invalidRecordsFailWithTheirReason() {
+    assertThatThrownBy(() -> DeploymentRecord.builder("Hourly!"))
+        .hasMessageStartingWith("Cannot use deployment name 'Hourly!'");
+    assertThatThrownBy(() -> full().secret("password", "hunter2"))
+        .hasMessageContaining("secret 'password' must be a reference");
+    assertThatThrownBy(() -> full().output("other", "shop.raw").build())
+        .hasMessage("Cannot define deployment agg: output 'other' names table shop.raw, which is "
+            + "not granted for writes");
+    assertThatThrownBy(() -> full().kind(DeploymentRecord.Kind.CONTAINER).build())
+        .hasMessage("Cannot define deployment agg: kind container is not built (only worker)");
+    assertThatThrownBy(() -> full().placement(DeploymentRecord.Placement.CLOUD).build())
+        .hasMessageContaining("placement cloud is not built");
+    assertThatThrownBy(() -> full().code(URI.create("s3://b/agg.jar"), "x.Agg"))
+        .hasMessageContaining("is not an absolute file: URI");
+    assertThatThrownBy(() -> full().trigger(new TriggerSpec.Webhook("hook")))
+        .hasMessage("Cannot define deployment agg: trigger 'hook' is named twice");
+    assertThatThrownBy(() -> full().timeout(Duration.ZERO)).hasMessageContaining("timeout PT0S");
+    assertThatThrownBy(() -> new TriggerSpec.Cron("c", "0 * * * *", ZoneId.of("UTC"), null, CatchUp.NONE))
+        .hasMessage("Cannot use cron trigger c: no startDate");
+    assertThatThrownBy(() -> new TriggerSpec.Cron("c", "every hour", ZoneId.of("UTC"), Instant.EPOCH, CatchUp.NONE))
+        .hasMessageStartingWith("Cannot parse cron expression 'every hour'");
+  }
+
+  @Test
+  void invalidFilesFailWithTheirReason() {
+    String good = DeploymentRecordParser.toJson(full().build());
+    assertThatThrownBy(() -> DeploymentRecordParser.fromJson(good.replace("\"grants\"", "\"grant\"")))
+        .hasMessageStartingWith("Cannot read deployment: unknown key 'grant' in deployment");
+    assertThatThrownBy(() -> DeploymentRecordParser.fromJson(good.replace("\"version\":1", "\"version\":2")))
+        .hasMessage("Cannot read deployment: unknown version 2 (this reader knows 1)");
+    assertThatThrownBy(() -> DeploymentRecordParser.fromJson(good.replace("\"type\":\"webhook\"", "\"type\":\"mail\"")))
+        .hasMessage("Cannot read trigger hook: unknown type 'mail' (cron, webhook or event)");
+    assertThatThrownBy(() -> DeploymentRecordParser.fromJson(good.replace("PT1M30S", "90s")))
+        .hasMessageContaining("timeout '90s' is not an ISO-8601 duration");
+    assertThatThrownBy(() -> DeploymentRecordParser.fromJson(good.replace("\"catchUp\":\"parallel\"", "\"catchUp\":\"all\"")))
+        .hasMessageContaining("catchUp 'all' is not one of [sequential, parallel, none]");
+    assertThatThrownBy(() -> DeploymentRecordParser.fromJson("{\"name\":\"x\",\"code\":{\"jar\":\"x.jar\",\"class\":\"X\"}}"))
+        .hasMessageContaining("jar x.jar is relative");
+    assertThatThrownBy(() -> DeploymentRecordParser.fromJson("[1]"))
+        .hasMessage("Cannot read deployment: not a JSON object");
+  }
+
+  @Test
+  void secretReferencesResolveWhereTheDeploymentRuns(@TempDir Path dir) throws Exception {
+    Path file = Files.writeString(dir.resolve("key"), "s3cret\n");
+    DeploymentRecord record = full().secret("file", "file:" + file).build();
+    assertThat(SecretReferences.resolve(record, Map.of("AGG_TOKEN", "t0k")))
+        .containsExactlyInAnyOrderEntriesOf(Map.of("token", "t0k", "file", "s3cret"));
+    assertThatThrownBy(() -> SecretReferences.resolve(record, Map.of()))
+        .hasMessage("Cannot resolve secret 'token' of deployment agg: environment variable "
+            + "AGG_TOKEN is not set where the deployment runs");
+    assertThat(DeploymentScheduler.runtime(record, Map.of("AGG_TOKEN", "t0k")).toString())
+        .doesNotContain("t0k");
+  }
+
+  @Test
+  void manualRunsHaveDeterministicIdentities() {
+    DeploymentRecord record = full().build();
+    Instant now = Instant.parse("2026-12-03T08:00:00Z");
+    assertThat(ManualTriggers.run(record, "retry-1", now).identity()).isEqualTo("agg/manual/retry-1");
+    var tick = ManualTriggers.interval(record, "hourly", Instant.parse("2026-12-01T10:00:00Z"));
+    assertThat(tick.identity()).isEqualTo("agg/manual/hourly/2026-12-01T10:00:00Z");
+    assertThat(tick.event().getExtension("intervalend")).isEqualTo("2026-12-01T11:00:00Z");
+    assertThatThrownBy(() -> ManualTriggers.interval(record, "hourly", Instant.parse("2026-12-01T10:30:00Z")))
+        .hasMessage("Cannot trigger agg: 2026-12-01T10:30:00Z is not a fire time of '0 * * * *' in UTC");
+    assertThatThrownBy(() -> ManualTriggers.run(record, "a b", now)).hasMessageContaining("id 'a b'");
+  }
+
+  private static DeploymentRecord.Builder full() {
+    return DeploymentRecord.builder("agg")
+        .code(URI.create("file:/opt/workers/agg.jar"), "example.Agg")
+        .trigger(new TriggerSpec.Cron("hourly", "0 * * * *", ZoneId.of("UTC"),
+            Instant.parse("2026-12-01T00:00:00Z"), CatchUp.PARALLEL))
+        .trigger(new TriggerSpec.Webhook("hook"))
+        .trigger(new TriggerSpec.Event("commits", "io.verglas.commit", null, "shop.raw"))
+        .config("source", "shop.raw").secret("token", "env:AGG_TOKEN")
+        .read("shop.raw").write("shop.out").output("out", "shop.out")
+        .timeout(Duration.ofSeconds(90)).maxConcurrency(2);
+  }
+}
