@@ -26,6 +26,7 @@ import io.verglas.cache.protection.OriginProtection;
 import io.verglas.cache.protection.ProtectedOrigin;
 import io.verglas.cache.writeback.WriteBackConfig;
 import io.verglas.cache.writeback.WriteBackNode;
+import io.verglas.cache.writeback.WriteBackStats;
 import io.verglas.cache.s3.ReadObserver;
 import io.verglas.cache.s3.ServiceEndpoint;
 import io.verglas.cache.s3.S3Server;
@@ -282,6 +283,11 @@ public final class CacheNode implements AutoCloseable {
     @Override
     public Map<String, Object> health() {
       return CacheNode.this.health();
+    }
+
+    @Override
+    public WriteBackStats writeBackStats() {
+      return writeBack == null ? null : writeBack.stats();
     }
 
     @Override

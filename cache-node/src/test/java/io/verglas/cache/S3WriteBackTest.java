@@ -8,6 +8,9 @@ import io.verglas.cache.protection.OriginProtection;
 import io.verglas.cache.writeback.WriteBackConfig;
 import io.verglas.cache.writeback.WriteBackStats;
 import java.io.IOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -52,7 +55,8 @@ class S3WriteBackTest {
         .directory(buffers).localFragmentStores(true).enable(BUCKET, "tables/");
     tune.accept(config);
     t = new TestingCacheNode(origin, o -> counting = new TestingCountingOrigin(o),
-        b -> b.writeBack(config.build()).originProtection(OriginProtection.disabled()).blockSize(CacheNode.MIB));
+        b -> b.writeBack(config.build()).originProtection(OriginProtection.disabled()).blockSize(CacheNode.MIB)
+            .adminPort(0));
     return t;
   }
 
@@ -132,6 +136,9 @@ class S3WriteBackTest {
     assertThat(during.dirtyObjects()).isEqualTo(bodies.length);
     assertThat(during.propagationFailures()).isPositive();
     assertThat(during.oldestDirtyAgeMillis()).isGreaterThanOrEqualTo(0);
+    assertThat(metrics()).contains("verglas_cache_writeback_dirty_objects 12\n",
+        "verglas_cache_writeback_acknowledged_total 12\n", "verglas_cache_writeback_oldest_dirty_age_seconds ",
+        "verglas_cache_writeback_propagation_failures_total ");
 
     counting.writesDown = false;
     long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
@@ -143,6 +150,8 @@ class S3WriteBackTest {
       assertThat(Files.readAllBytes(origin.resolve(BUCKET).resolve("tables/o" + i))).isEqualTo(bodies[i]);
       assertThat(counting.putsByKey.get("tables/o" + i)).hasValue(1);
     }
+    assertThat(metrics()).contains("verglas_cache_writeback_dirty_objects 0\n",
+        "verglas_cache_writeback_propagated_total 12\n");
   }
 
   @Test
@@ -186,6 +195,12 @@ class S3WriteBackTest {
     put("other/x", body);
     assertThat(Files.readAllBytes(origin.resolve(BUCKET).resolve("other/x"))).isEqualTo(body);
     assertThat(t.node.writeBack().stats().dirtyObjects()).isZero();
+  }
+
+  private String metrics() throws Exception {
+    HttpClient http = HttpClient.newHttpClient();
+    return http.send(HttpRequest.newBuilder(t.node.adminEndpoint().resolve("/metrics")).build(),
+        HttpResponse.BodyHandlers.ofString()).body();
   }
 
   private void put(String key, byte[] body) {

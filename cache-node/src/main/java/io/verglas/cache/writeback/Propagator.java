@@ -94,9 +94,9 @@ public final class Propagator {
         failures.increment();
         continue;
       }
+      propagated.increment(); // applied to the origin: counted before its retirement is visible
       stager.retire(record);
       done++;
-      propagated.increment();
     }
     return new Pass(done, superseded, failed, lastError);
   }
