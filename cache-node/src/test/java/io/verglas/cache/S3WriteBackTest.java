@@ -189,6 +189,28 @@ class S3WriteBackTest {
   }
 
   @Test
+  void listingPagesHoldEachBufferedAndOriginKeyOnce() throws Exception {
+    startIdle();
+    put("tables/b", bytes(10, 1));
+    put("tables/d", bytes(10, 2));
+    t.node.writeBack().propagate();
+    for (String key : new String[] {"tables/a", "tables/c", "tables/e", "tables/sub/f"}) {
+      put(key, bytes(10, 3));
+    }
+    t.s3.deleteObject(b -> b.bucket(BUCKET).key("tables/e"));
+    put("tables/e", bytes(10, 4));
+    java.util.List<String> keys = new java.util.ArrayList<>();
+    java.util.List<String> prefixes = new java.util.ArrayList<>();
+    for (ListObjectsV2Response page : t.s3.listObjectsV2Paginator(b -> b.bucket(BUCKET).prefix("tables/")
+        .delimiter("/").maxKeys(1))) {
+      page.contents().forEach(o -> keys.add(o.key()));
+      page.commonPrefixes().forEach(p -> prefixes.add(p.prefix()));
+    }
+    assertThat(keys).containsExactly("tables/a", "tables/b", "tables/c", "tables/d", "tables/e");
+    assertThat(prefixes).containsExactly("tables/sub/");
+  }
+
+  @Test
   void keysOutsideTheScopesAreWrittenThrough() throws Exception {
     startIdle();
     byte[] body = bytes(1000, 9);
