@@ -908,6 +908,10 @@ public final class CacheNode implements AutoCloseable {
           && (adminHost == null || adminHost.equals(config.host()))) {
         throw new IllegalStateException("Cannot build a cache node whose admin port equals its S3 port: " + port);
       }
+      if (writeBack != null && cluster != null) {
+        throw new IllegalStateException("Cannot build a cluster node with write-back: the other nodes could not "
+            + "read its buffered writes (fragments and journal records over the peer protocol are not built yet)");
+      }
       Origin observed = originRequests == null ? origin : new ObservedOrigin(origin, originRequests);
       return new CacheNode(config, observed, adminHost != null ? adminHost : config.host(), adminPort,
           adminToken, aware, catalog, services, cluster, writeBack);

@@ -211,6 +211,15 @@ class S3WriteBackTest {
   }
 
   @Test
+  void aClusterNodeRefusesWriteBackUntilFragmentsTravelBetweenNodes() {
+    assertThatThrownBy(() -> CacheNode.builder().allowAnonymous(true).origin(new TestingCountingOrigin(null))
+        .cluster(io.verglas.cache.cluster.ClusterConfig.builder().nodeId("a").gossipPort(7800)
+            .secret("0123456789abcdef").build())
+        .writeBack(WriteBackConfig.builder().directory(buffers).localFragmentStores(true).build()).build())
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("not built yet");
+  }
+
+  @Test
   void keysOutsideTheScopesAreWrittenThrough() throws Exception {
     startIdle();
     byte[] body = bytes(1000, 9);
