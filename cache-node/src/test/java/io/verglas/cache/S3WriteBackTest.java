@@ -211,6 +211,26 @@ class S3WriteBackTest {
   }
 
   @Test
+  void aConditionalPutWaitsForTheKeysBufferedWritesToReachTheOrigin() throws Exception {
+    startIdle();
+    counting.writesDown = true;
+    byte[] buffered = bytes(2000, 11);
+    put("tables/c", buffered);
+    assertThatThrownBy(() -> t.s3.putObject(b -> b.bucket(BUCKET).key("tables/c").ifNoneMatch("*"),
+        RequestBody.fromBytes(bytes(10, 12))))
+        .isInstanceOfSatisfying(software.amazon.awssdk.services.s3.model.S3Exception.class,
+            e -> assertThat(e.statusCode()).isEqualTo(503));
+
+    counting.writesDown = false;
+    assertThatThrownBy(() -> t.s3.putObject(b -> b.bucket(BUCKET).key("tables/c").ifNoneMatch("*"),
+        RequestBody.fromBytes(bytes(10, 12))))
+        .isInstanceOfSatisfying(software.amazon.awssdk.services.s3.model.S3Exception.class,
+            e -> assertThat(e.statusCode()).as("the buffered write is there first").isEqualTo(412));
+    assertThat(Files.readAllBytes(origin.resolve(BUCKET).resolve("tables/c"))).isEqualTo(buffered);
+    assertThat(t.node.writeBack().stats().dirtyObjects()).isZero();
+  }
+
+  @Test
   void aClusterNodeRefusesWriteBackUntilFragmentsTravelBetweenNodes() {
     assertThatThrownBy(() -> CacheNode.builder().allowAnonymous(true).origin(new TestingCountingOrigin(null))
         .cluster(io.verglas.cache.cluster.ClusterConfig.builder().nodeId("a").gossipPort(7800)
