@@ -104,12 +104,15 @@ final class WriteBackOrigin implements Origin {
         || !ETags.matches(WriteBackMetadata.etag(staged), expectedEtag)) {
       return origin.readRange(bucket, key, expectedEtag, offset, length);
     }
-    return blocking(() -> {
+    return this.<byte[]>blocking(() -> {
       try (InputStream body = stager.open(staged)) {
         body.skipNBytes(offset);
         return body.readNBytes(length);
       }
-    });
+    }).exceptionallyCompose(e -> stager.latest(bucket, key).filter(staged::equals).isPresent()
+        ? CompletableFuture.failedFuture(e)
+        // propagated (fragments released) meanwhile: the origin has this version now, same ETag
+        : origin.readRange(bucket, key, expectedEtag, offset, length));
   }
 
   @Override
