@@ -48,11 +48,9 @@ class StandaloneCacheNodeITCase {
   @Test
   void buffersThePutsOfItsWriteBackPrefixes() throws Exception {
     try (LocalDirectoryOrigin directory = new LocalDirectoryOrigin(dir.resolve("origin"));
-        CacheNode origin = CacheNode.builder().credentials("origin", "origin-secret")
-            .origin(directory).spoolDirectory(dir.resolve("origin-spool")).build().start();
-        StandaloneCacheNode node = StandaloneCacheNode.start(new StandaloneCacheNode.Options(
-            origin.endpoint(), "us-east-1", "warehouse", "127.0.0.1", 0, 0, "us-east-1", 64L << 20,
-            dir.resolve("spool"), null, List.of("buffered/"), dir.resolve("writeback")), NodeKeys.from(ENV));
+        CacheNode origin = originNode(directory);
+        StandaloneCacheNode node = StandaloneCacheNode.start(options(origin, null, List.of("buffered/")),
+            NodeKeys.from(ENV));
         S3Client client = new ObjectStoreEndpoint(node.endpoint(), "us-east-1", "client",
             "client-secret", "warehouse").newClient()) {
       client.putObject(b -> b.bucket("warehouse").key("buffered/a"), RequestBody.fromString("soon"));
@@ -69,11 +67,9 @@ class StandaloneCacheNodeITCase {
   @Test
   void servesTheOriginsObjectsAndTheRestCatalogThroughItself() throws Exception {
     try (LocalDirectoryOrigin directory = new LocalDirectoryOrigin(dir.resolve("origin"));
-        CacheNode origin = CacheNode.builder().credentials("origin", "origin-secret")
-            .origin(directory).spoolDirectory(dir.resolve("origin-spool")).build().start();
-        StandaloneCacheNode node = StandaloneCacheNode.start(new StandaloneCacheNode.Options(
-            origin.endpoint(), "us-east-1", "warehouse", "127.0.0.1", 0, 0, "us-east-1", 64L << 20,
-            dir.resolve("spool"), "jdbc:sqlite:" + dir.resolve("catalog.db"), List.of(), null), NodeKeys.from(ENV));
+        CacheNode origin = originNode(directory);
+        StandaloneCacheNode node = StandaloneCacheNode.start(
+            options(origin, "jdbc:sqlite:" + dir.resolve("catalog.db"), List.of()), NodeKeys.from(ENV));
         S3Client client = new ObjectStoreEndpoint(node.endpoint(), "us-east-1", "client",
             "client-secret", "warehouse").newClient();
         S3Client atOrigin = new ObjectStoreEndpoint(origin.endpoint(), "us-east-1", "origin",
@@ -123,6 +119,17 @@ class StandaloneCacheNodeITCase {
     props.put("s3.access-key-id", "client");
     props.put("s3.secret-access-key", "client-secret");
     return Catalogs.load("client", props);
+  }
+
+  /** An S3 origin for the node under test: a cache node of its own over a local directory. */
+  private CacheNode originNode(LocalDirectoryOrigin directory) {
+    return CacheNode.builder().credentials("origin", "origin-secret").origin(directory)
+        .spoolDirectory(dir.resolve("origin-spool")).build().start();
+  }
+
+  private StandaloneCacheNode.Options options(CacheNode origin, String catalogUri, List<String> writeBackPrefixes) {
+    return new StandaloneCacheNode.Options(origin.endpoint(), "us-east-1", "warehouse", "127.0.0.1", 0, 0,
+        "us-east-1", 64L << 20, dir.resolve("spool"), catalogUri, writeBackPrefixes, dir.resolve("writeback"));
   }
 
   private static int status(URI uri, String token) throws Exception {
