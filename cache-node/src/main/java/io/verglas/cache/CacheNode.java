@@ -24,10 +24,15 @@ import io.verglas.cache.origin.Origin;
 import io.verglas.cache.origin.OriginRequestListener;
 import io.verglas.cache.protection.OriginProtection;
 import io.verglas.cache.protection.ProtectedOrigin;
+import io.verglas.cache.writeback.WriteBackConfig;
+import io.verglas.cache.writeback.WriteBackNode;
+import io.verglas.cache.writeback.WriteBackStats;
 import io.verglas.cache.s3.ReadObserver;
 import io.verglas.cache.s3.ServiceEndpoint;
 import io.verglas.cache.s3.S3Server;
 import io.verglas.cache.s3.S3ServerConfig;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
@@ -40,6 +45,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.UnaryOperator;
 
 /**
  * A cache node: an S3-compatible HTTP endpoint in front of one {@link Origin}, serving object
@@ -118,6 +124,7 @@ public final class CacheNode implements AutoCloseable {
   private final Awareness awareness;
   private final CatalogProxy catalog;
   private final Cluster cluster;
+  private final WriteBackNode writeBack;
   private final java.time.Instant created;
   private int port = -1;
   private int adminPort = -1;
@@ -125,8 +132,9 @@ public final class CacheNode implements AutoCloseable {
 
   private CacheNode(S3ServerConfig config, Origin origin, String adminHost, Integer adminPort,
       String adminToken, Awareness awareness, RestCatalogConfig catalogConfig,
-      List<ServiceEndpoint> services, ClusterConfig clusterConfig) {
+      List<ServiceEndpoint> services, ClusterConfig clusterConfig, WriteBackConfig writeBackConfig) {
     this.config = config;
+    this.writeBack = writeBackConfig == null ? null : openWriteBack(writeBackConfig, config.clock());
     this.cluster = clusterConfig == null ? null
         : new Cluster(clusterConfig, config.dramCapacityBytes() + config.nvmeCapacityBytes());
     this.catalog = catalogConfig == null ? null
@@ -138,7 +146,8 @@ public final class CacheNode implements AutoCloseable {
     this.server = new S3Server(config, origin,
         awareness == null ? ReadObserver.NONE : awareness.readObserver(), served,
         cluster == null ? MissPath.ORIGIN : cluster.missPath(),
-        cluster == null ? KeyChanges.NONE : cluster.keyChanges());
+        cluster == null ? KeyChanges.NONE : cluster.keyChanges(),
+        writeBack == null ? UnaryOperator.identity() : writeBack::wrap);
     this.awareness = awareness;
     this.adminHost = adminHost;
     this.adminServer = adminPort == null ? null
@@ -148,6 +157,26 @@ public final class CacheNode implements AutoCloseable {
 
   public static Builder builder() {
     return new Builder();
+  }
+
+  private static WriteBackNode openWriteBack(WriteBackConfig config, Clock clock) {
+    try {
+      return WriteBackNode.open(config, clock);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot open write-back in " + config.directory() + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * This node's erasure-coded write-back: its stats, and a propagation or scrub pass on demand.
+   *
+   * @throws IllegalStateException if the node was built without {@link Builder#writeBack}
+   */
+  public WriteBackNode writeBack() {
+    if (writeBack == null) {
+      throw new IllegalStateException("Cannot use write-back: this node was built without it");
+    }
+    return writeBack;
   }
 
   /** Binds the endpoint; returns this node. */
@@ -254,6 +283,11 @@ public final class CacheNode implements AutoCloseable {
     @Override
     public Map<String, Object> health() {
       return CacheNode.this.health();
+    }
+
+    @Override
+    public WriteBackStats writeBackStats() {
+      return writeBack == null ? null : writeBack.stats();
     }
 
     @Override
@@ -414,6 +448,9 @@ public final class CacheNode implements AutoCloseable {
       adminServer.close();
     }
     server.close();
+    if (writeBack != null) {
+      writeBack.close();
+    }
     if (catalog != null) {
       catalog.close();
     }
@@ -462,6 +499,7 @@ public final class CacheNode implements AutoCloseable {
     private AwarenessConfig awareness;
     private RestCatalogConfig catalog;
     private ClusterConfig cluster;
+    private WriteBackConfig writeBack;
     private final List<ServiceEndpoint> services = new ArrayList<>();
 
     private Builder() {}
@@ -741,6 +779,17 @@ public final class CacheNode implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Buffers the PUTs of the configured scopes as erasure-coded fragments and propagates them to
+     * the origin in the background (SPEC §4c); without it every write goes through to the origin.
+     * Only {@link WriteBackConfig#localFragmentStores() local} fragment stores are built.
+     */
+    public Builder writeBack(WriteBackConfig value) {
+      once(writeBack, "writeBack");
+      writeBack = Objects.requireNonNull(value, "writeBack");
+      return this;
+    }
+
     /** Also accept virtual-host style requests for hosts {@code <bucket>.<domain>}. */
     public Builder virtualHostDomain(String domain) {
       once(virtualHostDomain, "virtualHostDomain");
@@ -859,9 +908,13 @@ public final class CacheNode implements AutoCloseable {
           && (adminHost == null || adminHost.equals(config.host()))) {
         throw new IllegalStateException("Cannot build a cache node whose admin port equals its S3 port: " + port);
       }
+      if (writeBack != null && cluster != null) {
+        throw new IllegalStateException("Cannot build a cluster node with write-back: the other nodes could not "
+            + "read its buffered writes (fragments and journal records over the peer protocol are not built yet)");
+      }
       Origin observed = originRequests == null ? origin : new ObservedOrigin(origin, originRequests);
       return new CacheNode(config, observed, adminHost != null ? adminHost : config.host(), adminPort,
-          adminToken, aware, catalog, services, cluster);
+          adminToken, aware, catalog, services, cluster, writeBack);
     }
 
     private static void once(Object current, String name) {

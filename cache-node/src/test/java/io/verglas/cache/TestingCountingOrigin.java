@@ -37,6 +37,10 @@ public final class TestingCountingOrigin implements Origin {
   private volatile long delayMillis;
   /** While true, heads and range reads fail as an unreachable origin would. */
   public volatile boolean down;
+  /** While true, PUTs and DELETEs fail as an unreachable origin would. */
+  public volatile boolean writesDown;
+  /** PUTs that reached the origin, by key. */
+  public final java.util.Map<String, AtomicInteger> putsByKey = new java.util.concurrent.ConcurrentHashMap<>();
   private volatile java.util.function.LongConsumer beforeRangeRead = offset -> { };
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "testing-origin-timer");
@@ -133,11 +137,20 @@ public final class TestingCountingOrigin implements Origin {
 
   @Override
   public CompletableFuture<PutResult> put(String bucket, String key, ObjectBody body, WriteOptions options) {
-    return delegate.put(bucket, key, body, options);
+    if (writesDown) {
+      return CompletableFuture.failedFuture(unreachable());
+    }
+    return delegate.put(bucket, key, body, options).thenApply(result -> {
+      putsByKey.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
+      return result;
+    });
   }
 
   @Override
   public CompletableFuture<Void> delete(String bucket, String key, WriteCondition condition) {
+    if (writesDown) {
+      return CompletableFuture.failedFuture(unreachable());
+    }
     return delegate.delete(bucket, key, condition);
   }
 

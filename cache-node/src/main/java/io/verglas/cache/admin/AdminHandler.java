@@ -101,7 +101,7 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
           return methodNotAllowed(method, path, "GET");
         }
         return response(HttpResponseStatus.OK, PrometheusFormat.CONTENT_TYPE,
-            PrometheusFormat.render(admin.stats(), admin.clusterStats()));
+            PrometheusFormat.render(admin.stats(), admin.clusterStats(), admin.writeBackStats()));
       case "/heat":
         if (!read) {
           return methodNotAllowed(method, path, "GET");

@@ -3,6 +3,7 @@ package io.verglas.cache.admin;
 import io.verglas.cache.CacheStats;
 import io.verglas.cache.PurgeResult;
 import io.verglas.cache.cluster.ClusterStats;
+import io.verglas.cache.writeback.WriteBackStats;
 import java.util.Map;
 
 /** What the admin endpoint can see and do on a cache node. */
@@ -33,6 +34,11 @@ public interface CacheAdmin {
 
   /** The cache cluster's figures for metrics, or null when the node works alone. */
   default ClusterStats clusterStats() {
+    return null;
+  }
+
+  /** Write-back's figures for metrics, or null when the node writes every PUT through. */
+  default WriteBackStats writeBackStats() {
     return null;
   }
 }

@@ -4,6 +4,7 @@ import io.verglas.cache.AwarenessStats;
 import io.verglas.cache.CacheStats;
 import io.verglas.cache.TierStats;
 import io.verglas.cache.cluster.ClusterStats;
+import io.verglas.cache.writeback.WriteBackStats;
 import java.util.Map;
 
 /**
@@ -22,6 +23,11 @@ public final class PrometheusFormat {
 
   /** As {@link #render(CacheStats)}, plus the cluster's figures ({@code cluster_*}) unless null. */
   public static String render(CacheStats s, ClusterStats cluster) {
+    return render(s, cluster, null);
+  }
+
+  /** As {@link #render(CacheStats, ClusterStats)}, plus write-back's ({@code writeback_*}) unless null. */
+  public static String render(CacheStats s, ClusterStats cluster, WriteBackStats writeBack) {
     StringBuilder out = new StringBuilder(4096);
     Map<String, TierStats> tiers = Map.of("dram", s.dram(), "nvme", s.nvme(), "metadata", s.metadata());
     String[] order = {"dram", "nvme", "metadata"};
@@ -60,6 +66,9 @@ public final class PrometheusFormat {
     if (cluster != null) {
       cluster(out, cluster);
     }
+    if (writeBack != null) {
+      writeBack(out, writeBack);
+    }
     return out.toString();
   }
 
@@ -84,6 +93,20 @@ public final class PrometheusFormat {
     metric(out, "heat_samples_dropped_total", "counter", "Heat samples dropped (buffer full).", a.heatSamplesDropped());
     metric(out, "replace_commits_total", "counter", "Compactions seen by metadata walks.", a.replaceCommits());
     metric(out, "prefetch_origin_bytes_total", "counter", "Bytes compaction prefetch read from the origin.", a.prefetchBytes());
+  }
+
+  private static void writeBack(StringBuilder out, WriteBackStats w) {
+    metric(out, "writeback_dirty_objects", "gauge", "Acknowledged changes not yet on the origin.", w.dirtyObjects());
+    metric(out, "writeback_dirty_bytes", "gauge", "Body bytes of acknowledged writes not yet on the origin.", w.dirtyBytes());
+    gauge(out, "writeback_oldest_dirty_age_seconds", "Age of the oldest change not yet on the origin.",
+        w.oldestDirtyAgeMillis() / 1000.0);
+    metric(out, "writeback_acknowledged_total", "counter", "PUTs acknowledged from buffered fragments.", w.acknowledged());
+    metric(out, "writeback_written_through_total", "counter", "PUTs in scope written through instead.", w.writtenThrough());
+    metric(out, "writeback_propagated_total", "counter", "Buffered changes applied to the origin (rate() gives the propagation rate).", w.propagated());
+    metric(out, "writeback_propagated_bytes_total", "counter", "Body bytes written to the origin by propagation.", w.propagatedBytes());
+    metric(out, "writeback_propagation_failures_total", "counter", "Failed attempts to apply a buffered change.", w.propagationFailures());
+    metric(out, "writeback_fragments_repaired_total", "counter", "Fragments rewritten by the scrubber.", w.fragmentsRepaired());
+    metric(out, "writeback_unrepairable_writes", "gauge", "Writes the last scrub found with fewer than k healthy fragments.", w.unrepairable());
   }
 
   private static void cluster(StringBuilder out, ClusterStats c) {

@@ -7,12 +7,12 @@ import java.util.Comparator;
  * code point order), whereas {@link String#compareTo} compares UTF-16 units and puts U+E000..U+FFFF
  * after supplementary characters.
  */
-final class KeyOrder {
-  static final Comparator<String> COMPARATOR = KeyOrder::compare;
+public final class KeyOrder {
+  public static final Comparator<String> COMPARATOR = KeyOrder::compare;
 
   private KeyOrder() {}
 
-  static int compare(String a, String b) {
+  public static int compare(String a, String b) {
     int i = 0;
     int j = 0;
     while (i < a.length() && j < b.length()) {

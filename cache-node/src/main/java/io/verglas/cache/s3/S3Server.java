@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.UnaryOperator;
 import java.net.InetSocketAddress;
 import java.util.HexFormat;
 import java.util.concurrent.ThreadLocalRandom;
@@ -37,7 +38,7 @@ public final class S3Server implements AutoCloseable {
   public static final String IO_THREAD_PREFIX = "verglas-s3-io";
 
   private final S3ServerConfig config;
-  private final ObservedOrigin origin;
+  private final Origin origin;
   private final LongAdder originRequests = new LongAdder();
   private final ProtectedOrigin protectedOrigin;
   private final ScheduledExecutorService timer;
@@ -72,6 +73,16 @@ public final class S3Server implements AutoCloseable {
    */
   public S3Server(S3ServerConfig config, Origin origin, ReadObserver observer,
       List<ServiceEndpoint> services, MissPath missPath, KeyChanges changes) {
+    this(config, origin, observer, services, missPath, changes, UnaryOperator.identity());
+  }
+
+  /**
+   * As above, with {@code front} laid over the protected, counted origin before the read and
+   * write paths see it (write-back buffers writes there; what it sends on is protected and
+   * counted like any origin call).
+   */
+  public S3Server(S3ServerConfig config, Origin origin, ReadObserver observer,
+      List<ServiceEndpoint> services, MissPath missPath, KeyChanges changes, UnaryOperator<Origin> front) {
     this.config = config;
     this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "verglas-origin-timer");
@@ -80,7 +91,7 @@ public final class S3Server implements AutoCloseable {
     });
     this.protectedOrigin = new ProtectedOrigin(origin, config.originProtection(), config.clock(),
         Delayer.scheduled(timer), () -> ThreadLocalRandom.current().nextDouble(), timer);
-    this.origin = new ObservedOrigin(protectedOrigin, (bucket, key) -> originRequests.increment());
+    this.origin = front.apply(new ObservedOrigin(protectedOrigin, (bucket, key) -> originRequests.increment()));
     this.blocks = new BlockCache(config.dramCapacityBytes(), config.nvmeDirectory(),
         config.nvmeCapacityBytes(), config.nvmeIoThreads(), config.blockSize());
     this.metadataStore = config.metadataStoreCapacityBytes() == 0 ? null

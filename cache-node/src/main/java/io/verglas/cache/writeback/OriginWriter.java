@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.Map;
 
-/** Where write-back writes an object through synchronously when it cannot stage it. */
-@FunctionalInterface
+/** Where write-back applies buffered changes, and writes an object through when it cannot stage it. */
 public interface OriginWriter {
   void put(String bucket, String key, Map<String, String> metadata, long length, InputStream body) throws IOException;
+
+  /** Deletes the key's current object; deleting a missing key succeeds. */
+  void delete(String bucket, String key) throws IOException;
 }

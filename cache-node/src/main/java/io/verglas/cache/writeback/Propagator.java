@@ -5,8 +5,10 @@ import io.verglas.cache.writeback.journal.WriteJournal;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Delivers acknowledged writes to the origin and retires them, one pass at a time.
@@ -23,13 +25,20 @@ import java.util.Set;
  * acknowledged write. Idempotency: a crash after the upload and before the clean mark uploads
  * the same bytes again after restart; a second pass over retired writes does nothing.
  *
- * <p>Not here yet: backoff and origin protection between passes (the caller schedules passes),
- * conditional origin writes, parallel uploads, DELETE ordering.
+ * <p>Deletes: a journaled {@link JournalRecord.Deleted} is applied in its place in the key's order,
+ * after the writes journaled before it.
+ *
+ * <p>Not here: backoff between passes (the node's {@link WriteBackNode} schedules passes and
+ * backs off after failed ones; its origin is behind the node's origin protection), conditional
+ * origin writes, parallel uploads.
  */
 public final class Propagator {
   private final WriteBackStager stager;
   private final WriteJournal journal;
   private final OriginWriter origin;
+  private final LongAdder propagated = new LongAdder();
+  private final LongAdder propagatedBytes = new LongAdder();
+  private final LongAdder failures = new LongAdder();
 
   /** What one pass did; {@code lastError} is the last failed upload's message, null without one. */
   public record Pass(int propagated, int superseded, int failed, String lastError) {}
@@ -42,12 +51,31 @@ public final class Propagator {
 
   /** One pass over the dirty writes; see the class comment. */
   public synchronized Pass runOnce() throws IOException {
-    int propagated = 0;
+    return pass(journal.pending());
+  }
+
+  /**
+   * Applies the key's pending changes to the origin now, in journal order (what a write that
+   * bypasses write-back does first, so the buffered changes cannot land after it).
+   *
+   * @throws IOException if one of them could not be applied; the key stays dirty
+   */
+  public synchronized void drain(String bucket, String key) throws IOException {
+    List<JournalRecord.Pending> ofKey = journal.pending().stream()
+        .filter(r -> r.identity().bucket().equals(bucket) && r.identity().key().equals(key)).toList();
+    Pass pass = pass(ofKey);
+    if (pass.failed() > 0) {
+      throw new IOException(pass.lastError());
+    }
+  }
+
+  private Pass pass(List<JournalRecord.Pending> records) throws IOException {
+    int done = 0;
     int superseded = 0;
     int failed = 0;
     String lastError = null;
     Set<String> blocked = new HashSet<>();
-    for (JournalRecord.Staged record : journal.dirty()) {
+    for (JournalRecord.Pending record : records) {
       String key = record.identity().bucket() + '\0' + record.identity().key();
       if (blocked.contains(key)) {
         continue;
@@ -58,22 +86,45 @@ public final class Propagator {
         continue;
       }
       try {
-        upload(record);
+        apply(record);
       } catch (IOException | RuntimeException e) {
         lastError = "Cannot propagate " + record.identity() + ": " + e.getMessage();
         blocked.add(key);
         failed++;
+        failures.increment();
         continue;
       }
+      propagated.increment(); // applied to the origin: counted before its retirement is visible
       stager.retire(record);
-      propagated++;
+      done++;
     }
-    return new Pass(propagated, superseded, failed, lastError);
+    return new Pass(done, superseded, failed, lastError);
   }
 
-  private void upload(JournalRecord.Staged record) throws IOException {
-    try (InputStream body = stager.open(record)) {
-      origin.put(record.identity().bucket(), record.identity().key(), record.metadata(), record.bodyLength(), body);
+  private void apply(JournalRecord.Pending record) throws IOException {
+    if (record instanceof JournalRecord.Deleted) {
+      origin.delete(record.identity().bucket(), record.identity().key());
+      return;
     }
+    JournalRecord.Staged staged = (JournalRecord.Staged) record;
+    try (InputStream body = stager.open(staged)) {
+      origin.put(staged.identity().bucket(), staged.identity().key(), staged.metadata(), staged.bodyLength(), body);
+    }
+    propagatedBytes.add(staged.bodyLength());
+  }
+
+  /** Changes applied to the origin since start (writes and deletes; superseded ones not counted). */
+  public long propagated() {
+    return propagated.sum();
+  }
+
+  /** Body bytes written to the origin since start. */
+  public long propagatedBytes() {
+    return propagatedBytes.sum();
+  }
+
+  /** Failed attempts to apply a change since start. */
+  public long failures() {
+    return failures.sum();
   }
 }

@@ -2,6 +2,9 @@ package io.verglas.cache.writeback;
 
 import io.verglas.cache.writeback.code.Geometry;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -17,16 +20,52 @@ import java.util.Objects;
  * @param directory where this node keeps its fragments ({@code fragments/}) and its journal
  *     ({@code journal/}); on the NVMe disk
  * @param fragmentCeilingBytes the most bytes this node's fragments may take on disk
+ * @param scopes the buckets and key prefixes whose PUTs a cache node buffers; empty: none (every
+ *     write goes through to the origin, the default)
+ * @param localFragmentStores whether the {@code k + m} fragments of a write go to {@code k + m}
+ *     directories of this one node ({@code fragments/local-N}) instead of distinct cluster
+ *     nodes: for tests and single-node setups that accept losing buffered writes with the disk
+ * @param propagationInterval how often the node's propagator looks for buffered changes; after
+ *     a failed pass it waits twice as long each time, up to {@link #MAX_PROPAGATION_BACKOFF}
  */
-public record WriteBackConfig(Geometry geometry, int ackFragments, Path directory, long fragmentCeilingBytes) {
+public record WriteBackConfig(Geometry geometry, int ackFragments, Path directory, long fragmentCeilingBytes,
+    List<Scope> scopes, boolean localFragmentStores, Duration propagationInterval) {
   public static final int DEFAULT_DATA_FRAGMENTS = 2;
   public static final int DEFAULT_PARITY_FRAGMENTS = 1;
   public static final int DEFAULT_CELL_BYTES = 1 << 20;
   public static final long DEFAULT_FRAGMENT_CEILING_BYTES = 8L << 30;
+  public static final Duration DEFAULT_PROPAGATION_INTERVAL = Duration.ofMillis(200);
+  public static final Duration MAX_PROPAGATION_BACKOFF = Duration.ofSeconds(30);
+
+  /** A bucket, and the key prefix in it ("" for every key), whose writes are buffered. */
+  public record Scope(String bucket, String prefix) {
+    public Scope {
+      if (bucket == null || bucket.isEmpty()) {
+        throw new IllegalArgumentException("Invalid write-back bucket: " + bucket);
+      }
+      Objects.requireNonNull(prefix, "prefix");
+    }
+
+    public boolean covers(String bucket, String key) {
+      return this.bucket.equals(bucket) && key.startsWith(prefix);
+    }
+  }
 
   public WriteBackConfig {
     Objects.requireNonNull(geometry, "geometry");
     Objects.requireNonNull(directory, "directory");
+    scopes = List.copyOf(scopes);
+    Objects.requireNonNull(propagationInterval, "propagationInterval");
+  }
+
+  /** Whether writes of the key are buffered. */
+  public boolean covers(String bucket, String key) {
+    return scopes.stream().anyMatch(s -> s.covers(bucket, key));
+  }
+
+  /** Whether any key of the bucket may be buffered. */
+  public boolean coversBucket(String bucket) {
+    return scopes.stream().anyMatch(s -> s.bucket().equals(bucket));
   }
 
   public static Builder builder() {
@@ -49,8 +88,34 @@ public record WriteBackConfig(Geometry geometry, int ackFragments, Path director
     private Integer cellBytes;
     private Path directory;
     private Long fragmentCeilingBytes;
+    private final List<Scope> scopes = new ArrayList<>();
+    private Boolean localFragmentStores;
+    private Duration propagationInterval;
 
     private Builder() {}
+
+    /** Buffers the writes of keys of {@code bucket} starting with {@code prefix}; may be called for several. */
+    public Builder enable(String bucket, String prefix) {
+      scopes.add(new Scope(bucket, prefix));
+      return this;
+    }
+
+    /** See {@link WriteBackConfig#localFragmentStores()}; default false. */
+    public Builder localFragmentStores(boolean value) {
+      once(localFragmentStores, "localFragmentStores");
+      localFragmentStores = value;
+      return this;
+    }
+
+    /** Default {@link WriteBackConfig#DEFAULT_PROPAGATION_INTERVAL}. */
+    public Builder propagationInterval(Duration value) {
+      once(propagationInterval, "propagationInterval");
+      if (value.isNegative() || value.isZero()) {
+        throw new IllegalArgumentException("Invalid propagation interval: " + value + " (must be positive)");
+      }
+      propagationInterval = value;
+      return this;
+    }
 
     /** {@code k}, default {@value #DEFAULT_DATA_FRAGMENTS}. */
     public Builder dataFragments(int value) {
@@ -108,7 +173,9 @@ public record WriteBackConfig(Geometry geometry, int ackFragments, Path director
             + geometry.dataFragments() + " and k+m=" + geometry.totalFragments());
       }
       return new WriteBackConfig(geometry, w, directory,
-          fragmentCeilingBytes == null ? DEFAULT_FRAGMENT_CEILING_BYTES : fragmentCeilingBytes);
+          fragmentCeilingBytes == null ? DEFAULT_FRAGMENT_CEILING_BYTES : fragmentCeilingBytes, scopes,
+          localFragmentStores != null && localFragmentStores,
+          propagationInterval == null ? DEFAULT_PROPAGATION_INTERVAL : propagationInterval);
     }
 
     private static int or(Integer value, int fallback) {

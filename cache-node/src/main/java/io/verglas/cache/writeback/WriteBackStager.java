@@ -56,7 +56,7 @@ public final class WriteBackStager {
   private final OriginWriter origin;
   private final LongSupplier clock;
   private final Supplier<String> writeIds;
-  private final Map<String, JournalRecord.Staged> latest = new ConcurrentHashMap<>();
+  private final Map<String, JournalRecord.Pending> latest = new ConcurrentHashMap<>();
 
   /**
    * @param nodes the live nodes that may take fragments (this one among them)
@@ -71,7 +71,7 @@ public final class WriteBackStager {
     this.origin = Objects.requireNonNull(origin, "origin");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.writeIds = Objects.requireNonNull(writeIds, "writeIds");
-    journal.dirty().forEach(r -> latest.put(indexKey(r.identity().bucket(), r.identity().key()), r));
+    journal.pending().forEach(r -> latest.put(indexKey(r.identity().bucket(), r.identity().key()), r));
   }
 
   public WriteBackConfig config() {
@@ -81,11 +81,21 @@ public final class WriteBackStager {
   /** Stages a PUT of {@code length} bytes; see the class comment for the outcomes. */
   public StageOutcome put(String bucket, String key, Map<String, String> metadata, long length, InputStream body)
       throws IOException {
+    return put(bucket, key, () -> metadata, length, body, origin);
+  }
+
+  /**
+   * As {@link #put(String, String, Map, long, InputStream)}, with the metadata asked for once the
+   * body has been read (so it may hold a digest of the body), and writes through going to
+   * {@code through} (given the body and the metadata as it is at that moment).
+   */
+  public StageOutcome put(String bucket, String key, Supplier<Map<String, String>> metadata, long length,
+      InputStream body, OriginWriter through) throws IOException {
     ObjectIdentity id = new ObjectIdentity(bucket, key, writeIds.get());
     Geometry geometry = config.geometry();
     List<FragmentNode> chosen = choose(id, geometry, length);
     if (chosen.size() < config.ackFragments()) {
-      origin.put(bucket, key, metadata, length, body);
+      through.put(bucket, key, metadata.get(), length, body);
       return new StageOutcome.WrittenThrough("only " + chosen.size() + " nodes have room for a fragment, w="
           + config.ackFragments());
     }
@@ -98,7 +108,7 @@ public final class WriteBackStager {
       sink.abandon();
       throw e;
     }
-    return settle(id, metadata, length, chosen, durable, sink);
+    return settle(id, metadata.get(), length, chosen, durable, sink, through);
   }
 
   private List<FragmentNode> choose(ObjectIdentity id, Geometry geometry, long length) {
@@ -135,7 +145,7 @@ public final class WriteBackStager {
   }
 
   private StageOutcome settle(ObjectIdentity id, Map<String, String> metadata, long length, List<FragmentNode> chosen,
-      List<Integer> durable, FragmentSink sink) throws IOException {
+      List<Integer> durable, FragmentSink sink, OriginWriter through) throws IOException {
     List<Placement> placements = durable.stream().map(i -> new Placement(i, chosen.get(i).id())).toList();
     JournalRecord.Staged record = new JournalRecord.Staged(id, length, metadata, config.geometry(), placements,
         clock.getAsLong());
@@ -150,7 +160,7 @@ public final class WriteBackStager {
         throw failure;
       }
       try (InputStream body = open(record)) {
-        origin.put(id.bucket(), id.key(), metadata, length, body);
+        through.put(id.bucket(), id.key(), metadata, length, body);
       }
       return new StageOutcome.WrittenThrough("only " + durable.size() + " fragments durable, w="
           + config.ackFragments() + ": reconstructed and written to the origin");
@@ -181,9 +191,34 @@ public final class WriteBackStager {
     return Optional.empty();
   }
 
-  /** The latest acknowledged, unpropagated write of the key. */
+  /** The latest acknowledged, unpropagated write of the key (empty as well when that is a delete). */
   public Optional<JournalRecord.Staged> dirty(String bucket, String key) {
+    return latest(bucket, key).filter(JournalRecord.Staged.class::isInstance).map(JournalRecord.Staged.class::cast);
+  }
+
+  /** The latest acknowledged change of the key not yet applied to the origin: a write or a delete. */
+  public Optional<JournalRecord.Pending> latest(String bucket, String key) {
     return Optional.ofNullable(latest.get(indexKey(bucket, key)));
+  }
+
+  /** The latest pending change of every key of {@code bucket} starting with {@code prefix}. */
+  public List<JournalRecord.Pending> latestUnder(String bucket, String prefix) {
+    String start = indexKey(bucket, prefix);
+    return latest.entrySet().stream().filter(e -> e.getKey().startsWith(start)).map(Map.Entry::getValue).toList();
+  }
+
+  /**
+   * Journals (fsynced) a DELETE of the key, ordered after the writes of the key journaled before
+   * it; reads see the key as absent from now on.
+   */
+  public JournalRecord.Deleted delete(String bucket, String key) throws IOException {
+    JournalRecord.Deleted record = new JournalRecord.Deleted(new ObjectIdentity(bucket, key, writeIds.get()),
+        clock.getAsLong());
+    synchronized (latest) {
+      journal.append(record);
+      latest.put(indexKey(bucket, key), record);
+    }
+    return record;
   }
 
   /** Writes the latest acknowledged write of the key to {@code out}; false when there is none. */
@@ -222,8 +257,8 @@ public final class WriteBackStager {
   }
 
   /** Whether a later acknowledged write of the same key replaced this one in the index. */
-  boolean superseded(JournalRecord.Staged record) {
-    JournalRecord.Staged current = latest.get(indexKey(record.identity().bucket(), record.identity().key()));
+  boolean superseded(JournalRecord.Pending record) {
+    JournalRecord.Pending current = latest.get(indexKey(record.identity().bucket(), record.identity().key()));
     return current != null && !current.equals(record);
   }
 
@@ -233,12 +268,14 @@ public final class WriteBackStager {
    * released. A crash between the mark and the release leaves fragments of no dirty write,
    * for a scrubber to remove.
    */
-  void retire(JournalRecord.Staged record) throws IOException {
+  void retire(JournalRecord.Pending record) throws IOException {
     synchronized (latest) {
       journal.append(new JournalRecord.Clean(record.identity()));
       latest.remove(indexKey(record.identity().bucket(), record.identity().key()), record);
     }
-    release(record);
+    if (record instanceof JournalRecord.Staged staged) {
+      release(staged);
+    }
   }
 
   /**

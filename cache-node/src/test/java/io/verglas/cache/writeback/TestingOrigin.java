@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** An origin in memory: what write-back wrote, by bucket/key; it can be down, and counts its writes. */
+/** An origin in memory: what write-back wrote, by bucket/key; it can be down, and counts its PUTs. */
 final class TestingOrigin implements OriginWriter {
   final Map<String, byte[]> objects = new ConcurrentHashMap<>();
   final AtomicInteger puts = new AtomicInteger();
@@ -24,5 +24,13 @@ final class TestingOrigin implements OriginWriter {
     }
     objects.put(bucket + "/" + key, bytes);
     puts.incrementAndGet();
+  }
+
+  @Override
+  public void delete(String bucket, String key) throws IOException {
+    if (down) {
+      throw new IOException("Cannot delete " + bucket + "/" + key + ": origin unavailable (503)");
+    }
+    objects.remove(bucket + "/" + key);
   }
 }

@@ -3,6 +3,8 @@ package io.verglas.cli.cachenode;
 import io.verglas.cli.foreground.Foreground;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -58,11 +60,21 @@ public final class CacheNodeCommand implements Callable<Integer> {
       + "no /catalog)")
   String catalogUri;
 
+  @Option(names = "--write-back-prefix", paramLabel = "PREFIX", description = "Buffer PUTs of keys of the "
+      + "bucket starting with PREFIX as erasure-coded fragments and acknowledge them before they reach the "
+      + "origin (repeatable; \"\" for every key; default: none, every PUT goes through). The fragments stay on "
+      + "this node's disk: a buffered write survives a restart, not the loss of that disk")
+  List<String> writeBackPrefixes = new ArrayList<>();
+
+  @Option(names = "--write-back-dir", description = "Where buffered writes' fragments and journal live "
+      + "(default: cache-node-writeback)")
+  Path writeBackDir = Path.of("cache-node-writeback");
+
   @Override
   public Integer call() throws Exception {
     StandaloneCacheNode node = StandaloneCacheNode.start(new StandaloneCacheNode.Options(
         originEndpoint, originRegion, bucket, host, port, adminPort, region, dramCacheBytes,
-        spoolDir, catalogUri), NodeKeys.from(System.getenv()));
+        spoolDir, catalogUri, writeBackPrefixes, writeBackDir), NodeKeys.from(System.getenv()));
     Foreground foreground = Foreground.stopOnExit("Stopping the cache node ...", node);
     System.out.println("The cache node is up.");
     System.out.println("  S3 endpoint   " + node.endpoint() + "  (bucket " + bucket + ", origin "
@@ -70,6 +82,9 @@ public final class CacheNodeCommand implements Callable<Integer> {
     System.out.println("  Admin         " + node.adminEndpoint() + "/health");
     if (catalogUri != null) {
       System.out.println("  REST catalog  " + node.catalogUri());
+    }
+    if (!writeBackPrefixes.isEmpty()) {
+      System.out.println("  Write-back    " + writeBackPrefixes + " in " + writeBackDir);
     }
     foreground.await();
     return 0;

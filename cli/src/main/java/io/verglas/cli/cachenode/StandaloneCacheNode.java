@@ -3,6 +3,7 @@ package io.verglas.cli.cachenode;
 import io.verglas.cache.CacheNode;
 import io.verglas.cache.catalog.RestCatalogConfig;
 import io.verglas.cache.origin.s3.S3Origin;
+import io.verglas.cache.writeback.WriteBackConfig;
 import io.verglas.catalog.Catalogs;
 import io.verglas.store.ObjectStoreEndpoint;
 import java.io.IOException;
@@ -10,6 +11,7 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.iceberg.catalog.Catalog;
@@ -22,10 +24,18 @@ import org.apache.iceberg.catalog.Catalog;
  * then). {@link #close()} stops the node, then closes the catalog and the origin.
  */
 public final class StandaloneCacheNode implements AutoCloseable {
-  /** Where the origin is, where the node listens, and the catalog it serves (null: none). */
+  /**
+   * Where the origin is, where the node listens, the catalog it serves (null: none), and the key
+   * prefixes of the bucket whose PUTs it buffers (write-back, fragments in {@code writeBackDir}
+   * on this node; empty: none).
+   */
   public record Options(URI originEndpoint, String originRegion, String bucket, String host,
       int port, int adminPort, String region, long dramCacheBytes, Path spoolDir,
-      String catalogUri) {}
+      String catalogUri, List<String> writeBackPrefixes, Path writeBackDir) {
+    public Options {
+      writeBackPrefixes = List.copyOf(writeBackPrefixes);
+    }
+  }
 
   private final S3Origin origin;
   private final CacheNode node;
@@ -85,6 +95,12 @@ public final class StandaloneCacheNode implements AutoCloseable {
     }
     if (options.catalogUri() != null) {
       node.catalog(RestCatalogConfig.builder(catalog::get, keys.catalogToken()).build());
+    }
+    if (!options.writeBackPrefixes().isEmpty()) {
+      WriteBackConfig.Builder writeBack = WriteBackConfig.builder().directory(options.writeBackDir())
+          .localFragmentStores(true);
+      options.writeBackPrefixes().forEach(prefix -> writeBack.enable(options.bucket(), prefix));
+      node.writeBack(writeBack.build());
     }
     return node;
   }

@@ -14,6 +14,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Schema;
@@ -45,13 +46,30 @@ class StandaloneCacheNodeITCase {
   @TempDir Path dir;
 
   @Test
+  void buffersThePutsOfItsWriteBackPrefixes() throws Exception {
+    try (LocalDirectoryOrigin directory = new LocalDirectoryOrigin(dir.resolve("origin"));
+        CacheNode origin = originNode(directory);
+        StandaloneCacheNode node = StandaloneCacheNode.start(options(origin, null, List.of("buffered/")),
+            NodeKeys.from(ENV));
+        S3Client client = new ObjectStoreEndpoint(node.endpoint(), "us-east-1", "client",
+            "client-secret", "warehouse").newClient()) {
+      client.putObject(b -> b.bucket("warehouse").key("buffered/a"), RequestBody.fromString("soon"));
+      client.putObject(b -> b.bucket("warehouse").key("other/b"), RequestBody.fromString("now"));
+      assertThat(client.getObjectAsBytes(b -> b.bucket("warehouse").key("buffered/a")).asUtf8String())
+          .isEqualTo("soon");
+      HttpResponse<String> metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+          node.adminEndpoint().resolve("/metrics")).header("Authorization", "Bearer admin-token").build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(metrics.body()).contains("verglas_cache_writeback_acknowledged_total 1\n");
+    }
+  }
+
+  @Test
   void servesTheOriginsObjectsAndTheRestCatalogThroughItself() throws Exception {
     try (LocalDirectoryOrigin directory = new LocalDirectoryOrigin(dir.resolve("origin"));
-        CacheNode origin = CacheNode.builder().credentials("origin", "origin-secret")
-            .origin(directory).spoolDirectory(dir.resolve("origin-spool")).build().start();
-        StandaloneCacheNode node = StandaloneCacheNode.start(new StandaloneCacheNode.Options(
-            origin.endpoint(), "us-east-1", "warehouse", "127.0.0.1", 0, 0, "us-east-1", 64L << 20,
-            dir.resolve("spool"), "jdbc:sqlite:" + dir.resolve("catalog.db")), NodeKeys.from(ENV));
+        CacheNode origin = originNode(directory);
+        StandaloneCacheNode node = StandaloneCacheNode.start(
+            options(origin, "jdbc:sqlite:" + dir.resolve("catalog.db"), List.of()), NodeKeys.from(ENV));
         S3Client client = new ObjectStoreEndpoint(node.endpoint(), "us-east-1", "client",
             "client-secret", "warehouse").newClient();
         S3Client atOrigin = new ObjectStoreEndpoint(origin.endpoint(), "us-east-1", "origin",
@@ -101,6 +119,17 @@ class StandaloneCacheNodeITCase {
     props.put("s3.access-key-id", "client");
     props.put("s3.secret-access-key", "client-secret");
     return Catalogs.load("client", props);
+  }
+
+  /** An S3 origin for the node under test: a cache node of its own over a local directory. */
+  private CacheNode originNode(LocalDirectoryOrigin directory) {
+    return CacheNode.builder().credentials("origin", "origin-secret").origin(directory)
+        .spoolDirectory(dir.resolve("origin-spool")).build().start();
+  }
+
+  private StandaloneCacheNode.Options options(CacheNode origin, String catalogUri, List<String> writeBackPrefixes) {
+    return new StandaloneCacheNode.Options(origin.endpoint(), "us-east-1", "warehouse", "127.0.0.1", 0, 0,
+        "us-east-1", 64L << 20, dir.resolve("spool"), catalogUri, writeBackPrefixes, dir.resolve("writeback"));
   }
 
   private static int status(URI uri, String token) throws Exception {

@@ -49,6 +49,30 @@ public final class DecodedBody extends InputStream {
     return n;
   }
 
+  /**
+   * Skips without decoding the whole stripes it passes over (a range read of a large body then
+   * costs the stripes it returns, not the ones before them).
+   */
+  @Override
+  public long skip(long n) throws IOException {
+    if (n <= 0) {
+      return 0;
+    }
+    long skipped = Math.min(n, current.remaining());
+    current.position(current.position() + (int) skipped);
+    long stripeBytes = decoder.geometry().stripeBytes();
+    while (n - skipped >= stripeBytes && next < stripes - 1) {
+      next++;
+      skipped += stripeBytes;
+    }
+    while (skipped < n && fill()) {
+      int step = (int) Math.min(n - skipped, current.remaining());
+      current.position(current.position() + step);
+      skipped += step;
+    }
+    return skipped;
+  }
+
   private boolean fill() throws IOException {
     while (!current.hasRemaining()) {
       if (next == stripes) {

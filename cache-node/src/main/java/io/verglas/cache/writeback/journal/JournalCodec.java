@@ -25,6 +25,7 @@ import java.util.zip.CRC32C;
  *   STAGED (1) fields: bodyLength:i64  k:u8  m:u8  cell:i32  stagedAtMillis:i64
  *                      metadataCount:u16 (name:str value:str)*  placementCount:u8 (fragment:u8 node:str)*
  *   CLEAN (2)  fields: none
+ *   DELETED (3) fields: stagedAtMillis:i64
  * str:     length:u16, UTF-8 bytes
  * </pre>
  *
@@ -38,6 +39,7 @@ final class JournalCodec {
   static final int MAX_PAYLOAD = 1 << 24;
   static final byte STAGED = 1;
   static final byte CLEAN = 2;
+  static final byte DELETED = 3;
 
   private JournalCodec() {}
 
@@ -55,13 +57,16 @@ final class JournalCodec {
   static byte[] payload(JournalRecord record) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (DataOutputStream out = new DataOutputStream(bytes)) {
-      out.writeByte(record instanceof JournalRecord.Staged ? STAGED : CLEAN);
+      out.writeByte(record instanceof JournalRecord.Staged ? STAGED
+          : record instanceof JournalRecord.Deleted ? DELETED : CLEAN);
       ObjectIdentity id = record.identity();
       string(out, id.bucket());
       string(out, id.key());
       string(out, id.writeId());
       if (record instanceof JournalRecord.Staged staged) {
         staged(out, staged);
+      } else if (record instanceof JournalRecord.Deleted deleted) {
+        out.writeLong(deleted.stagedAtMillis());
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -101,6 +106,7 @@ final class JournalCodec {
       JournalRecord record = switch (type) {
         case STAGED -> staged(in, id);
         case CLEAN -> new JournalRecord.Clean(id);
+        case DELETED -> new JournalRecord.Deleted(id, in.getLong());
         default -> throw new IllegalArgumentException("unknown record type " + type);
       };
       if (in.hasRemaining()) {

@@ -10,8 +10,16 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /** One record of a {@link WriteJournal}. */
-public sealed interface JournalRecord permits JournalRecord.Staged, JournalRecord.Clean {
+public sealed interface JournalRecord permits JournalRecord.Pending, JournalRecord.Clean {
   ObjectIdentity identity();
+
+  /**
+   * An acknowledged change of a key not yet applied to the origin: a staged PUT or a DELETE
+   * ordered after one. {@code stagedAtMillis} is the coordinator's clock when it was journaled.
+   */
+  sealed interface Pending extends JournalRecord permits Staged, Deleted {
+    long stagedAtMillis();
+  }
 
   /**
    * A write made durable across nodes and about to be acknowledged: what is needed to serve and
@@ -20,7 +28,7 @@ public sealed interface JournalRecord permits JournalRecord.Staged, JournalRecor
    * {@code stagedAtMillis} is the coordinator's clock when staged (for the oldest dirty age).
    */
   record Staged(ObjectIdentity identity, long bodyLength, Map<String, String> metadata, Geometry geometry,
-      List<Placement> placements, long stagedAtMillis) implements JournalRecord {
+      List<Placement> placements, long stagedAtMillis) implements Pending {
     public Staged {
       Objects.requireNonNull(identity, "identity");
       Objects.requireNonNull(geometry, "geometry");
@@ -53,7 +61,17 @@ public sealed interface JournalRecord permits JournalRecord.Staged, JournalRecor
     }
   }
 
-  /** The write reached the origin: its fragments may be released. */
+  /**
+   * A DELETE of a key acknowledged while an earlier write of the key was still buffered: it is
+   * applied to the origin after that write, in journal order. Its identity's write id is its own.
+   */
+  record Deleted(ObjectIdentity identity, long stagedAtMillis) implements Pending {
+    public Deleted {
+      Objects.requireNonNull(identity, "identity");
+    }
+  }
+
+  /** The write (or delete) reached the origin: its fragments may be released. */
   record Clean(ObjectIdentity identity) implements JournalRecord {
     public Clean {
       Objects.requireNonNull(identity, "identity");

@@ -34,7 +34,7 @@ public final class WriteJournal implements Closeable {
   static final int COMPACT_SLACK = 1024;
 
   private final Path file;
-  private final Map<ObjectIdentity, JournalRecord.Staged> dirty = new LinkedHashMap<>();
+  private final Map<ObjectIdentity, JournalRecord.Pending> dirty = new LinkedHashMap<>();
   private final long discardedBytes;
   private FileChannel channel;
   private long staleRecords;
@@ -88,8 +88,8 @@ public final class WriteJournal implements Closeable {
   }
 
   private void apply(JournalRecord record) {
-    if (record instanceof JournalRecord.Staged staged) {
-      staleRecords += dirty.put(staged.identity(), staged) == null ? 0 : 1;
+    if (record instanceof JournalRecord.Pending pending) {
+      staleRecords += dirty.put(pending.identity(), pending) == null ? 0 : 1;
     } else {
       staleRecords += dirty.remove(record.identity()) == null ? 1 : 2;
     }
@@ -97,6 +97,12 @@ public final class WriteJournal implements Closeable {
 
   /** The writes staged and not yet marked clean, oldest first. */
   public synchronized List<JournalRecord.Staged> dirty() {
+    return dirty.values().stream().filter(JournalRecord.Staged.class::isInstance)
+        .map(JournalRecord.Staged.class::cast).toList();
+  }
+
+  /** The staged writes and journaled deletes not yet marked clean, in journal order. */
+  public synchronized List<JournalRecord.Pending> pending() {
     return List.copyOf(dirty.values());
   }
 
@@ -115,8 +121,8 @@ public final class WriteJournal implements Closeable {
     try (FileChannel out = FileChannel.open(next, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
         StandardOpenOption.TRUNCATE_EXISTING)) {
       initialize(out);
-      for (JournalRecord.Staged staged : dirty.values()) {
-        writeFully(out, ByteBuffer.wrap(JournalCodec.frame(staged)), out.size());
+      for (JournalRecord.Pending pending : dirty.values()) {
+        writeFully(out, ByteBuffer.wrap(JournalCodec.frame(pending)), out.size());
       }
       out.force(true);
     }

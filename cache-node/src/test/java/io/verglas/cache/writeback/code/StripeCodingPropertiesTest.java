@@ -36,6 +36,21 @@ class StripeCodingPropertiesTest {
   }
 
   @Property(tries = 100)
+  void skippingThenReadingGivesTheBodyFromThatOffset(@ForAll @IntRange(min = 1, max = 4) int k,
+      @ForAll @IntRange(min = 1, max = 2) int m, @ForAll @IntRange(min = 1, max = 64) int cell,
+      @ForAll @IntRange(min = 0, max = 3000) int length, @ForAll @IntRange(min = 0, max = 3100) int offset,
+      @ForAll long seed) throws IOException {
+    Random random = new Random(seed);
+    byte[] body = bytes(random, length);
+    EncodedBody coded = EncodedBody.of(new Geometry(k, m, cell), body);
+    try (DecodedBody in = new DecodedBody(new StripeDecoder(coded.geometry()), length,
+        coded.source(pick(random, k + m, m)), List.of())) {
+      assertThat(in.skip(offset)).isEqualTo(Math.min(offset, length));
+      assertThat(in.readAllBytes()).isEqualTo(Arrays.copyOfRange(body, Math.min(offset, length), length));
+    }
+  }
+
+  @Property(tries = 100)
   void moreThanMErasuresFail(@ForAll @IntRange(min = 1, max = 5) int k,
       @ForAll @IntRange(min = 1, max = 3) int m, @ForAll @IntRange(min = 1, max = 5000) int length,
       @ForAll long seed) throws IOException {

@@ -57,6 +57,25 @@ class WriteJournalTest {
   }
 
   @Test
+  void aDeleteRecordReplaysInJournalOrderAfterTheWriteItFollows() throws IOException {
+    Path file = dir.resolve("journal");
+    JournalRecord.Deleted deleted = new JournalRecord.Deleted(
+        new ObjectIdentity(GOLDEN_ID.bucket(), GOLDEN_ID.key(), "node-a-0043"), 1_790_000_000_500L);
+    try (WriteJournal journal = WriteJournal.open(file)) {
+      journal.append(GOLDEN);
+      journal.append(deleted);
+    }
+    assertThat(JournalCodec.frame(deleted)).hasSize(8 + 1 + 2 * 3 + 9 + GOLDEN_ID.key().getBytes(StandardCharsets.UTF_8).length
+        + 11 + 8);
+    try (WriteJournal journal = WriteJournal.open(file)) {
+      assertThat(journal.pending()).containsExactly(GOLDEN, deleted);
+      assertThat(journal.dirty()).as("staged writes only").containsExactly(GOLDEN);
+      journal.append(new JournalRecord.Clean(deleted.identity()));
+      assertThat(journal.pending()).containsExactly(GOLDEN);
+    }
+  }
+
+  @Test
   void replayAfterReopeningReturnsTheDirtySetInOrderAndCleanTwiceIsHarmless() throws IOException {
     Path file = dir.resolve("j");
     try (WriteJournal journal = WriteJournal.open(file)) {

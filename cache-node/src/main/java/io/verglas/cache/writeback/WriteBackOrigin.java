@@ -1,0 +1,313 @@
+package io.verglas.cache.writeback;
+
+import io.verglas.cache.origin.BucketInfo;
+import io.verglas.cache.origin.CompletedPart;
+import io.verglas.cache.origin.CopyRequest;
+import io.verglas.cache.origin.ETags;
+import io.verglas.cache.origin.ListPage;
+import io.verglas.cache.origin.ListRequest;
+import io.verglas.cache.origin.MultipartUpload;
+import io.verglas.cache.origin.ObjectBody;
+import io.verglas.cache.origin.ObjectMeta;
+import io.verglas.cache.origin.Origin;
+import io.verglas.cache.origin.OriginException;
+import io.verglas.cache.origin.PartListing;
+import io.verglas.cache.origin.PutResult;
+import io.verglas.cache.origin.UploadListRequest;
+import io.verglas.cache.origin.UploadListing;
+import io.verglas.cache.origin.WriteCondition;
+import io.verglas.cache.origin.WriteOptions;
+import io.verglas.cache.writeback.journal.JournalRecord;
+import java.io.IOException;
+import java.io.InputStream;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * The origin as a cache node with write-back sees it: the real origin with the buffered changes
+ * of the configured scopes laid over it.
+ *
+ * <p>Design. Writes: an unconditional PUT of a key in scope is staged ({@link WriteBackStager})
+ * and answered with the body's MD5 as its ETag, the ETag the origin gives it later; the stager's
+ * degraded outcomes write through. An unconditional DELETE of a key with buffered changes is
+ * journaled after them; of any other key it goes to the origin. Every write the origin must see
+ * in order with the buffered changes (conditional PUT and DELETE, copy to or from a key with
+ * buffered changes, multipart completion, a PUT the stager writes through) first drains the
+ * key's buffered changes to the origin ({@link Propagator#drain}); while the origin is down such
+ * a write fails with 503. Multipart uploads are written through. Reads: HEAD, revalidation and
+ * range reads of a key whose latest change is buffered are answered from the journal record and
+ * by reconstruction from the fragments; a buffered delete reads as NoSuchKey; listings are
+ * merged ({@link PendingListing}). The last acknowledged change of a key wins: the stager's
+ * index holds it. Blocking work (staging, fsyncs, reconstruction, draining) runs on {@code
+ * blocking}, never on the caller's thread.
+ */
+final class WriteBackOrigin implements Origin {
+  private final Origin origin;
+  private final WriteBackConfig config;
+  private final WriteBackStager stager;
+  private final Propagator propagator;
+  private final Executor blocking;
+  private final Consumer<StageOutcome> outcomes;
+
+  WriteBackOrigin(Origin origin, WriteBackConfig config, WriteBackStager stager, Propagator propagator,
+      Executor blocking, Consumer<StageOutcome> outcomes) {
+    this.origin = origin;
+    this.config = config;
+    this.stager = stager;
+    this.propagator = propagator;
+    this.blocking = blocking;
+    this.outcomes = outcomes;
+  }
+
+  private Optional<JournalRecord.Pending> pending(String bucket, String key) {
+    return config.coversBucket(bucket) ? stager.latest(bucket, key) : Optional.empty();
+  }
+
+  @Override
+  public CompletableFuture<ObjectMeta> head(String bucket, String key) {
+    return pending(bucket, key).map(p -> CompletableFuture.completedFuture(meta(p)))
+        .orElseGet(() -> origin.head(bucket, key));
+  }
+
+  @Override
+  public CompletableFuture<Optional<ObjectMeta>> revalidate(String bucket, String key, String etag) {
+    return pending(bucket, key).map(p -> {
+      ObjectMeta meta = meta(p);
+      return CompletableFuture.completedFuture(ETags.matches(meta.etag(), etag) ? Optional.<ObjectMeta>empty()
+          : Optional.of(meta));
+    }).orElseGet(() -> origin.revalidate(bucket, key, etag));
+  }
+
+  private static ObjectMeta meta(JournalRecord.Pending pending) {
+    if (pending instanceof JournalRecord.Staged staged) {
+      return WriteBackMetadata.meta(staged);
+    }
+    throw new OriginException(OriginException.Reason.NO_SUCH_KEY, "The specified key does not exist: "
+        + pending.identity().key() + " (deleted; the delete is on its way to the origin)");
+  }
+
+  @Override
+  public CompletableFuture<byte[]> readRange(String bucket, String key, String expectedEtag, long offset, int length) {
+    Optional<JournalRecord.Pending> pending = pending(bucket, key);
+    if (pending.isEmpty() || !(pending.get() instanceof JournalRecord.Staged staged)
+        || !ETags.matches(WriteBackMetadata.etag(staged), expectedEtag)) {
+      return origin.readRange(bucket, key, expectedEtag, offset, length);
+    }
+    return this.<byte[]>blocking(() -> {
+      try (InputStream body = stager.open(staged)) {
+        body.skipNBytes(offset);
+        return body.readNBytes(length);
+      }
+    }).exceptionallyCompose(e -> stager.latest(bucket, key).filter(staged::equals).isPresent()
+        ? CompletableFuture.failedFuture(e)
+        // propagated (fragments released) meanwhile: the origin has this version now, same ETag
+        : origin.readRange(bucket, key, expectedEtag, offset, length));
+  }
+
+  @Override
+  public CompletableFuture<PutResult> put(String bucket, String key, ObjectBody body, WriteOptions options) {
+    if (!config.covers(bucket, key) || !options.condition().isNone()) {
+      return afterDrain(bucket, key, () -> origin.put(bucket, key, body, options));
+    }
+    return blocking(() -> stage(bucket, key, body, options));
+  }
+
+  private PutResult stage(String bucket, String key, ObjectBody body, WriteOptions options) throws IOException {
+    MessageDigest md5 = md5();
+    ThroughWriter through = new ThroughWriter(body, options);
+    try (InputStream in = new DigestInputStream(body.openStream(), md5)) {
+      StageOutcome outcome = stager.put(bucket, key, () -> WriteBackMetadata.of(options, ETags.ofMd5(md5.digest())),
+          body.length(), in, through);
+      outcomes.accept(outcome);
+      if (outcome instanceof StageOutcome.Acknowledged acked) {
+        return new PutResult(WriteBackMetadata.etag(acked.record()), Instant.ofEpochMilli(acked.record().stagedAtMillis()));
+      }
+      return through.result;
+    } catch (WriteBackFailedException e) {
+      throw new OriginException(OriginException.Reason.UNAVAILABLE, e.getMessage(), e);
+    }
+  }
+
+  /** A PUT the stager could not stage: the client's body goes to the origin after the key's buffered changes. */
+  private final class ThroughWriter implements OriginWriter {
+    private final ObjectBody body;
+    private final WriteOptions options;
+    private PutResult result;
+
+    ThroughWriter(ObjectBody body, WriteOptions options) {
+      this.body = body;
+      this.options = options;
+    }
+
+    @Override
+    public void put(String bucket, String key, Map<String, String> metadata, long length, InputStream ignored)
+        throws IOException {
+      propagator.drain(bucket, key);
+      result = OriginApplier.await(origin.put(bucket, key, body, options));
+    }
+
+    @Override
+    public void delete(String bucket, String key) throws IOException {
+      propagator.drain(bucket, key);
+      OriginApplier.await(origin.delete(bucket, key, WriteCondition.NONE));
+    }
+  }
+
+  @Override
+  public CompletableFuture<Void> delete(String bucket, String key, WriteCondition condition) {
+    if (condition.isNone() && config.covers(bucket, key) && stager.latest(bucket, key).isPresent()) {
+      return blocking(() -> {
+        stager.delete(bucket, key);
+        return null;
+      });
+    }
+    return afterDrain(bucket, key, () -> origin.delete(bucket, key, condition));
+  }
+
+  @Override
+  public CompletableFuture<PutResult> copy(CopyRequest request) {
+    return afterDrain(request.sourceBucket(), request.sourceKey(),
+        () -> afterDrain(request.bucket(), request.key(), () -> origin.copy(request)));
+  }
+
+  @Override
+  public CompletableFuture<PutResult> completeMultipartUpload(MultipartUpload upload, List<CompletedPart> parts,
+      WriteCondition condition) {
+    return afterDrain(upload.bucket(), upload.key(), () -> origin.completeMultipartUpload(upload, parts, condition));
+  }
+
+  @Override
+  public CompletableFuture<Void> deleteVersion(String bucket, String key, String versionId) {
+    return afterDrain(bucket, key, () -> origin.deleteVersion(bucket, key, versionId));
+  }
+
+  @Override
+  public CompletableFuture<ObjectMeta> headVersion(String bucket, String key, String versionId) {
+    return NULL_VERSION.equals(versionId) && pending(bucket, key).isPresent() ? head(bucket, key)
+        : origin.headVersion(bucket, key, versionId);
+  }
+
+  @Override
+  public CompletableFuture<byte[]> readVersionRange(String bucket, String key, String versionId, long offset,
+      int length) {
+    return NULL_VERSION.equals(versionId) && pending(bucket, key).isPresent()
+        ? head(bucket, key).thenCompose(meta -> readRange(bucket, key, meta.etag(), offset, length))
+        : origin.readVersionRange(bucket, key, versionId, offset, length);
+  }
+
+  /** Runs {@code write} once the key's buffered changes reached the origin (at once when it has none). */
+  private <T> CompletableFuture<T> afterDrain(String bucket, String key, Supplier<CompletableFuture<T>> write) {
+    if (pending(bucket, key).isEmpty()) {
+      return write.get();
+    }
+    return blocking(() -> {
+      propagator.drain(bucket, key);
+      return null;
+    }).thenCompose(v -> write.get());
+  }
+
+  @Override
+  public CompletableFuture<ListPage> list(ListRequest request) {
+    if (!config.coversBucket(request.bucket()) || request.maxKeys() == 0) {
+      return origin.list(request);
+    }
+    ListRequest unwrapped;
+    try {
+      unwrapped = PendingListing.originRequest(request);
+    } catch (IllegalArgumentException e) {
+      return CompletableFuture.failedFuture(new OriginException(OriginException.Reason.INVALID_ARGUMENT,
+          e.getMessage()));
+    }
+    return origin.list(unwrapped).thenApply(page -> PendingListing.merge(request, page,
+        stager.latestUnder(request.bucket(), request.prefix())));
+  }
+
+  private <T> CompletableFuture<T> blocking(Callable<T> work) {
+    return CompletableFuture.supplyAsync(() -> {
+      try {
+        return work.call();
+      } catch (OriginException e) {
+        throw e;
+      } catch (Exception e) {
+        throw new CompletionException(new OriginException(OriginException.Reason.UNAVAILABLE,
+            "Cannot complete a write-back operation: " + e.getMessage(), e));
+      }
+    }, blocking);
+  }
+
+  private static MessageDigest md5() {
+    try {
+      return MessageDigest.getInstance("MD5");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("Cannot compute ETags: no MD5 in this JVM", e);
+    }
+  }
+
+  // Operations write-back does not change.
+
+  @Override
+  public CompletableFuture<List<BucketInfo>> listBuckets() {
+    return origin.listBuckets();
+  }
+
+  @Override
+  public CompletableFuture<Boolean> bucketExists(String bucket) {
+    return origin.bucketExists(bucket);
+  }
+
+  @Override
+  public CompletableFuture<Void> createBucket(String bucket) {
+    return origin.createBucket(bucket);
+  }
+
+  @Override
+  public CompletableFuture<Void> deleteBucket(String bucket) {
+    return origin.deleteBucket(bucket);
+  }
+
+  @Override
+  public CompletableFuture<String> createMultipartUpload(String bucket, String key, WriteOptions options) {
+    return origin.createMultipartUpload(bucket, key, options);
+  }
+
+  @Override
+  public CompletableFuture<String> uploadPart(MultipartUpload upload, int partNumber, ObjectBody body) {
+    return origin.uploadPart(upload, partNumber, body);
+  }
+
+  @Override
+  public CompletableFuture<Void> abortMultipartUpload(MultipartUpload upload) {
+    return origin.abortMultipartUpload(upload);
+  }
+
+  @Override
+  public CompletableFuture<PartListing> listParts(MultipartUpload upload, int partNumberMarker, int maxParts) {
+    return origin.listParts(upload, partNumberMarker, maxParts);
+  }
+
+  @Override
+  public CompletableFuture<UploadListing> listUploads(UploadListRequest request) {
+    return origin.listUploads(request);
+  }
+
+  @Override
+  public CompletableFuture<io.verglas.cache.origin.PartRange> partRange(String bucket, String key, String etag,
+      int partNumber) {
+    return origin.partRange(bucket, key, etag, partNumber);
+  }
+
+  /** The node does not own its origin. */
+  @Override
+  public void close() {}
+}

@@ -1,0 +1,19 @@
+package io.verglas.cache.writeback;
+
+/**
+ * Write-back on one node, as the admin endpoint shows it.
+ *
+ * @param dirtyObjects buffered changes not yet on the origin (writes and deletes)
+ * @param dirtyBytes body bytes of the buffered writes
+ * @param oldestDirtyAgeMillis age of the oldest buffered change; 0 without one
+ * @param acknowledged PUTs acknowledged from buffered fragments since start
+ * @param writtenThrough PUTs in scope written through instead (not enough nodes or fragments)
+ * @param propagated changes applied to the origin since start
+ * @param propagatedBytes body bytes written to the origin since start
+ * @param propagationFailures failed attempts to apply a change since start
+ * @param fragmentsRepaired fragments rewritten by the scrubber since start
+ * @param unrepairable writes the last scrub found with fewer than {@code k} healthy fragments
+ */
+public record WriteBackStats(long dirtyObjects, long dirtyBytes, long oldestDirtyAgeMillis, long acknowledged,
+    long writtenThrough, long propagated, long propagatedBytes, long propagationFailures, long fragmentsRepaired,
+    long unrepairable) {}
