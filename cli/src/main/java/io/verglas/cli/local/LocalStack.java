@@ -31,6 +31,8 @@ import io.verglas.materializer.MaterializerJob;
 import io.verglas.query.QueryLimits;
 import io.verglas.query.QueryService;
 import io.verglas.query.http.QueryEndpoint;
+import io.verglas.queue.QueueSettings;
+import io.verglas.queue.Queues;
 import io.verglas.store.ObjectStoreEndpoint;
 import io.verglas.table.TableIdentifiers;
 import io.verglas.vector.VectorSearcher;
@@ -40,6 +42,7 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -86,6 +89,8 @@ public final class LocalStack implements AutoCloseable {
 
   private final LocalConfig config;
   private final AdminConfig adminConfig;
+  /** How often the stack expires the bucket's queues (SDK {@code QueueClient}), default policy. */
+  static final Duration QUEUE_RETENTION_INTERVAL = Duration.ofMinutes(5);
   private final Deque<AutoCloseable> started = new ArrayDeque<>();
   private final List<CacheNode> cacheNodes = new ArrayList<>();
   private EndpointsFile endpoints;
@@ -208,6 +213,9 @@ public final class LocalStack implements AutoCloseable {
     S3Client probes = jobsS3.newClient();
     started.push(probes);
     jobsClient.set(probes);
+    Queues queues = new Queues(probes, config.bucket(), QueueSettings.defaults());
+    started.push(queues);
+    started.push(queues.sweepRetention(QUEUE_RETENTION_INTERVAL));
 
     Map<String, String> catalogProperties =
         Catalogs.jdbc(config.catalogUri(), s3.warehouse(), s3.s3FileIoProperties());
