@@ -12,11 +12,22 @@ import io.github.jbellis.jvector.graph.disk.feature.SeparatedVectors;
 import io.github.jbellis.jvector.vector.VectorizationProvider;
 import io.github.jbellis.jvector.vector.types.VectorFloat;
 import io.github.jbellis.jvector.vector.types.VectorTypeSupport;
+import io.github.jbellis.jvector.disk.ReaderSupplier;
+import io.github.jbellis.jvector.graph.disk.OnDiskGraphIndex;
+import io.github.jbellis.jvector.util.PhysicalCoreExecutor;
+import java.io.BufferedOutputStream;
+import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * Builds a Vamana graph with JVector and writes it in JVector's on-disk format, the bytes a
@@ -68,6 +79,7 @@ public final class IndexBuilder {
 
   public int maxDegree() { return maxDegree; }
   public int beamWidth() { return beamWidth; }
+  public boolean hierarchy() { return hierarchy; }
 
   /**
    * Builds the graph over {@code vectors} (ordinal = list index, all of one dimension) and
@@ -78,20 +90,113 @@ public final class IndexBuilder {
       throw new IllegalArgumentException("Cannot build vector index: no vectors");
     }
     RandomAccessVectorValues values = values(vectors);
-    try (GraphIndexBuilder graphs = new GraphIndexBuilder(values, metric.similarity(), maxDegree,
-        beamWidth, neighborOverflow, alpha, hierarchy)) {
-      ImmutableGraphIndex graph = graphs.build(values);
-      try (OnDiskGraphIndexWriter writer = new OnDiskGraphIndexWriter.Builder(graph, out)
-          .withMap(OnDiskGraphIndexWriter.sequentialRenumbering(graph))
-          .with(new SeparatedVectors(values.dimension(), 0L))
-          .build()) {
-        writer.write(Feature.singleStateFactory(FeatureId.SEPARATED_VECTORS,
-            node -> new InlineVectors.State(values.getVector(node))));
-      }
-      return out.toFile().length();
+    try (GraphIndexBuilder graphs = newGraphBuilder(values)) {
+      return writeGraph(graphs.build(values), values, out);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot write vector index to " + out, e);
     }
+  }
+
+  /**
+   * Extends an earlier graph (written by this class, read through {@code base}) into the graph
+   * of {@code byId}: node ids below the earlier count are its nodes, kept or, when in
+   * {@code deleted}, removed (JVector repairs their neighbors' edges); ids from the earlier count
+   * up are inserted. Surviving ids are renumbered densely in ascending order. {@code byId} is
+   * null at deleted ids (their vectors are read from the earlier graph, for the searches that
+   * still walk them). {@code scratch} holds the earlier structure in JVector's on-heap format
+   * while it is loaded. Returns the number of bytes written to {@code out}.
+   */
+  public long update(ReaderSupplier base, List<float[]> byId, BitSet deleted, Path scratch,
+      Path out) {
+    try {
+      int baseCount;
+      List<VectorFloat<?>> vectors;
+      try (OnDiskGraphIndex earlier = OnDiskGraphIndex.load(base)) {
+        checkExtensible(earlier);
+        baseCount = earlier.getIdUpperBound();
+        vectors = vectorsById(earlier, byId, deleted);
+        try (DataOutputStream heap = new DataOutputStream(new BufferedOutputStream(
+            Files.newOutputStream(scratch)))) {
+          HeapGraphFormat.write(earlier, heap);
+        }
+      }
+      RandomAccessVectorValues values =
+          new ListRandomAccessVectorValues(vectors, vectors.get(0).length());
+      try (GraphIndexBuilder graphs = newGraphBuilder(values);
+          FileChannel heap = FileChannel.open(scratch, StandardOpenOption.READ)) {
+        graphs.load(StoredIndex.of(mapped(heap), null).readers().get());
+        deleted.stream().forEach(graphs::markNodeDeleted);
+        PhysicalCoreExecutor.pool().submit(() -> IntStream.range(baseCount, vectors.size())
+            .parallel().forEach(node -> graphs.addGraphNode(node, values.getVector(node))))
+            .join();
+        graphs.cleanup();
+        int expected = vectors.size() - deleted.cardinality();
+        if (graphs.getGraph().size(0) != expected) {
+          throw new IllegalStateException("Cannot extend vector index: " + graphs.getGraph()
+              .size(0) + " nodes after the update, expected " + expected);
+        }
+        return writeGraph(graphs.getGraph(), values, out);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot extend vector index into " + out, e);
+    }
+  }
+
+  private void checkExtensible(OnDiskGraphIndex earlier) {
+    if (earlier.isHierarchical() != hierarchy || earlier.maxDegree() != maxDegree) {
+      throw new IllegalArgumentException("Cannot extend vector index: it was built with degree "
+          + earlier.maxDegree() + (earlier.isHierarchical() ? " and" : " and no")
+          + " hierarchy, this builder has " + maxDegree + (hierarchy ? " and" : " and no")
+          + " hierarchy");
+    }
+  }
+
+  private static List<VectorFloat<?>> vectorsById(OnDiskGraphIndex earlier, List<float[]> byId,
+      BitSet deleted) throws IOException {
+    List<VectorFloat<?>> vectors = new ArrayList<>(byId.size());
+    try (OnDiskGraphIndex.View view = earlier.getView()) {
+      for (int node = 0; node < byId.size(); node++) {
+        float[] vector = byId.get(node);
+        if (vector != null) {
+          vectors.add(VECTORS.createFloatVector(vector));
+        } else if (node < earlier.getIdUpperBound() && deleted.get(node)) {
+          VectorFloat<?> stored = VECTORS.createFloatVector(earlier.getDimension());
+          view.getVectorInto(node, stored, 0);
+          vectors.add(stored);
+        } else {
+          throw new IllegalArgumentException("Cannot extend vector index: no vector for node "
+              + node);
+        }
+      }
+    }
+    return vectors;
+  }
+
+  /** The scratch file mapped in pieces a JVector reader can cross (a buffer holds 2 GiB). */
+  private static List<ByteBuffer> mapped(FileChannel file) throws IOException {
+    List<ByteBuffer> pieces = new ArrayList<>();
+    for (long offset = 0; offset < file.size(); offset += IndexBlobs.MAX_SHARD_BYTES) {
+      pieces.add(file.map(FileChannel.MapMode.READ_ONLY, offset,
+          Math.min(IndexBlobs.MAX_SHARD_BYTES, file.size() - offset)));
+    }
+    return pieces;
+  }
+
+  private GraphIndexBuilder newGraphBuilder(RandomAccessVectorValues values) {
+    return new GraphIndexBuilder(values, metric.similarity(), maxDegree, beamWidth,
+        neighborOverflow, alpha, hierarchy);
+  }
+
+  private static long writeGraph(ImmutableGraphIndex graph, RandomAccessVectorValues values,
+      Path out) throws IOException {
+    try (OnDiskGraphIndexWriter writer = new OnDiskGraphIndexWriter.Builder(graph, out)
+        .withMap(OnDiskGraphIndexWriter.sequentialRenumbering(graph))
+        .with(new SeparatedVectors(values.dimension(), 0L))
+        .build()) {
+      writer.write(Feature.singleStateFactory(FeatureId.SEPARATED_VECTORS,
+          node -> new InlineVectors.State(values.getVector(node))));
+    }
+    return out.toFile().length();
   }
 
   static RandomAccessVectorValues values(List<float[]> vectors) {
