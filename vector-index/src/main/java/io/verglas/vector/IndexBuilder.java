@@ -13,25 +13,19 @@ import io.github.jbellis.jvector.vector.VectorizationProvider;
 import io.github.jbellis.jvector.vector.types.VectorFloat;
 import io.github.jbellis.jvector.vector.types.VectorTypeSupport;
 import io.github.jbellis.jvector.disk.ReaderSupplier;
-import io.github.jbellis.jvector.graph.disk.OnDiskGraphIndex;
 import io.github.jbellis.jvector.util.PhysicalCoreExecutor;
-import java.io.BufferedOutputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.stream.IntStream;
 
 /**
- * Builds a Vamana graph with JVector and writes it in JVector's on-disk format, the bytes a
- * {@code verglas-vamana-v1} blob carries. Immutable; one builder serves many builds.
+ * Builds a Vamana graph with JVector, from scratch or by extending an earlier one, and writes it
+ * in JVector's on-disk format, the bytes a {@code verglas-vamana-v1} blob carries. Immutable; one
+ * builder serves many builds.
  */
 /*
  * Design: the graph is JVector's GraphIndexBuilder (DiskANN's Vamana pruning with alpha, plus a
@@ -109,28 +103,18 @@ public final class IndexBuilder {
   public long update(ReaderSupplier base, List<float[]> byId, BitSet deleted, Path scratch,
       Path out) {
     try {
-      int baseCount;
-      List<VectorFloat<?>> vectors;
-      try (OnDiskGraphIndex earlier = OnDiskGraphIndex.load(base)) {
-        checkExtensible(earlier);
-        baseCount = earlier.getIdUpperBound();
-        vectors = vectorsById(earlier, byId, deleted);
-        try (DataOutputStream heap = new DataOutputStream(new BufferedOutputStream(
-            Files.newOutputStream(scratch)))) {
-          HeapGraphFormat.write(earlier, heap);
-        }
-      }
-      RandomAccessVectorValues values =
-          new ListRandomAccessVectorValues(vectors, vectors.get(0).length());
-      try (GraphIndexBuilder graphs = newGraphBuilder(values);
-          FileChannel heap = FileChannel.open(scratch, StandardOpenOption.READ)) {
-        graphs.load(StoredIndex.of(mapped(heap), null).readers().get());
+      EarlierGraph earlier = EarlierGraph.open(base, byId, deleted, scratch);
+      earlier.checkBuiltWith(maxDegree, hierarchy);
+      RandomAccessVectorValues values = new ListRandomAccessVectorValues(earlier.vectors(),
+          earlier.vectors().get(0).length());
+      try (GraphIndexBuilder graphs = newGraphBuilder(values)) {
+        earlier.loadInto(graphs);
         deleted.stream().forEach(graphs::markNodeDeleted);
-        PhysicalCoreExecutor.pool().submit(() -> IntStream.range(baseCount, vectors.size())
+        PhysicalCoreExecutor.pool().submit(() -> IntStream.range(earlier.count(), values.size())
             .parallel().forEach(node -> graphs.addGraphNode(node, values.getVector(node))))
             .join();
         graphs.cleanup();
-        int expected = vectors.size() - deleted.cardinality();
+        int expected = values.size() - deleted.cardinality();
         if (graphs.getGraph().size(0) != expected) {
           throw new IllegalStateException("Cannot extend vector index: " + graphs.getGraph()
               .size(0) + " nodes after the update, expected " + expected);
@@ -140,46 +124,6 @@ public final class IndexBuilder {
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot extend vector index into " + out, e);
     }
-  }
-
-  private void checkExtensible(OnDiskGraphIndex earlier) {
-    if (earlier.isHierarchical() != hierarchy || earlier.maxDegree() != maxDegree) {
-      throw new IllegalArgumentException("Cannot extend vector index: it was built with degree "
-          + earlier.maxDegree() + (earlier.isHierarchical() ? " and" : " and no")
-          + " hierarchy, this builder has " + maxDegree + (hierarchy ? " and" : " and no")
-          + " hierarchy");
-    }
-  }
-
-  private static List<VectorFloat<?>> vectorsById(OnDiskGraphIndex earlier, List<float[]> byId,
-      BitSet deleted) throws IOException {
-    List<VectorFloat<?>> vectors = new ArrayList<>(byId.size());
-    try (OnDiskGraphIndex.View view = earlier.getView()) {
-      for (int node = 0; node < byId.size(); node++) {
-        float[] vector = byId.get(node);
-        if (vector != null) {
-          vectors.add(VECTORS.createFloatVector(vector));
-        } else if (node < earlier.getIdUpperBound() && deleted.get(node)) {
-          VectorFloat<?> stored = VECTORS.createFloatVector(earlier.getDimension());
-          view.getVectorInto(node, stored, 0);
-          vectors.add(stored);
-        } else {
-          throw new IllegalArgumentException("Cannot extend vector index: no vector for node "
-              + node);
-        }
-      }
-    }
-    return vectors;
-  }
-
-  /** The scratch file mapped in pieces a JVector reader can cross (a buffer holds 2 GiB). */
-  private static List<ByteBuffer> mapped(FileChannel file) throws IOException {
-    List<ByteBuffer> pieces = new ArrayList<>();
-    for (long offset = 0; offset < file.size(); offset += IndexBlobs.MAX_SHARD_BYTES) {
-      pieces.add(file.map(FileChannel.MapMode.READ_ONLY, offset,
-          Math.min(IndexBlobs.MAX_SHARD_BYTES, file.size() - offset)));
-    }
-    return pieces;
   }
 
   private GraphIndexBuilder newGraphBuilder(RandomAccessVectorValues values) {
