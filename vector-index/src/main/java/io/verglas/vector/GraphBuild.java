@@ -42,25 +42,36 @@ final class GraphBuild {
 
   static Result write(Table table, SnapshotVectors target, IndexBuilder builder,
       double maxChangedFraction, Path tempDir, Path out) throws IOException {
-    String reason;
     if (maxChangedFraction <= 0) {
-      reason = "incremental builds are off";
-    } else {
-      Base base = base(table, target, builder);
-      reason = base.reason();
-      if (base.index() != null) {
-        StoredIndex stored = StoredIndex.read(table, base.index());
-        IncrementalPlan plan = IncrementalPlan.of(stored.rows(), target);
-        long sinceFull = Long.parseLong(base.index().properties()
-            .getOrDefault(IndexBlobs.CHANGED_SINCE_FULL, "0")) + plan.changed();
-        if (sinceFull <= maxChangedFraction * target.size()) {
-          return incremental(table, target, builder, base.index(), stored, plan, sinceFull,
-              tempDir, out);
-        }
-        reason = sinceFull + " rows changed since the last full build (up to " + maxChangedFraction
-            + " of " + target.size() + " allowed)";
-      }
+      return full(table, target, builder, "incremental builds are off", out);
     }
+    Base base = base(table, target, builder);
+    if (base.index() == null) {
+      return full(table, target, builder, base.reason(), out);
+    }
+    String reason;
+    try {
+      StoredIndex stored = StoredIndex.read(table, base.index());
+      IncrementalPlan plan = IncrementalPlan.of(stored.rows(), target);
+      long sinceFull = Long.parseLong(base.index().properties()
+          .getOrDefault(IndexBlobs.CHANGED_SINCE_FULL, "0")) + plan.changed();
+      if (sinceFull <= maxChangedFraction * target.size()) {
+        return incremental(table, target, builder, base.index(), stored, plan, sinceFull,
+            tempDir, out);
+      }
+      reason = sinceFull + " rows changed since the last full build (up to "
+          + maxChangedFraction + " of " + target.size() + " allowed)";
+    } catch (RuntimeException e) {
+      // An unreadable earlier index must not block every later build: build anew.
+      reason = "extending snapshot " + base.index().snapshotId() + "'s index failed: " + e;
+      LOG.warn("Cannot build the vector index of {} at snapshot {} incrementally: {}",
+          table.name(), target.snapshotId(), e.toString());
+    }
+    return full(table, target, builder, reason, out);
+  }
+
+  private static Result full(Table table, SnapshotVectors target, IndexBuilder builder,
+      String reason, Path out) {
     long started = System.nanoTime();
     builder.write(target.vectors(), out);
     LOG.info("Full build of the vector index of {} at snapshot {}: {} vectors in {} ms ({})",

@@ -47,6 +47,7 @@ public final class VectorSearcher {
 
   /** Bytes of decoded indexes held now. */
   public long cachedBytes() {
+    decoded.cleanUp(); // Caffeine applies writes to its weights in pending maintenance
     return decoded.policy().eviction().map(e -> e.weightedSize().orElse(0L)).orElse(0L);
   }
 

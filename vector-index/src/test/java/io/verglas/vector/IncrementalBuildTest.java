@@ -70,7 +70,7 @@ class IncrementalBuildTest {
   }
 
   @Test
-  void compactionAndLargeChangesFallBackToAFullBuild() throws Exception {
+  void compactionLargeChangesAndUnreadableIndexesFallBackToAFullBuild() throws Exception {
     Table table = TestingVectorTable.create(TestingVectorTable.catalog(warehouse), "t", DIM,
         false);
     DataFile first = append(table, 250);
@@ -101,6 +101,14 @@ class IncrementalBuildTest {
     PublishedIndex off = publish(IndexPublisher.builder().maxChangedFraction(0).build(), table);
     assertThat(off.properties().get(IndexBlobs.BUILD_REASON))
         .isEqualTo("incremental builds are off");
+
+    table.io().deleteFile(off.statisticsFile().path());
+    append(table, 10);
+    PublishedIndex unreadable = publish(publisher, table);
+    assertThat(unreadable.build()).isEqualTo("full");
+    assertThat(unreadable.properties().get(IndexBlobs.BUILD_REASON))
+        .startsWith("extending snapshot " + off.snapshotId() + "'s index failed: ");
+    assertExact(table, unreadable);
   }
 
   private PublishedIndex assertIncremental(Table table, IndexPublisher publisher, Runnable commit)
