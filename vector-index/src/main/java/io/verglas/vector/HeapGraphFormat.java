@@ -15,7 +15,10 @@ import java.io.IOException;
 /*
  * Layout (big-endian): magic, version 4, layer count, per layer its max degree, the entry node,
  * then per layer its node count and per node: id, neighbor count, per neighbor its id and a
- * score (JVector recomputes scores on load; 0 is written).
+ * score (JVector recomputes scores on load; 0 is written). Never persisted: it lives in a
+ * scratch file for one build, written and read by the same JVector version, so it carries no
+ * version of ours and has no golden bytes; IncrementalBuildTest checks the round trip through
+ * every node and vector of the extended graph.
  */
 final class HeapGraphFormat {
   private static final int VERSION = 4;
