@@ -16,9 +16,8 @@ import org.apache.iceberg.catalog.TableIdentifier;
  * index of that commit's snapshot, when the snapshot is still the table's current one.
  */
 /*
- * Design. Each new snapshot gets its own full build (JVector's incremental insertion would need
- * the previous graph's builder state, which the on-disk format does not carry; not attempted).
- * Commits that arrive faster than builds coalesce: an event whose snapshot is no longer current
+ * Design. Each new snapshot gets its own index, built incrementally from its nearest indexed
+ * ancestor's when the publisher allows it (GraphBuild says when), from scratch otherwise. Commits that arrive faster than builds coalesce: an event whose snapshot is no longer current
  * is skipped, since the event of the newer snapshot follows it. Publishing is idempotent, so an
  * event delivered twice builds once. Runs in the caller's thread; the caller bounds the work by
  * how many events it hands over at once.

@@ -26,6 +26,17 @@ public final class IndexBlobs {
   public static final String SHARDS = "shards";
   public static final String MAX_DEGREE = "max-degree";
   public static final String BEAM_WIDTH = "beam-width";
+  public static final String HIERARCHY = "hierarchy";
+  /** {@code full} or {@code incremental}; absent on blobs written before incremental builds. */
+  public static final String BUILD = "build";
+  /** Why a full build was not incremental. */
+  public static final String BUILD_REASON = "build-reason";
+  /** The snapshot whose index an incremental build extended. */
+  public static final String BASE_SNAPSHOT_ID = "base-snapshot-id";
+  /** Rows added plus rows removed since the last full build of this lineage of indexes. */
+  public static final String CHANGED_SINCE_FULL = "changed-since-full";
+  public static final String BUILD_FULL = "full";
+  public static final String BUILD_INCREMENTAL = "incremental";
 
   /** Our version of the blob layout (graph shards plus ordinal map). */
   public static final int FORMAT = 1;

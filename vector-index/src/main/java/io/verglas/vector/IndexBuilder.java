@@ -12,15 +12,20 @@ import io.github.jbellis.jvector.graph.disk.feature.SeparatedVectors;
 import io.github.jbellis.jvector.vector.VectorizationProvider;
 import io.github.jbellis.jvector.vector.types.VectorFloat;
 import io.github.jbellis.jvector.vector.types.VectorTypeSupport;
+import io.github.jbellis.jvector.disk.ReaderSupplier;
+import io.github.jbellis.jvector.util.PhysicalCoreExecutor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
- * Builds a Vamana graph with JVector and writes it in JVector's on-disk format, the bytes a
- * {@code verglas-vamana-v1} blob carries. Immutable; one builder serves many builds.
+ * Builds a Vamana graph with JVector, from scratch or by extending an earlier one, and writes it
+ * in JVector's on-disk format, the bytes a {@code verglas-vamana-v1} blob carries. Immutable; one
+ * builder serves many builds.
  */
 /*
  * Design: the graph is JVector's GraphIndexBuilder (DiskANN's Vamana pruning with alpha, plus a
@@ -68,6 +73,7 @@ public final class IndexBuilder {
 
   public int maxDegree() { return maxDegree; }
   public int beamWidth() { return beamWidth; }
+  public boolean hierarchy() { return hierarchy; }
 
   /**
    * Builds the graph over {@code vectors} (ordinal = list index, all of one dimension) and
@@ -78,20 +84,63 @@ public final class IndexBuilder {
       throw new IllegalArgumentException("Cannot build vector index: no vectors");
     }
     RandomAccessVectorValues values = values(vectors);
-    try (GraphIndexBuilder graphs = new GraphIndexBuilder(values, metric.similarity(), maxDegree,
-        beamWidth, neighborOverflow, alpha, hierarchy)) {
-      ImmutableGraphIndex graph = graphs.build(values);
-      try (OnDiskGraphIndexWriter writer = new OnDiskGraphIndexWriter.Builder(graph, out)
-          .withMap(OnDiskGraphIndexWriter.sequentialRenumbering(graph))
-          .with(new SeparatedVectors(values.dimension(), 0L))
-          .build()) {
-        writer.write(Feature.singleStateFactory(FeatureId.SEPARATED_VECTORS,
-            node -> new InlineVectors.State(values.getVector(node))));
-      }
-      return out.toFile().length();
+    try (GraphIndexBuilder graphs = newGraphBuilder(values)) {
+      return writeGraph(graphs.build(values), values, out);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot write vector index to " + out, e);
     }
+  }
+
+  /**
+   * Extends an earlier graph (written by this class, read through {@code base}) into the graph
+   * of {@code byId}: node ids below the earlier count are its nodes, kept or, when in
+   * {@code deleted}, removed (JVector repairs their neighbors' edges); ids from the earlier count
+   * up are inserted. Surviving ids are renumbered densely in ascending order. {@code byId} is
+   * null at deleted ids (their vectors are read from the earlier graph, for the searches that
+   * still walk them). {@code scratch} holds the earlier structure in JVector's on-heap format
+   * while it is loaded. Returns the number of bytes written to {@code out}.
+   */
+  public long update(ReaderSupplier base, List<float[]> byId, BitSet deleted, Path scratch,
+      Path out) {
+    try {
+      EarlierGraph earlier = EarlierGraph.open(base, byId, deleted, scratch);
+      earlier.checkBuiltWith(maxDegree, hierarchy);
+      RandomAccessVectorValues values = new ListRandomAccessVectorValues(earlier.vectors(),
+          earlier.vectors().get(0).length());
+      try (GraphIndexBuilder graphs = newGraphBuilder(values)) {
+        earlier.loadInto(graphs);
+        deleted.stream().forEach(graphs::markNodeDeleted);
+        PhysicalCoreExecutor.pool().submit(() -> IntStream.range(earlier.count(), values.size())
+            .parallel().forEach(node -> graphs.addGraphNode(node, values.getVector(node))))
+            .join();
+        graphs.cleanup();
+        int expected = values.size() - deleted.cardinality();
+        if (graphs.getGraph().size(0) != expected) {
+          throw new IllegalStateException("Cannot extend vector index: " + graphs.getGraph()
+              .size(0) + " nodes after the update, expected " + expected);
+        }
+        return writeGraph(graphs.getGraph(), values, out);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot extend vector index into " + out, e);
+    }
+  }
+
+  private GraphIndexBuilder newGraphBuilder(RandomAccessVectorValues values) {
+    return new GraphIndexBuilder(values, metric.similarity(), maxDegree, beamWidth,
+        neighborOverflow, alpha, hierarchy);
+  }
+
+  private static long writeGraph(ImmutableGraphIndex graph, RandomAccessVectorValues values,
+      Path out) throws IOException {
+    try (OnDiskGraphIndexWriter writer = new OnDiskGraphIndexWriter.Builder(graph, out)
+        .withMap(OnDiskGraphIndexWriter.sequentialRenumbering(graph))
+        .with(new SeparatedVectors(values.dimension(), 0L))
+        .build()) {
+      writer.write(Feature.singleStateFactory(FeatureId.SEPARATED_VECTORS,
+          node -> new InlineVectors.State(values.getVector(node))));
+    }
+    return out.toFile().length();
   }
 
   static RandomAccessVectorValues values(List<float[]> vectors) {

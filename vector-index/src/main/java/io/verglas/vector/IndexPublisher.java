@@ -54,11 +54,13 @@ public final class IndexPublisher {
   private final IndexBuilder indexBuilder;
   private final long shardBytes;
   private final Path tempDir;
+  private final double maxChangedFraction;
 
   private IndexPublisher(Builder b) {
     this.indexBuilder = b.indexBuilder;
     this.shardBytes = b.shardBytes;
     this.tempDir = b.tempDir;
+    this.maxChangedFraction = b.maxChangedFraction;
   }
 
   public static Builder builder() {
@@ -80,8 +82,9 @@ public final class IndexPublisher {
     try {
       graph = Files.createTempFile(tempDir, "vamana-", ".graph");
       IndexBuilder builder = indexBuilder.withMetric(column.metric());
-      builder.write(vectors.vectors(), graph);
-      return Optional.of(commit(table, vectors, builder, graph));
+      GraphBuild.Result built = GraphBuild.write(table, vectors, builder, maxChangedFraction,
+          tempDir, graph);
+      return Optional.of(commit(table, built, builder, graph));
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot build vector index of " + table.name(), e);
     } finally {
@@ -89,11 +92,12 @@ public final class IndexPublisher {
     }
   }
 
-  private PublishedIndex commit(Table table, SnapshotVectors vectors, IndexBuilder builder,
+  private PublishedIndex commit(Table table, GraphBuild.Result built, IndexBuilder builder,
       Path graph) throws IOException {
+    SnapshotVectors vectors = built.vectors();
     for (int attempt = 1; ; attempt++) {
       StatisticsFile previous = currentStatistics(table, vectors.snapshotId());
-      StatisticsFile written = write(table, vectors, builder, graph, previous);
+      StatisticsFile written = write(table, built, builder, graph, previous);
       table.refresh();
       StatisticsFile now = currentStatistics(table, vectors.snapshotId());
       if (Objects.equals(path(now), path(previous)) || attempt == COMMIT_ATTEMPTS) {
@@ -104,8 +108,9 @@ public final class IndexPublisher {
     }
   }
 
-  private StatisticsFile write(Table table, SnapshotVectors vectors, IndexBuilder builder,
+  private StatisticsFile write(Table table, GraphBuild.Result built, IndexBuilder builder,
       Path graph, StatisticsFile previous) throws IOException {
+    SnapshotVectors vectors = built.vectors();
     OutputFile out = table.io().newOutputFile(location(table, vectors.snapshotId()));
     PuffinWriter writer = Puffin.write(out).createdBy("verglas vector-index").build();
     try (PuffinWriter closing = writer; FileChannel channel = FileChannel.open(graph,
@@ -120,6 +125,7 @@ public final class IndexPublisher {
         ByteBuffer bytes = channel.map(FileChannel.MapMode.READ_ONLY, offset,
             Math.min(shardBytes, size - offset));
         Map<String, String> props = properties(vectors, builder);
+        props.putAll(built.properties());
         props.put(IndexBlobs.SHARD, Integer.toString(shard));
         props.put(IndexBlobs.SHARDS, Integer.toString(shards));
         closing.write(blob(IndexBlobs.GRAPH_TYPE, vectors, bytes, PuffinCompressionCodec.NONE,
@@ -168,6 +174,7 @@ public final class IndexPublisher {
     props.put(IndexBlobs.COUNT, Integer.toString(vectors.size()));
     props.put(IndexBlobs.MAX_DEGREE, Integer.toString(builder.maxDegree()));
     props.put(IndexBlobs.BEAM_WIDTH, Integer.toString(builder.beamWidth()));
+    props.put(IndexBlobs.HIERARCHY, Boolean.toString(builder.hierarchy()));
     return props;
   }
 
@@ -207,6 +214,7 @@ public final class IndexPublisher {
     private IndexBuilder indexBuilder = IndexBuilder.builder().build();
     private long shardBytes = IndexBlobs.MAX_SHARD_BYTES;
     private Path tempDir = Path.of(System.getProperty("java.io.tmpdir"));
+    private double maxChangedFraction = 0.2;
 
     private Builder() {}
 
@@ -229,6 +237,20 @@ public final class IndexPublisher {
     /** Where the graph is written while it is built; the system temp directory by default. */
     public Builder tempDir(Path value) {
       this.tempDir = Objects.requireNonNull(value, "tempDir");
+      return this;
+    }
+
+    /**
+     * Largest share of a snapshot's rows that may have been added or removed since the last
+     * full build for its index to be built incrementally from its nearest indexed ancestor's;
+     * 0.2 by default, 0 turns incremental builds off.
+     */
+    public Builder maxChangedFraction(double value) {
+      if (!(value >= 0 && value <= 1)) {
+        throw new IllegalArgumentException("Cannot set maxChangedFraction: " + value
+            + " (must be in [0, 1])");
+      }
+      this.maxChangedFraction = value;
       return this;
     }
 

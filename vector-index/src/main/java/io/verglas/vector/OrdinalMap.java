@@ -55,6 +55,12 @@ public final class OrdinalMap {
 
   long position(int ordinal) { return positions[ordinal]; }
 
+  int fileCount() { return files.length; }
+
+  String fileName(int number) { return files[number]; }
+
+  int fileNumber(int ordinal) { return fileOf[ordinal]; }
+
   /** Heap bytes held, for the decoded-index cache's weight. */
   long sizeInBytes() {
     long bytes = 12L * positions.length;

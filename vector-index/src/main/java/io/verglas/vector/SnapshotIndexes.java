@@ -43,6 +43,6 @@ public final class SnapshotIndexes {
     return Optional.of(new PublishedIndex(snapshotId, file,
         VectorMetric.fromId(p.get(IndexBlobs.METRIC)),
         Integer.parseInt(p.get(IndexBlobs.DIMENSION)), graph.fields().get(0),
-        Long.parseLong(p.get(IndexBlobs.COUNT))));
+        Long.parseLong(p.get(IndexBlobs.COUNT)), p));
   }
 }

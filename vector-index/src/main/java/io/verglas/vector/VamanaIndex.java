@@ -1,7 +1,5 @@
 package io.verglas.vector;
 
-import io.github.jbellis.jvector.disk.ByteBufferReader;
-import io.github.jbellis.jvector.disk.ReaderSupplier;
 import io.github.jbellis.jvector.graph.GraphSearcher;
 import io.github.jbellis.jvector.graph.SearchResult;
 import io.github.jbellis.jvector.graph.disk.OnDiskGraphIndex;
@@ -66,19 +64,8 @@ final class VamanaIndex implements VectorIndex {
   }
 
   static VamanaIndex load(VectorMetric metric, List<ByteBuffer> shards) {
-    if (shards.isEmpty()) {
-      throw new IllegalArgumentException("Cannot load vector index: no shards");
-    }
-    List<ByteBuffer> copies = new ArrayList<>(shards.size());
-    long bytes = 0;
-    for (ByteBuffer shard : shards) {
-      copies.add(shard.slice());
-      bytes += shard.remaining();
-    }
-    ReaderSupplier readers = copies.size() == 1
-        ? () -> new ByteBufferReader(copies.get(0).duplicate())
-        : () -> new ShardedReader(copies);
-    return new VamanaIndex(metric, OnDiskGraphIndex.load(readers), bytes);
+    StoredIndex stored = StoredIndex.of(shards, null);
+    return new VamanaIndex(metric, OnDiskGraphIndex.load(stored.readers()), stored.graphBytes());
   }
 
   @Override public VectorMetric metric() { return metric; }

@@ -2,7 +2,6 @@ package io.verglas.vector;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
@@ -12,8 +11,6 @@ import java.util.function.Predicate;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.puffin.BlobMetadata;
-import org.apache.iceberg.util.Pair;
 
 /**
  * Answers vector searches at one snapshot: from that snapshot's own index when it has one,
@@ -50,6 +47,7 @@ public final class VectorSearcher {
 
   /** Bytes of decoded indexes held now. */
   public long cachedBytes() {
+    decoded.cleanUp(); // Caffeine applies writes to its weights in pending maintenance
     return decoded.policy().eviction().map(e -> e.weightedSize().orElse(0L)).orElse(0L);
   }
 
@@ -136,34 +134,12 @@ public final class VectorSearcher {
       long bytes) {
 
     static LoadedIndex read(Table table, PublishedIndex published) {
-      java.util.SortedMap<Integer, ByteBuffer> shards = new java.util.TreeMap<>();
-      int expectedShards = 1;
-      OrdinalMap rows = null;
-      for (Pair<BlobMetadata, ByteBuffer> blob : StatisticsBlobs.read(table.io(),
-          published.statisticsFile(), b -> b.snapshotId() == published.snapshotId()
-              && (IndexBlobs.GRAPH_TYPE.equals(b.type())
-                  || IndexBlobs.ORDINALS_TYPE.equals(b.type())))) {
-        if (IndexBlobs.ORDINALS_TYPE.equals(blob.first().type())) {
-          rows = OrdinalMap.deserialize(blob.second());
-        } else {
-          shards.put(shardIndex(blob.first()), blob.second());
-          expectedShards = Integer.parseInt(
-              blob.first().properties().getOrDefault(IndexBlobs.SHARDS, "1"));
-        }
-      }
-      if (rows == null || shards.size() != expectedShards) {
-        throw new IllegalStateException("Cannot load vector index from "
-            + published.statisticsFile().path() + ": " + shards.size() + " of "
-            + expectedShards + " graph shards, ordinal map " + (rows == null ? "missing" : "found"));
-      }
-      VectorIndex index = VectorIndex.load(published.metric(), new ArrayList<>(shards.values()));
+      StoredIndex stored = StoredIndex.read(table, published);
+      OrdinalMap rows = stored.rows();
+      VectorIndex index = VectorIndex.load(published.metric(), stored.shards());
       BitSet live = LiveRows.of(table, published.snapshotId(), rows).orElse(null);
       IntPredicate accept = live == null || live.cardinality() == rows.size() ? null : live::get;
       return new LoadedIndex(index, rows, live, accept, index.sizeInBytes() + rows.sizeInBytes());
-    }
-
-    private static int shardIndex(BlobMetadata blob) {
-      return Integer.parseInt(blob.properties().getOrDefault(IndexBlobs.SHARD, "0"));
     }
   }
 

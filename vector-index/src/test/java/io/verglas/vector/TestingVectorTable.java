@@ -12,7 +12,9 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.RewriteFiles;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
@@ -20,9 +22,11 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.deletes.BaseDVFileWriter;
 import org.apache.iceberg.hadoop.HadoopCatalog;
+import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.types.Types;
@@ -58,6 +62,51 @@ final class TestingVectorTable {
 
   /** Appends one data file holding {@code vectors} with ids from {@code firstId}. */
   static DataFile append(Table table, int firstId, List<float[]> vectors) {
+    DataFile file = write(table, records(table, firstId, vectors));
+    table.newAppend().appendFile(file).commit();
+    return file;
+  }
+
+  /**
+   * An update in one commit, as the materializer writes it: a deletion vector for
+   * {@code positions} of {@code file} (which has none yet) and a data file holding the new
+   * {@code vectors} with ids from {@code firstId}. Returns the new data file.
+   */
+  static DataFile update(Table table, DataFile file, long[] positions, int firstId,
+      List<float[]> vectors) {
+    DataFile added = write(table, records(table, firstId, vectors));
+    table.newRowDelta().addRows(added).addDeletes(writeDv(table, file, positions)).commit();
+    return added;
+  }
+
+  /**
+   * Rewrites every data file of the table, deletes applied, into one (what compaction does):
+   * a {@code replace} snapshot.
+   */
+  static Compacted compact(Table table) {
+    RewriteFiles rewrite = table.newRewrite()
+        .validateFromSnapshot(table.currentSnapshot().snapshotId());
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles();
+        CloseableIterable<Record> live = IcebergGenerics.read(table).build()) {
+      for (FileScanTask task : tasks) {
+        rewrite.deleteFile(task.file());
+        task.deletes().forEach(rewrite::deleteFile);
+      }
+      List<Record> rows = new ArrayList<>();
+      live.forEach(row -> rows.add(row.copy()));
+      DataFile compacted = write(table, rows);
+      rewrite.addFile(compacted).commit();
+      return new Compacted(compacted, rows.stream().map(row -> (Integer) row.getField("id"))
+          .toList());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The data file a compaction wrote and the ids of its rows, by position. */
+  record Compacted(DataFile file, List<Integer> ids) {}
+
+  private static List<Record> records(Table table, int firstId, List<float[]> vectors) {
     boolean fixed = table.schema().findField("embedding").type() instanceof Types.FixedType;
     List<Record> rows = new ArrayList<>();
     for (int i = 0; i < vectors.size(); i++) {
@@ -66,9 +115,7 @@ final class TestingVectorTable {
       row.setField("embedding", fixed ? bytes(vectors.get(i)) : list(vectors.get(i)));
       rows.add(row);
     }
-    DataFile file = write(table, rows);
-    table.newAppend().appendFile(file).commit();
-    return file;
+    return rows;
   }
 
   private static synchronized DataFile write(Table table, List<Record> rows) {
@@ -87,6 +134,12 @@ final class TestingVectorTable {
 
   /** Commits a deletion vector for {@code positions} of {@code file} (which has none yet). */
   static DeleteFile delete(Table table, DataFile file, long... positions) {
+    DeleteFile dv = writeDv(table, file, positions);
+    table.newRowDelta().addDeletes(dv).commit();
+    return dv;
+  }
+
+  private static DeleteFile writeDv(Table table, DataFile file, long... positions) {
     OutputFileFactory files = OutputFileFactory.builderFor(table, 1, nextTask())
         .format(FileFormat.PUFFIN).build();
     BaseDVFileWriter writer = new BaseDVFileWriter(files, path -> null);
@@ -97,9 +150,7 @@ final class TestingVectorTable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    DeleteFile dv = writer.result().deleteFiles().get(0);
-    table.newRowDelta().addDeletes(dv).commit();
-    return dv;
+    return writer.result().deleteFiles().get(0);
   }
 
   private static synchronized int nextTask() {

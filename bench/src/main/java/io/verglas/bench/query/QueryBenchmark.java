@@ -3,15 +3,11 @@ package io.verglas.bench.query;
 import io.verglas.bench.Benchmark;
 import io.verglas.bench.BenchmarkReport;
 import io.verglas.bench.stack.TemporaryDirectory;
-import io.verglas.vector.ExactSearch;
 import io.verglas.vector.IndexPublisher;
-import io.verglas.vector.Neighbor;
 import io.verglas.vector.PublishedIndex;
-import io.verglas.vector.VectorMetric;
 import io.verglas.vector.VectorSearchResult;
 import io.verglas.vector.VectorSearcher;
 import java.util.List;
-import java.util.stream.IntStream;
 import org.apache.iceberg.Table;
 
 /**
@@ -32,6 +28,8 @@ import org.apache.iceberg.Table;
  * {@code qps_cpu_vs_lucene_at_recall_0_95} is the ratio of those.
  * {@code qps_vs_lucene_at_recall_0_95} compares each side at its smallest ef that reaches
  * recall 0.95 (absent when a side reaches it at no ef, which the metrics then show).
+ *
+ * <p>Then the incremental build of the next snapshot, 1 % more rows: {@link IncrementalRun}.
  *
  * <p>Point lookups: {@link LookupRun}, measured first, so that a machine without the
  * Fashion-MNIST package still gets them (the vector part then says it was not measured and
@@ -83,9 +81,11 @@ public final class QueryBenchmark implements Benchmark {
         .environment("vector_k", K)
         .environment("qps_passes", "best of " + PASSES + " passes per side and ef, the sides "
             + "alternating");
-    int[][] truth = groundTruth(base, queries);
+    int[][] truth = IncrementalRun.groundTruth(base, queries);
     try (TemporaryDirectory dir = TemporaryDirectory.create("verglas-bench-query-")) {
-      Search[] ours = ours(report, dir, base);
+      Table table = VectorTable.create(dir.path().resolve("warehouse"), base);
+      double fullSeconds = publish(report, dir, table);
+      Search[] ours = ours(table, table.currentSnapshot().snapshotId());
       long start = System.nanoTime();
       try (LuceneHnswPeer lucene = new LuceneHnswPeer(base)) {
         report.peer("lucene_hnsw_build_seconds", seconds(System.nanoTime() - start))
@@ -97,19 +97,24 @@ public final class QueryBenchmark implements Benchmark {
         }
         compare(report, ours, peer, queries, truth);
       }
+      IncrementalRun.run(report, table, dir.path(), base, queries, fullSeconds);
     }
   }
 
-  /** Publishes the index of a real table and returns, per ef, a search through the searcher. */
-  private static Search[] ours(BenchmarkReport.Builder report, TemporaryDirectory dir,
-      List<float[]> base) throws Exception {
-    Table table = VectorTable.create(dir.path().resolve("warehouse"), base);
-    long snapshot = table.currentSnapshot().snapshotId();
+  /** Publishes the index of the table's current snapshot; returns the seconds it took. */
+  private static double publish(BenchmarkReport.Builder report, TemporaryDirectory dir,
+      Table table) {
     long start = System.nanoTime();
     PublishedIndex index = IndexPublisher.builder().tempDir(dir.path()).build()
-        .publish(table, snapshot).orElseThrow();
-    report.metric("vector_build_seconds", seconds(System.nanoTime() - start))
+        .publish(table, table.currentSnapshot().snapshotId()).orElseThrow();
+    double seconds = seconds(System.nanoTime() - start);
+    report.metric("vector_build_seconds", seconds)
         .metric("vector_index_bytes", index.statisticsFile().fileSizeInBytes());
+    return seconds;
+  }
+
+  /** Per ef, a search of the snapshot's index through the searcher. */
+  private static Search[] ours(Table table, long snapshot) {
     VectorSearcher searcher = VectorSearcher.builder().cacheMaxBytes(2L << 30)
         .exactSearchMaxRows(0).build();
     Search[] searches = new Search[EFS.length];
@@ -216,14 +221,6 @@ public final class QueryBenchmark implements Benchmark {
           + result.method() + " (" + result.reason() + ")");
     }
     return result.hits().stream().mapToInt(hit -> (int) hit.row().position()).toArray();
-  }
-
-  private static int[][] groundTruth(List<float[]> base, List<float[]> queries) {
-    ExactSearch exact = new ExactSearch(VectorMetric.L2, base);
-    return IntStream.range(0, queries.size()).parallel()
-        .mapToObj(q -> exact.search(queries.get(q), K).stream()
-            .mapToInt(Neighbor::ordinal).toArray())
-        .toArray(int[][]::new);
   }
 
   private static double seconds(long nanos) {

@@ -25,8 +25,8 @@ import org.apache.iceberg.types.Types;
 
 /**
  * The benchmark's table: a V3 Iceberg table ({@code id int, embedding fixed[4 * dim]}) in a
- * HadoopCatalog on a local directory, all vectors in one Parquet file so that a row's position
- * is its ordinal in the dataset.
+ * HadoopCatalog on a local directory, all base vectors in one Parquet file so that a row's
+ * position is its ordinal in the dataset (rows appended later go to files of their own).
  */
 final class VectorTable {
   private VectorTable() {}
@@ -43,12 +43,20 @@ final class VectorTable {
         PartitionSpec.unpartitioned(), Map.of(TableProperties.FORMAT_VERSION, "3",
             VectorColumn.COLUMN, "embedding", VectorColumn.DIMENSION, Integer.toString(dimension),
             VectorColumn.METRIC, "l2"));
-    table.newAppend().appendFile(write(table, vectors)).commit();
+    append(table, 0, vectors);
     return table;
   }
 
-  private static DataFile write(Table table, List<float[]> vectors) throws IOException {
-    OutputFileFactory files = OutputFileFactory.builderFor(table, 1, 1)
+  /** Appends one data file of {@code vectors}, ids from {@code firstId}; returns the file. */
+  static DataFile append(Table table, int firstId, List<float[]> vectors) throws IOException {
+    DataFile file = write(table, firstId, vectors);
+    table.newAppend().appendFile(file).commit();
+    return file;
+  }
+
+  private static DataFile write(Table table, int firstId, List<float[]> vectors)
+      throws IOException {
+    OutputFileFactory files = OutputFileFactory.builderFor(table, 1, firstId)
         .format(FileFormat.PARQUET).build();
     DataWriter<Record> writer = new GenericFileWriterFactory.Builder(table)
         .dataFileFormat(FileFormat.PARQUET).dataSchema(table.schema()).build()
@@ -56,7 +64,7 @@ final class VectorTable {
     try (DataWriter<Record> closing = writer) {
       for (int i = 0; i < vectors.size(); i++) {
         GenericRecord row = GenericRecord.create(table.schema());
-        row.setField("id", i);
+        row.setField("id", firstId + i);
         row.setField("embedding", littleEndian(vectors.get(i)));
         closing.write(row);
       }
