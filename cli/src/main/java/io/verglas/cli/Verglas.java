@@ -11,6 +11,7 @@ import io.verglas.cli.logging.LogFormat;
 import io.verglas.cli.push.PushCommand;
 import io.verglas.cli.reference.ConfigReferenceCommand;
 import io.verglas.cli.table.TableCommand;
+import io.verglas.cli.worker.WorkerCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -24,6 +25,7 @@ import picocli.CommandLine.Command;
     subcommands = {LocalCommand.class, CacheNodeCommand.class, TableCommand.class, PushCommand.class, BenchLauncher.class,
         ConfigReferenceCommand.class,
         SubmitCommand.class, JobsCommand.class, StopCommand.class, FlinkClusterCommand.class,
+        WorkerCommand.class,
         CommandLine.HelpCommand.class})
 public final class Verglas {
   public static void main(String[] args) {
