@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.StringJoiner;
 import java.util.TreeMap;
 import org.apache.iceberg.catalog.TableIdentifier;
 
@@ -18,7 +19,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
  */
 record TableState(String schema, List<String> rows) {
   static TableState of(VerglasClient client, TableIdentifier table) {
-    String schema = client.tableSchema(table).toString();
+    String schema = client.tableSchema(table).getFields().toString(); // not its metadata (uuid)
     TableClient t = client.table(table);
     TableSnapshot snapshot = t.snapshot();
     if (snapshot == null) {
@@ -61,9 +62,9 @@ record TableState(String schema, List<String> rows) {
   }
 
   private static String text(Map<String, Object> row) {
-    StringBuilder text = new StringBuilder("{");
-    new TreeMap<>(row).forEach((column, value) -> text.append(column).append('=')
-        .append(value instanceof byte[] bytes ? Arrays.toString(bytes) : value).append(", "));
-    return text.append('}').toString();
+    StringJoiner text = new StringJoiner(", ", "{", "}");
+    new TreeMap<>(row).forEach((column, value) -> text.add(column + "="
+        + (value instanceof byte[] bytes ? Arrays.toString(bytes) : value)));
+    return text.toString();
   }
 }

@@ -10,13 +10,21 @@ import io.verglas.workers.harness.WorkerHarness;
 import io.verglas.workers.harness.WorkerRunException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletionService;
+import java.util.concurrent.ExecutorCompletionService;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -28,15 +36,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Procedure, each run through the {@link WorkerHarness} (a child JVM, commits keyed by the
  * trigger) against its own scratch copy of the fixture's tables ({@link ScratchSet}):
  * <ol>
- *   <li>run 1: a clean run on copy A; then the same trigger again on A (a replay), which must
- *       change nothing;
+ *   <li>run 1: a clean run on copy A; then, in parallel (the copies are independent):
+ *   <li>the same trigger again on A (a replay), which must change nothing;
  *   <li>run 2: a clean run on copy B, which must equal A (same rows, same schema);
  *   <li>run 3 on copy C: {@code kills} attempts SIGKILLed at random points (uniform in
  *       [0, 0.9 × run 1's duration] after the process started), then one that completes; C
  *       must equal A.
  * </ol>
  * Any difference fails the check, naming the table and a few differing rows; so does a run
- * that fails. The scratch tables and the check's logs table are dropped at the end (their
+ * that fails. The first failure ends the check (runs still going are killed). The scratch tables and the check's logs table are dropped at the end (their
  * namespaces stay).
  */
 public final class WorkerCheck {
@@ -100,51 +108,74 @@ public final class WorkerCheck {
     long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
     lines.add("run 1: " + first.commits() + " commits, " + first.rows() + " rows in " + millis + " ms");
     Map<String, TableState> expected = sets.get(0).state();
-    String failure = replay(a, trigger, identity, sets.get(0), expected, lines);
-    if (failure == null) {
-      failure = cleanRun(deployment, jar, workerClass, sets.get(1), identity, expected, lines);
+    List<Callable<Step>> steps = List.of(
+        () -> replay(a, identity, sets.get(0), expected),
+        () -> cleanRun(sets.get(1).deployment(deployment, jar, workerClass), identity, sets.get(1),
+            expected),
+        () -> killedRuns(sets.get(2).deployment(deployment, jar, workerClass), identity,
+            sets.get(2), millis, expected));
+    ExecutorService pool = Executors.newFixedThreadPool(steps.size(), daemon("verglas-check"));
+    try {
+      return awaitSteps(pool, steps, lines);
+    } finally {
+      pool.shutdownNow(); // a step still running after a failure is interrupted: its run killed
+      pool.awaitTermination(30, TimeUnit.SECONDS);
     }
-    if (failure == null) {
-      failure = killedRuns(deployment, jar, workerClass, sets.get(2), identity, millis, expected,
-          lines);
+  }
+
+  /**
+   * Runs the independent steps at once; their lines in step order. The first failure ends the
+   * check without waiting for the other steps.
+   */
+  private static String awaitSteps(ExecutorService pool, List<Callable<Step>> steps,
+      List<String> lines) throws InterruptedException {
+    CompletionService<Step> done = new ExecutorCompletionService<>(pool);
+    Map<Future<Step>, Integer> order = new HashMap<>();
+    for (int i = 0; i < steps.size(); i++) {
+      order.put(done.submit(steps.get(i)), i);
+    }
+    Step[] found = new Step[steps.size()];
+    String failure = null;
+    for (int i = 0; i < steps.size() && failure == null; i++) {
+      Future<Step> next = done.take();
+      Step step = result(next);
+      found[order.get(next)] = step;
+      failure = step.failure();
+    }
+    for (Step step : found) {
+      if (step != null) {
+        lines.addAll(step.lines());
+      }
     }
     return failure;
   }
 
-  private String replay(Deployment a, CloudEvent trigger, String identity, ScratchSet set,
-      Map<String, TableState> expected, List<String> lines) throws InterruptedException {
+  private Step replay(Deployment a, String identity, ScratchSet set,
+      Map<String, TableState> expected) throws InterruptedException {
     try {
-      harness.run(harness.spec(a, identity, trigger, identity + "#2", 2));
+      harness.run(harness.spec(a, identity, set.trigger(), identity + "#2", 2));
     } catch (WorkerRunException e) {
-      return "the replay of run 1 failed: " + e.getMessage();
+      return Step.failed("the replay of run 1 failed: " + e.getMessage());
     }
-    return compare("run 1", expected, "its replay", set.state(), lines);
+    return compare(expected, "its replay", set.state(), List.of());
   }
 
-  private String cleanRun(String deployment, Path jar, String workerClass, ScratchSet set,
-      String identity, Map<String, TableState> expected, List<String> lines)
-      throws InterruptedException {
-    CloudEvent trigger = set.trigger();
+  private Step cleanRun(Deployment b, String identity, ScratchSet set,
+      Map<String, TableState> expected) throws InterruptedException {
     try {
-      harness.run(harness.spec(set.deployment(deployment, jar, workerClass), identity, trigger,
-          identity + "#b1", 1));
+      harness.run(harness.spec(b, identity, set.trigger(), identity + "#b1", 1));
     } catch (WorkerRunException e) {
-      return "run 2 failed: " + e.getMessage();
+      return Step.failed("run 2 failed: " + e.getMessage());
     }
-    return compare("run 1", expected, "run 2", set.state(), lines);
+    return compare(expected, "run 2", set.state(), List.of());
   }
 
-  private String killedRuns(String deployment, Path jar, String workerClass, ScratchSet set,
-      String identity, long cleanMillis, Map<String, TableState> expected, List<String> lines)
-      throws InterruptedException {
-    Deployment c = set.deployment(deployment, jar, workerClass);
+  private Step killedRuns(Deployment c, String identity, ScratchSet set, long cleanMillis,
+      Map<String, TableState> expected) throws InterruptedException {
     CloudEvent trigger = set.trigger();
     List<String> attempts = new ArrayList<>();
-    ScheduledExecutorService killer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread thread = new Thread(r, "verglas-check-killer");
-      thread.setDaemon(true);
-      return thread;
-    });
+    ScheduledExecutorService killer =
+        Executors.newSingleThreadScheduledExecutor(daemon("verglas-check-killer"));
     try {
       for (int attempt = 1; attempt <= kills; attempt++) {
         long delay = (long) (random.nextDouble() * 0.9 * cleanMillis);
@@ -155,7 +186,7 @@ public final class WorkerCheck {
           attempts.add("completed before its kill at " + delay + " ms");
         } catch (WorkerRunException e) {
           if (!kill.fired()) {
-            return "run 3 attempt " + attempt + " failed: " + e.getMessage();
+            return Step.failed("run 3 attempt " + attempt + " failed: " + e.getMessage());
           }
           attempts.add("killed at " + delay + " ms");
         } finally {
@@ -164,26 +195,50 @@ public final class WorkerCheck {
       }
       harness.run(harness.spec(c, identity, trigger, identity + "#c" + (kills + 1), kills + 1));
     } catch (WorkerRunException e) {
-      return "run 3 failed after its kills: " + e.getMessage();
+      return Step.failed("run 3 failed after its kills: " + e.getMessage());
     } finally {
       killer.shutdownNow();
     }
-    lines.add("run 3: " + String.join(", ", attempts) + (attempts.isEmpty() ? "" : ", then ")
-        + "completed");
-    return compare("run 1", expected, "run 3", set.state(), lines);
+    return compare(expected, "run 3", set.state(), List.of("run 3: " + String.join(", ", attempts)
+        + (attempts.isEmpty() ? "" : ", then ") + "completed"));
   }
 
-  private static String compare(String what, Map<String, TableState> expected, String other,
+  /** Run 1's tables against another run's. */
+  private static Step compare(Map<String, TableState> expected, String other,
       Map<String, TableState> actual, List<String> lines) {
     for (Map.Entry<String, TableState> table : expected.entrySet()) {
       String difference = table.getValue().difference(actual.get(table.getKey()));
       if (difference != null) {
-        return "table " + table.getKey() + " differs between " + what + " and " + other + ": "
-            + difference;
+        return new Step(lines, "table " + table.getKey() + " differs between run 1 and "
+            + other + ": " + difference);
       }
     }
-    lines.add(other + ": the same table state as " + what);
-    return null;
+    List<String> found = new ArrayList<>(lines);
+    found.add(other + ": the same table state as run 1");
+    return new Step(found, null);
+  }
+
+  private static Step result(Future<Step> future) throws InterruptedException {
+    try {
+      return future.get();
+    } catch (ExecutionException e) {
+      return Step.failed("a step failed: " + e.getCause());
+    }
+  }
+
+  private static ThreadFactory daemon(String name) {
+    return runnable -> {
+      Thread thread = new Thread(runnable, name);
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
+
+  /** What one step found: lines to print, and the failure or null. */
+  private record Step(List<String> lines, String failure) {
+    static Step failed(String failure) {
+      return new Step(List.of(), failure);
+    }
   }
 
   /** SIGKILLs a run's process {@code delay} ms after it started. */
