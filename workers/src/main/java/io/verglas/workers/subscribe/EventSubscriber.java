@@ -138,6 +138,10 @@ public final class EventSubscriber implements AutoCloseable {
         LOG.warn("Subscriber {} reconnects from position {}: {}", name, next, e.toString());
       } catch (InterruptedException e) {
         return;
+      } catch (RuntimeException e) {
+        failure = "Cannot follow the change feed " + events + ": " + e;
+        LOG.error("Subscriber {} stopped", name, e);
+        return;
       }
       try {
         Thread.sleep(RECONNECT_BACKOFF.toMillis());
@@ -178,8 +182,14 @@ public final class EventSubscriber implements AutoCloseable {
   }
 
   /** Enqueues the line's jobs, then moves past it. */
-  private void accept(String line) throws IOException {
-    ObjectNode root = (ObjectNode) JSON.readTree(line);
+  private void accept(String line) {
+    ObjectNode root;
+    try {
+      root = (ObjectNode) JSON.readTree(line);
+    } catch (IOException | ClassCastException e) {
+      LOG.warn("Subscriber {} skips a feed line that is not a JSON object: {}", name, e.toString());
+      return; // the next event moves the position past it
+    }
     long sequence = root.path(FEED_SEQUENCE).asLong(0);
     root.remove(FEED_SEQUENCE); // a feed detail, and a 64-bit number CloudEvents cannot carry
     boolean matched = false;

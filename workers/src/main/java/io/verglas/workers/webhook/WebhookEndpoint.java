@@ -49,7 +49,8 @@ public final class WebhookEndpoint {
   private final JobSink jobs;
 
   /**
-   * @param targets the deployment with a webhook trigger of a name, if any
+   * @param targets the deployment with a webhook trigger of a name, if any; called on the
+   *     event loop by {@link #check}, so it must not block (an in-memory view of the deployments)
    * @param jobs where the jobs go ({@code Dispatcher::submit} runs them at once)
    */
   public WebhookEndpoint(WebhookSettings settings,
