@@ -109,9 +109,9 @@ public final class WorkerCheck {
     lines.add("run 1: " + first.commits() + " commits, " + first.rows() + " rows in " + millis + " ms");
     Map<String, TableState> expected = sets.get(0).state();
     List<Callable<Step>> steps = List.of(
-        () -> replay(a, identity, sets.get(0), expected),
-        () -> cleanRun(sets.get(1).deployment(deployment, jar, workerClass), identity, sets.get(1),
-            expected),
+        () -> cleanRun("its replay", a, identity, sets.get(0), identity + "#2", 2, expected),
+        () -> cleanRun("run 2", sets.get(1).deployment(deployment, jar, workerClass), identity,
+            sets.get(1), identity + "#b1", 1, expected),
         () -> killedRuns(sets.get(2).deployment(deployment, jar, workerClass), identity,
             sets.get(2), millis, expected));
     ExecutorService pool = Executors.newFixedThreadPool(steps.size(), daemon("verglas-check"));
@@ -150,24 +150,15 @@ public final class WorkerCheck {
     return failure;
   }
 
-  private Step replay(Deployment a, String identity, ScratchSet set,
-      Map<String, TableState> expected) throws InterruptedException {
+  /** One run to completion on {@code set}, compared with run 1 as {@code step}. */
+  private Step cleanRun(String step, Deployment deployment, String identity, ScratchSet set,
+      String runId, int attempt, Map<String, TableState> expected) throws InterruptedException {
     try {
-      harness.run(harness.spec(a, identity, set.trigger(), identity + "#2", 2));
+      harness.run(harness.spec(deployment, identity, set.trigger(), runId, attempt));
     } catch (WorkerRunException e) {
-      return Step.failed("the replay of run 1 failed: " + e.getMessage());
+      return Step.failed(step + " failed: " + e.getMessage());
     }
-    return compare(expected, "its replay", set.state(), List.of());
-  }
-
-  private Step cleanRun(Deployment b, String identity, ScratchSet set,
-      Map<String, TableState> expected) throws InterruptedException {
-    try {
-      harness.run(harness.spec(b, identity, set.trigger(), identity + "#b1", 1));
-    } catch (WorkerRunException e) {
-      return Step.failed("run 2 failed: " + e.getMessage());
-    }
-    return compare(expected, "run 2", set.state(), List.of());
+    return compare(expected, step, set.state(), List.of());
   }
 
   private Step killedRuns(Deployment c, String identity, ScratchSet set, long cleanMillis,
