@@ -3,21 +3,15 @@ package io.verglas.workers.subscribe;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cloudevents.CloudEvent;
+import io.verglas.sdk.FeedConnection;
 import io.verglas.workers.event.CloudEventCodec;
 import io.verglas.workers.schedule.JobSink;
 import io.verglas.workers.schedule.NewJob;
 import io.verglas.workers.schedule.SchedulerException;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -36,8 +30,8 @@ import org.slf4j.LoggerFactory;
  * events before it were enqueued (at once after an event that matched; after others, at the
  * next idle heartbeat or every {@value #SAVE_EVERY} lines). Events read again after a crash
  * enqueue nothing, as their identities exist. A failed enqueue reconnects from the event, after
- * a backoff. A subscriber with no stored position starts at {@code startPosition} (1: the whole
- * retained feed).
+ * a backoff ({@link FeedConnection}). A subscriber with no stored position starts at
+ * {@code startPosition} (1: the whole retained feed).
  *
  * <p>Design: one daemon thread reads the feed's JSON lines and enqueues in line order (a slow
  * queue slows the reading, and TCP the server). A refusal (401, 403, 400) stops the subscriber;
@@ -48,20 +42,16 @@ public final class EventSubscriber implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EventSubscriber.class);
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String FEED_SEQUENCE = "feedsequence";
-  private static final Duration RECONNECT_BACKOFF = Duration.ofMillis(500);
 
   private final String name;
   private final URI events;
-  private final String token;
   private final List<Subscription> subscriptions;
   private final JobSink jobs;
   private final FeedPositions positions;
   private final Clock clock;
-  private final HttpClient http = HttpClient.newHttpClient();
+  private final FeedConnection connection;
   private final AtomicLong enqueued = new AtomicLong();
   private final Thread reader;
-  private volatile boolean closed;
-  private volatile InputStream open;
   private volatile String failure;
   private volatile long next;
   private long unsaved;
@@ -69,7 +59,7 @@ public final class EventSubscriber implements AutoCloseable {
   private EventSubscriber(Builder b) {
     this.name = b.name;
     this.events = b.events;
-    this.token = b.token;
+    this.connection = new FeedConnection(HttpClient.newHttpClient(), events, b.token);
     this.subscriptions = List.copyOf(b.subscriptions);
     this.jobs = b.jobs;
     this.positions = b.positions;
@@ -109,16 +99,8 @@ public final class EventSubscriber implements AutoCloseable {
 
   @Override
   public void close() {
-    closed = true;
+    connection.close();
     reader.interrupt();
-    InputStream current = open;
-    if (current != null) {
-      try {
-        current.close();
-      } catch (IOException e) {
-        // closing a dropped connection: nothing left to release
-      }
-    }
     try {
       reader.join(5_000);
     } catch (InterruptedException e) {
@@ -127,57 +109,32 @@ public final class EventSubscriber implements AutoCloseable {
   }
 
   private void readLoop() {
-    while (!closed) {
-      try {
-        readOnce();
-      } catch (IllegalStateException e) {
-        failure = e.getMessage();
-        LOG.error("Subscriber {} stopped: {}", name, e.getMessage());
-        return;
-      } catch (IOException | SchedulerException e) {
-        LOG.warn("Subscriber {} reconnects from position {}: {}", name, next, e.toString());
-      } catch (InterruptedException e) {
-        return;
-      } catch (RuntimeException e) {
-        failure = "Cannot follow the change feed " + events + ": " + e;
-        LOG.error("Subscriber {} stopped", name, e);
-        return;
-      }
-      try {
-        Thread.sleep(RECONNECT_BACKOFF.toMillis());
-      } catch (InterruptedException e) {
-        return;
-      }
+    try {
+      connection.run(() -> "from=" + next + "&follow=true", this::take,
+          dropped -> LOG.warn("Subscriber {} reconnects from position {}: {}", name, next,
+              dropped.toString()));
+    } catch (FeedConnection.Refused e) {
+      stop("Cannot follow the change feed " + events + ": " + e.getMessage(), null);
+    } catch (RuntimeException e) {
+      stop("Cannot follow the change feed " + events + ": " + e, e);
     }
   }
 
-  private void readOnce() throws IOException, InterruptedException {
-    HttpRequest.Builder request = HttpRequest.newBuilder(
-        URI.create(events + "?from=" + next + "&follow=true")).GET();
-    if (token != null) {
-      request.header("Authorization", "Bearer " + token);
-    }
-    HttpResponse<InputStream> response =
-        http.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
-    try (InputStream body = response.body()) {
-      open = body;
-      if (response.statusCode() >= 500) {
-        throw new IOException("the change feed answered " + response.statusCode());
+  private void stop(String why, Exception cause) {
+    failure = why;
+    LOG.error("Subscriber {} stopped: {}", name, why, cause);
+  }
+
+  /** One line: a heartbeat saves a position still unsaved; a failed enqueue reconnects. */
+  private void take(String line) throws IOException {
+    try {
+      if (line.isBlank()) {
+        saveIfBehind();
+      } else {
+        accept(line);
       }
-      if (response.statusCode() != 200) {
-        throw new IllegalStateException("Cannot follow the change feed " + events + ": it answered "
-            + response.statusCode() + " " + new String(body.readNBytes(4096), StandardCharsets.UTF_8));
-      }
-      BufferedReader lines = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8));
-      for (String line = lines.readLine(); line != null && !closed; line = lines.readLine()) {
-        if (line.isBlank()) {
-          saveIfBehind(); // an idle heartbeat
-        } else {
-          accept(line);
-        }
-      }
-    } finally {
-      open = null;
+    } catch (SchedulerException e) {
+      throw new IOException("Cannot enqueue or save the position: " + e.getMessage(), e);
     }
   }
 
