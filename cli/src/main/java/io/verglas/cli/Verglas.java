@@ -17,6 +17,7 @@ import io.verglas.cli.worker.LogsCommand;
 import io.verglas.cli.worker.RunsCommand;
 import io.verglas.cli.worker.TriggerCommand;
 import io.verglas.cli.worker.UndeployCommand;
+import io.verglas.cli.worker.WorkerCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -31,7 +32,7 @@ import picocli.CommandLine.Command;
         ConfigReferenceCommand.class,
         SubmitCommand.class, JobsCommand.class, StopCommand.class, FlinkClusterCommand.class,
         DeployCommand.class, UndeployCommand.class, DeploymentsCommand.class, RunsCommand.class,
-        LogsCommand.class, TriggerCommand.class,
+        LogsCommand.class, TriggerCommand.class, WorkerCommand.class,
         CommandLine.HelpCommand.class})
 public final class Verglas {
   public static void main(String[] args) {

@@ -4,15 +4,9 @@ import io.verglas.events.CatalogEvent;
 import io.verglas.events.FeedEntry;
 import io.verglas.events.FeedEventParser;
 import io.verglas.table.TableIdentifiers;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -35,25 +29,18 @@ import org.apache.iceberg.catalog.TableIdentifier;
  */
 public final class FeedFollower implements AutoCloseable {
   private static final int QUEUE_EVENTS = 256;
-  private static final Duration RECONNECT_BACKOFF = Duration.ofMillis(500);
 
-  private final HttpClient http;
-  private final URI events;
-  private final String token;
+  private final FeedConnection connection;
   private final TableIdentifier table;
   private final BlockingQueue<Object> queue = new ArrayBlockingQueue<>(QUEUE_EVENTS);
   private final Thread reader;
-  private volatile boolean closed;
-  private volatile InputStream open;
-  private long next;
+  private volatile long next;
 
   FeedFollower(HttpClient http, URI events, String token, TableIdentifier table, long fromPosition) {
     if (fromPosition < 1) {
       throw new IllegalArgumentException("Invalid feed position: " + fromPosition + " (1 or more)");
     }
-    this.http = http;
-    this.events = events;
-    this.token = token;
+    this.connection = new FeedConnection(http, events, token);
     this.table = table;
     this.next = fromPosition;
     this.reader = new Thread(this::readLoop, "verglas-feed-" + TableIdentifiers.toString(table));
@@ -79,58 +66,22 @@ public final class FeedFollower implements AutoCloseable {
 
   @Override
   public void close() {
-    closed = true;
+    connection.close();
     reader.interrupt();
-    InputStream current = open;
-    if (current != null) {
-      try {
-        current.close();
-      } catch (IOException e) {
-        // closing a dropped connection: nothing left to release
-      }
-    }
   }
 
   private void readLoop() {
-    while (!closed) {
-      try {
-        readOnce();
-      } catch (VerglasException e) {
-        queue.offer(e);
-        return;
-      } catch (IOException e) {
-        // dropped: reconnect after the last queued event
-      } catch (InterruptedException e) {
-        return;
-      }
-      try {
-        Thread.sleep(RECONNECT_BACKOFF.toMillis());
-      } catch (InterruptedException e) {
-        return;
-      }
-    }
-  }
-
-  private void readOnce() throws IOException, InterruptedException {
-    HttpResponse<InputStream> response = http.send(request(), HttpResponse.BodyHandlers.ofInputStream());
-    try (InputStream body = response.body()) {
-      open = body;
-      if (response.statusCode() >= 500) {
-        throw new IOException("the change feed answered " + response.statusCode()); // reconnect
-      }
-      if (response.statusCode() != 200) {
-        String message = new String(body.readNBytes(4096), StandardCharsets.UTF_8);
-        throw new VerglasException(status(response.statusCode()), "Cannot follow " + table
-            + ": the change feed answered " + response.statusCode() + " " + message);
-      }
-      BufferedReader lines = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8));
-      for (String line = lines.readLine(); line != null && !closed; line = lines.readLine()) {
+    try {
+      connection.run(this::query, line -> {
         if (!line.isBlank()) {
           accept(entry(line));
         }
-      }
-    } finally {
-      open = null;
+      }, dropped -> { }); // reconnects after the last queued event
+    } catch (FeedConnection.Refused e) {
+      queue.offer(new VerglasException(status(e.status()), "Cannot follow " + table + ": "
+          + e.getMessage()));
+    } catch (VerglasException e) {
+      queue.offer(e);
     }
   }
 
@@ -151,14 +102,9 @@ public final class FeedFollower implements AutoCloseable {
     }
   }
 
-  private HttpRequest request() {
-    URI uri = URI.create(events + "?from=" + next + "&follow=true&table="
-        + URLEncoder.encode(TableIdentifiers.toString(table), StandardCharsets.UTF_8));
-    HttpRequest.Builder request = HttpRequest.newBuilder(uri).GET();
-    if (token != null) {
-      request.header("Authorization", "Bearer " + token);
-    }
-    return request.build();
+  private String query() {
+    return "from=" + next + "&follow=true&table="
+        + URLEncoder.encode(TableIdentifiers.toString(table), StandardCharsets.UTF_8);
   }
 
   private static FlightStatusCode status(int http) {

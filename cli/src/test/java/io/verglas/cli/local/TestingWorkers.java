@@ -48,4 +48,31 @@ public final class TestingWorkers {
       Thread.sleep(60_000);
     }
   }
+
+  /**
+   * Commits the rows of a webhook's JSON body ({@code {"rows": [{"id": 1, "v": "a"}]}}) to
+   * output {@code out}, each with the trigger's id.
+   */
+  public static final class WebhookRows implements Worker {
+    @Override
+    public void handle(WorkerContext ctx) throws java.io.IOException {
+      com.fasterxml.jackson.databind.JsonNode body = new com.fasterxml.jackson.databind.ObjectMapper()
+          .readTree(ctx.trigger().getData().toBytes());
+      List<Map<String, Object>> rows = new ArrayList<>();
+      for (com.fasterxml.jackson.databind.JsonNode row : body.path("rows")) {
+        rows.add(Map.of("trigger", ctx.trigger().getId(), "id", row.path("id").asLong(),
+            "v", row.path("v").asText()));
+      }
+      ctx.output("out").commit(rows);
+    }
+  }
+
+  /** Commits one row per trigger to output {@code out}: the event's id and subject. */
+  public static final class EventRecorder implements Worker {
+    @Override
+    public void handle(WorkerContext ctx) {
+      ctx.output("out").commit(List.of(Map.of("trigger", ctx.trigger().getId(),
+          "id", 0L, "v", String.valueOf(ctx.trigger().getSubject()))));
+    }
+  }
 }

@@ -1,0 +1,101 @@
+package io.verglas.cli.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.verglas.cli.Verglas;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * {@code verglas worker check} against a whole local stack: the docs' example worker (compiled
+ * from docs/examples/workers into a jar, with that directory's fixture) passes; a worker that
+ * writes a random value fails with the table and rows that differ, and exit status 1.
+ */
+class WorkerCheckITCase {
+  @TempDir static Path dir;
+  private static LocalStack stack;
+  private static Path endpoints;
+
+  @BeforeAll
+  static void start() {
+    stack = LocalStack.start(TestingOrders.smallStack(dir).build());
+    endpoints = dir.resolve("check-endpoints.json");
+    stack.endpoints().write(endpoints);
+  }
+
+  @AfterAll
+  static void stop() {
+    if (stack != null) {
+      stack.close();
+    }
+  }
+
+  @Test
+  void docsExampleWorkerPasses(@TempDir Path work) throws Exception {
+    Path examples = ExampleJar.root().resolve("docs/examples/workers");
+    Path jar = ExampleJar.build(examples.resolve("HourlyAggregate.java"), work);
+    Check check = check(jar, "example.HourlyAggregate", examples.resolve("hourly-check.json"));
+    assertThat(check.exit()).as(check.output()).isZero();
+    assertThat(check.output()).contains("run 1: 1 commits, 2 rows", "its replay: the same table state",
+        "run 2: the same table state as run 1", "run 3: the same table state as run 1",
+        "PASS: the same table state");
+  }
+
+  @Test
+  void nondeterministicWorkerFails(@TempDir Path work) throws Exception {
+    Path source = Files.createDirectories(work.resolve("src")).resolve("Coin.java");
+    Files.writeString(source, """
+        package example;
+
+        import io.verglas.workers.api.Worker;
+        import io.verglas.workers.api.WorkerContext;
+        import java.util.List;
+        import java.util.Map;
+        import java.util.UUID;
+
+        /** Not a conforming worker: what it writes depends on chance, not on its trigger. */
+        public final class Coin implements Worker {
+          @Override
+          public void handle(WorkerContext ctx) {
+            ctx.output("out").commit(List.of(Map.of("id", UUID.randomUUID().toString())));
+          }
+        }
+        """);
+    Path fixture = work.resolve("coin.json");
+    Files.writeString(fixture, """
+        {"tables": [{"name": "shop.coins", "columns": "id string not null", "output": "out"}]}
+        """);
+    Check check = check(ExampleJar.build(source, work), "example.Coin", fixture);
+    assertThat(check.exit()).as(check.output()).isEqualTo(1);
+    assertThat(check.output())
+        .contains("FAIL: table shop.coins differs between run 1 and run 2: 1 vs 1 rows;")
+        .doesNotContain("PASS");
+  }
+
+  private record Check(int exit, String output) {}
+
+  /** Runs {@code verglas worker check} in this JVM and captures what it prints. */
+  private static Check check(Path jar, String workerClass, Path fixture) {
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    PrintStream out = System.out;
+    System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+    int exit;
+    try {
+      exit = new CommandLine(new Verglas()).execute("worker", "check", jar.toString(), workerClass,
+          "--fixture", fixture.toString(), "--endpoints", endpoints.toString(), "--kills", "1");
+    } finally {
+      System.setOut(out);
+    }
+    String output = captured.toString(StandardCharsets.UTF_8);
+    System.out.print(output);
+    return new Check(exit, output);
+  }
+}
