@@ -164,6 +164,7 @@ public final class CacheNode implements AutoCloseable {
         adminPort = adminServer.start();
       }
       if (cluster != null) {
+        server.blockCache().onDramHit(cluster.hotBlocks());
         cluster.start(new Peers());
       }
       if (awareness != null) {
@@ -188,6 +189,11 @@ public final class CacheNode implements AutoCloseable {
     @Override
     public void forget(String bucket, String key) {
       server.forget(bucket, key);
+    }
+
+    @Override
+    public void replicate(BlockId id, int length) {
+      cluster.replicaOffered(id, length);
     }
   }
 
