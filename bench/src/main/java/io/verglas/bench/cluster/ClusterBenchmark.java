@@ -32,8 +32,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * response's first byte; objects of one 1 MiB block each. The nodes under test are processes
  * of their own ({@link ClusterNodes}) reading the origin through the proxy, with a DRAM tier of
  * {@code dram} bytes and no NVMe tier; the cluster's nodes also keep standby copies of other
- * owners' hot blocks within {@code dram / 2} of heap each (the single node has none: it has no
- * peers to keep them for).
+ * owners' hot blocks within {@link #standbyBudget} of heap each (the single node has none: it
+ * has no peers to keep them for).
  *
  * <p>Metrics. {@code cluster_hit_rate} / {@code single_node_hit_rate}: after two passes over the
  * working set, the share of random reads (spread over the nodes) that did not reach the origin
@@ -57,6 +57,7 @@ public final class ClusterBenchmark implements Benchmark {
   static final String PEER_HITS = "verglas_cache_cluster_peer_hits_total";
   static final String PEER_FALLBACKS = "verglas_cache_cluster_peer_fallbacks_total";
   static final String STANDBY_FILLS = "verglas_cache_cluster_hot_replica_fills_total";
+  static final String STANDBY_TAKEN = "verglas_cache_cluster_hot_replicas_taken_total";
 
   @Override
   public String name() {
@@ -78,7 +79,7 @@ public final class ClusterBenchmark implements Benchmark {
         .environment("nodes", NODES).environment("node_dram_bytes", dram)
         .environment("working_set_objects", objects).environment("object_bytes", BLOCK)
         .environment("origin_first_byte_ms", FIRST_BYTE_MS).environment("measured_reads", reads)
-        .environment("hot_replica_bytes", dram / 2)
+        .environment("hot_replica_bytes", standbyBudget(dram))
         .environment("process", "each node a JVM of its own (" + ChildClusterNode.class.getSimpleName()
             + ", -Xmx256m); kill = SIGKILL; the origin and its latency proxy in the bench JVM");
     try (TemporaryDirectory dir = TemporaryDirectory.create("verglas-bench-cluster-");
@@ -98,7 +99,7 @@ public final class ClusterBenchmark implements Benchmark {
         single = hitRate(one, data, objects, reads, originRequests);
         report.metric("single_node_hit_rate", round(single));
       }
-      try (ClusterNodes cluster = new ClusterNodes(origin, NODES, dram, BLOCK, dram / 2, dir.path())) {
+      try (ClusterNodes cluster = new ClusterNodes(origin, NODES, dram, BLOCK, standbyBudget(dram), dir.path())) {
         cluster.awaitMembers(NODES, Duration.ofSeconds(60));
         double clustered = hitRate(cluster, data, objects, reads, originRequests);
         report.metric("cluster_hit_rate", round(clustered))
@@ -106,6 +107,7 @@ public final class ClusterBenchmark implements Benchmark {
         report.metric("origin_fills_per_block", stampede(cluster, data, objects, originRequests));
         double[] peer = peerHits(cluster, data, objects + 1, 64);
         report.metric("peer_hit_p50_ms", round(peer[0])).metric("peer_hit_p99_ms", round(peer[1]));
+        report.metric("standby_copies_before_kill", sum(cluster, STANDBY_TAKEN));
         report.metric("failed_reads_during_kill", readsDuringKill(cluster, data, objects));
         report.metric("rejoin_hit_rate", round(rejoin(cluster, data, objects, originRequests)));
         report.metric("peer_hits", sum(cluster, PEER_HITS))
@@ -116,6 +118,15 @@ public final class ClusterBenchmark implements Benchmark {
       }
     }
     return report.build();
+  }
+
+  /**
+   * Each cluster node's standby budget: its share of a second copy of the working set (twice
+   * one node's DRAM over the nodes), i.e. a replication factor of two for a hot set as large as
+   * the working set. Memory on top of the DRAM tier, which {@code peak_rss_mb} shows.
+   */
+  static long standbyBudget(long dram) {
+    return 2 * dram / NODES;
   }
 
   /** Two warming passes over the working set, then {@code reads} random reads: the share not reaching the origin. */

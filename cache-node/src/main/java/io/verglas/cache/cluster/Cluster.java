@@ -59,7 +59,8 @@ import java.util.concurrent.atomic.LongAdder;
  * turns hot to the next {@link ClusterConfig#hotReplicas()} members in the key's rendezvous
  * order, which pull it into a budget of {@link ClusterConfig#hotReplicaBytes()}. Those are the
  * members that own the key next, so when the owner dies its hot blocks are already there, and
- * {@link #ownerFill} looks at the standby copies before the previous owner and the origin.
+ * {@link #ownerFill} looks at the standby copies before the previous owner and the origin (and
+ * a non-owner holding one reads it instead of asking the owner).
  * Standby copies live outside the block cache: a node's owned blocks never make way for them.
  *
  * <p>Consistency: blocks are keyed by ETag, so any copy of a block is exactly as good as the
@@ -172,7 +173,9 @@ public final class Cluster implements AutoCloseable {
         if (owner.get().id().equals(config.nodeId())) {
           return ownerFill(id, id.lengthIn(objectSize), origin).thenApply(BlockFill::fromOrigin);
         }
-        return fromOwner(owner.get(), id, objectSize, origin);
+        byte[] standby = hot.copy(id, id.lengthIn(objectSize)); // this node is next in line for it
+        return standby != null ? CompletableFuture.completedFuture(BlockFill.replica(standby))
+            : fromOwner(owner.get(), id, objectSize, origin);
       }
     };
   }

@@ -59,15 +59,41 @@ public final class ChildClusterNode implements AutoCloseable {
     ProcessBuilder builder = new ProcessBuilder(command).redirectError(log.toFile());
     builder.environment().putAll(environment);
     Process process = builder.start();
-    String ready = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)).readLine();
-    if (ready == null || !ready.startsWith("READY ")) {
+    String ready = awaitReady(process);
+    if (ready == null) {
       process.destroyForcibly();
-      throw new IllegalStateException("Cannot start cluster node " + settings.nodeId() + ": its first line was "
-          + ready + " (see " + log + ")");
+      throw new IllegalStateException("Cannot start cluster node " + settings.nodeId()
+          + ": it ended without a READY line (see " + log + ")");
     }
     String[] ports = ready.split(" ");
     return new ChildClusterNode(process, settings.nodeId(), URI.create("http://127.0.0.1:" + ports[1]),
         URI.create("http://127.0.0.1:" + ports[2]));
+  }
+
+  /**
+   * The READY line, skipping what comes before it (a logging library's own status lines), or
+   * null if the output ends first; what comes after it is read and dropped, so a chatty node
+   * never blocks on a full pipe.
+   */
+  private static String awaitReady(Process process) throws IOException {
+    BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+    for (String line = out.readLine(); line != null; line = out.readLine()) {
+      if (line.startsWith("READY ")) {
+        Thread drain = new Thread(() -> {
+          try {
+            while (out.readLine() != null) {
+              // dropped
+            }
+          } catch (IOException ended) {
+            // the process is gone
+          }
+        }, "cluster-node-output-" + process.pid());
+        drain.setDaemon(true);
+        drain.start();
+        return line;
+      }
+    }
+    return null;
   }
 
   public String id() {
