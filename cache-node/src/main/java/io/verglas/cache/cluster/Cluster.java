@@ -4,6 +4,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.verglas.cache.block.BlockCache;
 import io.verglas.cache.block.BlockFill;
 import io.verglas.cache.block.BlockId;
 import io.verglas.cache.block.BlockLoader;
@@ -108,8 +109,8 @@ public final class Cluster implements AutoCloseable {
     return this::loader;
   }
 
-  /** The owner side of hot replication: give it every DRAM hit ({@link io.verglas.cache.block.BlockCache#onDramHit}). */
-  public io.verglas.cache.block.BlockCache.HitListener hotBlocks() {
+  /** The owner side of hot replication: give it every DRAM hit ({@link BlockCache#onDramHit}). */
+  public BlockCache.HitListener hotBlocks() {
     return hot::hit;
   }
 
@@ -184,8 +185,8 @@ public final class Cluster implements AutoCloseable {
    * How this node fills a block it lacks: from the key's previous owner while warmth moves
    * (this node owns the key now, another member owned it in the previous view, within the
    * warm-up interval), else, or if that fails, from {@code origin}; from a standby copy
-   * before either, when this node keeps one. Used for this node's own
-   * misses and for the blocks peers ask it for.
+   * before either, when this node keeps one. Used for this node's own misses and for the blocks
+   * peers ask it for.
    */
   public CompletableFuture<byte[]> ownerFill(BlockId id, int length, BlockLoader origin) {
     byte[] standby = hot.copy(id, length);
