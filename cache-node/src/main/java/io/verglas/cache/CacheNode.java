@@ -193,6 +193,7 @@ public final class CacheNode implements AutoCloseable {
         adminPort = adminServer.start();
       }
       if (cluster != null) {
+        server.blockCache().onDramHit(cluster.hotBlocks());
         cluster.start(new Peers());
       }
       if (awareness != null) {
@@ -217,6 +218,11 @@ public final class CacheNode implements AutoCloseable {
     @Override
     public void forget(String bucket, String key) {
       server.forget(bucket, key);
+    }
+
+    @Override
+    public void replicate(BlockId id, int length) {
+      cluster.replicaOffered(id, length);
     }
   }
 

@@ -2,17 +2,18 @@ package io.verglas.bench.cluster;
 
 import io.verglas.bench.Benchmark;
 import io.verglas.bench.BenchmarkReport;
-import io.verglas.bench.ProcessMemory;
 import io.verglas.bench.cache.LatencyProxy;
 import io.verglas.bench.stack.TemporaryDirectory;
 import io.verglas.cache.CacheNode;
 import io.verglas.cache.ImmutableObjects;
+import io.verglas.cache.cluster.process.ChildClusterNode;
 import io.verglas.cache.origin.LocalDirectoryOrigin;
 import io.verglas.cache.protection.OriginProtection;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
@@ -26,10 +27,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * a latency-injected origin, with a working set twice one node's DRAM ceiling (so it fits in the
  * three nodes together, not in one).
  *
- * <p>Set-up, all on 127.0.0.1 in this JVM: a local directory origin served over S3 by a plain
+ * <p>Set-up, all on 127.0.0.1: in this JVM a local directory origin served over S3 by a plain
  * cache node, behind a {@link LatencyProxy} adding {@value #FIRST_BYTE_MS} ms before each
- * response's first byte; objects of one 1 MiB block each. Nodes under test read the origin
- * through the proxy, with a DRAM tier of {@code dram} bytes and no NVMe tier.
+ * response's first byte; objects of one 1 MiB block each. The nodes under test are processes
+ * of their own ({@link ClusterNodes}) reading the origin through the proxy, with a DRAM tier of
+ * {@code dram} bytes and no NVMe tier; the cluster's nodes also keep standby copies of other
+ * owners' hot blocks within {@link #standbyBudget} of heap each (the single node has none: it
+ * has no peers to keep them for).
  *
  * <p>Metrics. {@code cluster_hit_rate} / {@code single_node_hit_rate}: after two passes over the
  * working set, the share of random reads (spread over the nodes) that did not reach the origin
@@ -39,10 +43,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * spread over the three nodes, block reads the origin served for it. {@code
  * peer_hit_p50_ms}/{@code p99}: a read through a node that does not own the object, of an
  * object its owner holds. {@code failed_reads_during_kill}: reads through the two other nodes
- * while one node is killed (its membership halted without a leave message and its sockets
- * closed). {@code rejoin_hit_rate}: the working set re-read right after the killed node comes
- * back under its id with an empty cache. {@code peak_rss_mb}: of this JVM, which holds all the
- * nodes (per-node figures need a process per node, which this run does not have).
+ * while one node's process is killed with SIGKILL. {@code rejoin_hit_rate}: the working set
+ * re-read right after the killed node comes back under its id with an empty cache. {@code
+ * peak_rss_mb_per_node}: each cluster node's peak resident set (VmHWM; for the killed node, the
+ * higher of its two processes), {@code peak_rss_mb} the highest of them.
  */
 public final class ClusterBenchmark implements Benchmark {
   static final int FIRST_BYTE_MS = 20;
@@ -50,6 +54,10 @@ public final class ClusterBenchmark implements Benchmark {
   static final int NODES = 3;
   static final String BUCKET = "bench";
   static final int STAMPEDE_READS = 100;
+  static final String PEER_HITS = "verglas_cache_cluster_peer_hits_total";
+  static final String PEER_FALLBACKS = "verglas_cache_cluster_peer_fallbacks_total";
+  static final String STANDBY_FILLS = "verglas_cache_cluster_hot_replica_fills_total";
+  static final String STANDBY_TAKEN = "verglas_cache_cluster_hot_replicas_taken_total";
 
   @Override
   public String name() {
@@ -71,8 +79,9 @@ public final class ClusterBenchmark implements Benchmark {
         .environment("nodes", NODES).environment("node_dram_bytes", dram)
         .environment("working_set_objects", objects).environment("object_bytes", BLOCK)
         .environment("origin_first_byte_ms", FIRST_BYTE_MS).environment("measured_reads", reads)
-        .environment("process", "all nodes in one JVM; kill = membership halted without a leave "
-            + "message, then the node closed; peak_rss_mb is the JVM's");
+        .environment("hot_replica_bytes", standbyBudget(dram))
+        .environment("process", "each node a JVM of its own (" + ChildClusterNode.class.getSimpleName()
+            + ", -Xmx256m); kill = SIGKILL; the origin and its latency proxy in the bench JVM");
     try (TemporaryDirectory dir = TemporaryDirectory.create("verglas-bench-cluster-");
         LocalDirectoryOrigin store = new LocalDirectoryOrigin(dir.path().resolve("origin"));
         CacheNode originServer = originServer(store);
@@ -86,11 +95,11 @@ public final class ClusterBenchmark implements Benchmark {
         return stats.hits() + stats.misses() + stats.coalescedMisses();
       };
       double single;
-      try (ClusterNodes one = new ClusterNodes(origin, 1, dram, BLOCK)) {
+      try (ClusterNodes one = new ClusterNodes(origin, 1, dram, BLOCK, 0, dir.path())) {
         single = hitRate(one, data, objects, reads, originRequests);
         report.metric("single_node_hit_rate", round(single));
       }
-      try (ClusterNodes cluster = new ClusterNodes(origin, NODES, dram, BLOCK)) {
+      try (ClusterNodes cluster = new ClusterNodes(origin, NODES, dram, BLOCK, standbyBudget(dram), dir.path())) {
         cluster.awaitMembers(NODES, Duration.ofSeconds(60));
         double clustered = hitRate(cluster, data, objects, reads, originRequests);
         report.metric("cluster_hit_rate", round(clustered))
@@ -98,14 +107,26 @@ public final class ClusterBenchmark implements Benchmark {
         report.metric("origin_fills_per_block", stampede(cluster, data, objects, originRequests));
         double[] peer = peerHits(cluster, data, objects + 1, 64);
         report.metric("peer_hit_p50_ms", round(peer[0])).metric("peer_hit_p99_ms", round(peer[1]));
+        report.metric("standby_copies_before_kill", sum(cluster, STANDBY_TAKEN));
         report.metric("failed_reads_during_kill", readsDuringKill(cluster, data, objects));
         report.metric("rejoin_hit_rate", round(rejoin(cluster, data, objects, originRequests)));
-        report.metric("peer_hits", sum(cluster, n -> n.cluster().peerHits()))
-            .metric("peer_fallbacks", sum(cluster, n -> n.cluster().peerFallbacks()));
+        report.metric("peer_hits", sum(cluster, PEER_HITS))
+            .metric("peer_fallbacks", sum(cluster, PEER_FALLBACKS))
+            .metric("standby_fills", sum(cluster, STANDBY_FILLS));
+        List<Long> rss = cluster.peakRssMb();
+        report.metric("peak_rss_mb_per_node", rss).metric("peak_rss_mb", Collections.max(rss));
       }
-      report.metric("peak_rss_mb", ProcessMemory.peakRssMb());
     }
     return report.build();
+  }
+
+  /**
+   * Each cluster node's standby budget: its share of a second copy of the working set (twice
+   * one node's DRAM over the nodes), i.e. a replication factor of two for a hot set as large as
+   * the working set. Memory on top of the DRAM tier, which {@code peak_rss_mb} shows.
+   */
+  static long standbyBudget(long dram) {
+    return 2 * dram / NODES;
   }
 
   /** Two warming passes over the working set, then {@code reads} random reads: the share not reaching the origin. */
@@ -114,12 +135,12 @@ public final class ClusterBenchmark implements Benchmark {
     Random random = new Random(11);
     for (int pass = 0; pass < 2; pass++) {
       for (int o = 0; o < objects; o++) {
-        data.read(nodes.node(random.nextInt(nodes.size())), o);
+        data.read(nodes.node(random.nextInt(nodes.size())).endpoint(), o);
       }
     }
     long before = origin.count();
     for (int r = 0; r < reads; r++) {
-      data.read(nodes.node(r % nodes.size()), random.nextInt(objects));
+      data.read(nodes.node(r % nodes.size()).endpoint(), random.nextInt(objects));
     }
     return 1.0 - (double) (origin.count() - before) / reads;
   }
@@ -132,7 +153,7 @@ public final class ClusterBenchmark implements Benchmark {
     try {
       List<Future<?>> reads = new ArrayList<>();
       for (int i = 0; i < STAMPEDE_READS; i++) {
-        CacheNode node = nodes.node(i % nodes.size());
+        URI node = nodes.node(i % nodes.size()).endpoint();
         reads.add(pool.submit(() -> {
           data.read(node, object);
           return null;
@@ -153,10 +174,10 @@ public final class ClusterBenchmark implements Benchmark {
     double[] millis = new double[samples];
     for (int s = 0; s < samples; s++) {
       int object = first + s;
-      String owner = nodes.node(0).cluster().view().owner(BUCKET, ObjectReads.key(object)).orElseThrow().id();
-      int ownerIndex = Integer.parseInt(owner.substring("node-".length())) - 1;
-      data.read(nodes.node(ownerIndex), object);
-      CacheNode other = nodes.node((ownerIndex + 1) % nodes.size());
+      String owner = nodes.node(0).view().owner(BUCKET, ObjectReads.key(object)).orElseThrow().id();
+      int ownerIndex = Integer.parseInt(owner.substring("node-".length()));
+      data.read(nodes.node(ownerIndex).endpoint(), object);
+      URI other = nodes.node((ownerIndex + 1) % nodes.size()).endpoint();
       long start = System.nanoTime();
       data.read(other, object);
       millis[s] = (System.nanoTime() - start) / 1e6;
@@ -174,7 +195,7 @@ public final class ClusterBenchmark implements Benchmark {
     try {
       List<Future<?>> readers = new ArrayList<>();
       for (int t = 0; t < 2; t++) {
-        CacheNode node = nodes.node(t);
+        URI node = nodes.node(t).endpoint();
         Random random = new Random(t);
         readers.add(pool.submit(() -> {
           while (!stop.get()) {
@@ -208,16 +229,17 @@ public final class ClusterBenchmark implements Benchmark {
     nodes.awaitMembers(NODES, Duration.ofSeconds(60));
     long before = origin.count();
     for (int o = 0; o < objects; o++) {
-      data.read(nodes.node(o % nodes.size()), o);
+      data.read(nodes.node(o % nodes.size()).endpoint(), o);
     }
     return 1.0 - (double) (origin.count() - before) / objects;
   }
 
-  private static long sum(ClusterNodes nodes, java.util.function.ToLongFunction<CacheNode> value) {
+  /** A counter summed over the running nodes (the killed node's first process took its own along). */
+  private static long sum(ClusterNodes nodes, String metric) {
     long total = 0;
     for (int i = 0; i < nodes.size(); i++) {
       if (nodes.node(i) != null) {
-        total += value.applyAsLong(nodes.node(i));
+        total += nodes.node(i).metric(metric);
       }
     }
     return total;

@@ -1,72 +1,75 @@
 package io.verglas.bench.cluster;
 
-import io.verglas.cache.CacheNode;
-import io.verglas.cache.cluster.ClusterConfig;
-import io.verglas.cache.origin.s3.S3Origin;
+import io.verglas.cache.cluster.process.ChildClusterNode;
+import io.verglas.cache.cluster.process.ClusterNodeProcess;
+import io.verglas.cache.cluster.process.NodeSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 /**
- * The cache nodes under test, all in this JVM on loopback, reading one latency-injected origin:
- * {@code count} members of one cache cluster (or one node alone), each with the same DRAM
- * ceiling and no NVMe tier, so that what a node can hold is exactly its DRAM.
+ * The cache nodes under test, each a process of its own ({@link ChildClusterNode}) on loopback,
+ * reading one latency-injected origin: {@code count} members of one cache cluster (one alone
+ * for the single-node figure), each with the same DRAM ceiling and no NVMe tier, so that what a
+ * node's tiers hold is exactly its DRAM. Each node's peak resident set is kept per slot, the
+ * highest over a slot's restarts.
  */
 final class ClusterNodes implements AutoCloseable {
   static final String SECRET = "bench-cluster-secret-0123456789";
-  private final URI origin;
-  private final long dramBytes;
-  private final int blockBytes;
   private final List<Integer> gossipPorts = new ArrayList<>();
-  private final CacheNode[] nodes;
-  private final S3Origin[] origins;
+  private final NodeSettings.Builder settings;
+  private final Path logs;
+  private final ChildClusterNode[] nodes;
+  private final long[] peakRssMb;
+  private int started;
 
-  ClusterNodes(URI origin, int count, long dramBytes, int blockBytes) {
-    this.origin = origin;
-    this.dramBytes = dramBytes;
-    this.blockBytes = blockBytes;
-    this.nodes = new CacheNode[count];
-    this.origins = new S3Origin[count];
-    if (count > 1) {
-      for (int i = 0; i < count; i++) {
-        gossipPorts.add(freePort());
-      }
-    }
+  ClusterNodes(URI origin, int count, long dramBytes, int blockBytes, long hotReplicaBytes, Path logs)
+      throws IOException {
+    this.nodes = new ChildClusterNode[count];
+    this.peakRssMb = new long[count];
+    this.logs = logs;
     for (int i = 0; i < count; i++) {
-      start(i);
+      gossipPorts.add(freePort());
+    }
+    this.settings = NodeSettings.builder(gossipPorts, blockBytes, dramBytes).originEndpoint(origin)
+        .immutableObjects(true) // the workload's objects never change
+        .hotReplicaBytes(hotReplicaBytes);
+    try {
+      for (int i = 0; i < count; i++) {
+        start(i);
+      }
+    } catch (IOException | RuntimeException e) {
+      close();
+      throw e;
     }
   }
 
-  /** Starts node {@code i} (again: under the same id, with an empty cache). */
-  void start(int i) {
-    origins[i] = S3Origin.builder().endpoint(origin).anonymous().maxConnections(64).build();
-    CacheNode.Builder node = CacheNode.builder().allowAnonymous(true).origin(origins[i])
-        .blockSize(blockBytes).dramCapacityBytes(dramBytes)
-        .immutableObjects((bucket, key) -> true); // the workload's objects never change
-    if (!gossipPorts.isEmpty()) {
-      ClusterConfig.Builder cluster = ClusterConfig.builder().nodeId("node-" + (i + 1))
-          .bindHost("127.0.0.1").gossipPort(gossipPorts.get(i)).peerPort(0).secret(SECRET)
-          .capacityBytes(dramBytes).failureTimeout(Duration.ofMillis(1500));
-      gossipPorts.forEach(port -> cluster.seed("127.0.0.1:" + port));
-      node.cluster(cluster.build());
+  /** Starts node {@code i} (again: under the same id, with an empty cache, on a fresh gossip port). */
+  void start(int i) throws IOException {
+    if (started >= nodes.length) {
+      gossipPorts.set(i, freePort()); // the old one may be taken by now
     }
-    nodes[i] = node.build().start();
+    nodes[i] = ChildClusterNode.start(settings.index(i).build(), // with the ports as they are now
+        Map.of(ClusterNodeProcess.SECRET_ENV, SECRET), logs.resolve("node-" + i + "-" + started + ".log"));
+    started++;
   }
 
-  /** Stops node {@code i} as a crash would: no leave message, its sockets closed. */
-  void kill(int i) {
-    nodes[i].cluster().halt();
-    nodes[i].close();
-    origins[i].close();
+  /** SIGKILL of node {@code i}: no leave message, its sockets closed by the kernel. */
+  void kill(int i) throws InterruptedException {
+    nodes[i].kill();
+    peakRssMb[i] = Math.max(peakRssMb[i], nodes[i].peakRssMb());
     nodes[i] = null;
   }
 
-  CacheNode node(int i) {
+  ChildClusterNode node(int i) {
     return nodes[i];
   }
 
@@ -76,29 +79,28 @@ final class ClusterNodes implements AutoCloseable {
 
   /** Waits until every running node sees {@code members} members. */
   void awaitMembers(int members, Duration timeout) throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (System.nanoTime() < deadline) {
-      boolean all = true;
-      for (CacheNode node : nodes) {
-        if (node != null && node.cluster().view().members().size() != members) {
-          all = false;
-        }
+    for (ChildClusterNode node : nodes) {
+      if (node != null) {
+        node.awaitMembers(members, timeout);
       }
-      if (all) {
-        return;
-      }
-      Thread.sleep(50);
     }
-    throw new IllegalStateException("Cannot measure the cluster: its nodes did not see "
-        + members + " members within " + timeout);
+  }
+
+  /** Each node's peak resident set in MiB so far (the highest of a slot's processes). */
+  List<Long> peakRssMb() {
+    for (int i = 0; i < nodes.length; i++) {
+      if (nodes[i] != null) {
+        peakRssMb[i] = Math.max(peakRssMb[i], nodes[i].peakRssMb());
+      }
+    }
+    return Arrays.stream(peakRssMb).boxed().toList();
   }
 
   @Override
   public void close() {
-    for (int i = 0; i < nodes.length; i++) {
-      if (nodes[i] != null) {
-        nodes[i].close();
-        origins[i].close();
+    for (ChildClusterNode node : nodes) {
+      if (node != null) {
+        node.close();
       }
     }
   }

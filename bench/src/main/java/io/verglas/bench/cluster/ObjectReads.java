@@ -1,6 +1,5 @@
 package io.verglas.bench.cluster;
 
-import io.verglas.cache.CacheNode;
 import io.verglas.cache.origin.LocalDirectoryOrigin;
 import io.verglas.cache.origin.ObjectBody;
 import io.verglas.cache.origin.WriteOptions;
@@ -41,12 +40,12 @@ final class ObjectReads {
     return String.format("objects/%06d.bin", object);
   }
 
-  void read(CacheNode node, int object) throws IOException, InterruptedException {
+  void read(URI node, int object) throws IOException, InterruptedException {
     HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(
-        URI.create(node.endpoint() + "/" + bucket + "/" + key(object))).build(),
+        URI.create(node + "/" + bucket + "/" + key(object))).build(),
         HttpResponse.BodyHandlers.ofByteArray());
     if (response.statusCode() != 200 || response.body().length != bytes) {
-      throw new IOException("Cannot read " + key(object) + " through " + node.endpoint()
+      throw new IOException("Cannot read " + key(object) + " through " + node
           + ": HTTP " + response.statusCode() + ", " + response.body().length + " bytes");
     }
   }

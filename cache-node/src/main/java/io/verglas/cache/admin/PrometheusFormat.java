@@ -121,6 +121,10 @@ public final class PrometheusFormat {
     metric(out, "cluster_warmed_from_previous_owner_total", "counter", "Blocks taken from a key's previous owner.", c.warmedFromPreviousOwner());
     metric(out, "cluster_key_changes_sent_total", "counter", "Write announcements peers acknowledged.", c.keyChangesSent());
     metric(out, "cluster_key_changes_failed_total", "counter", "Write announcements that did not reach a peer.", c.keyChangesFailed());
+    metric(out, "cluster_hot_replicas_offered_total", "counter", "Hot blocks offered to the next members in rendezvous order.", c.hotReplicasOffered());
+    metric(out, "cluster_hot_replicas_taken_total", "counter", "Standby copies taken from their owners.", c.hotReplicasTaken());
+    metric(out, "cluster_hot_replica_fills_total", "counter", "Block fills served from a standby copy.", c.hotReplicaFills());
+    metric(out, "cluster_standby_bytes", "gauge", "Bytes of standby copies held for other owners.", c.standbyBytes());
   }
 
   private static void gauge(StringBuilder out, String name, String help, double value) {

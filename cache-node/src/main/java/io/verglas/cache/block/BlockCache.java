@@ -55,8 +55,15 @@ public final class BlockCache implements AutoCloseable {
   private final LongAdder nvmeRejects = new LongAdder();
   /** Allocates the DRAM copies; its metric tells how much direct memory blocks still hold. */
   private final UnpooledByteBufAllocator direct = new UnpooledByteBufAllocator(true);
+  private volatile HitListener hitListener;
   /** Set by {@link #close()}: loads that finish afterwards no longer place blocks in DRAM. */
   private volatile boolean closed;
+
+  /** Told of each DRAM hit of {@link #get}, with the block's recent ask count (hot-block policies). */
+  @FunctionalInterface
+  public interface HitListener {
+    void hit(BlockId id, int frequency, int length);
+  }
 
   /** Where a loaded block came from. */
   private record Loaded(byte[] data, boolean fromCache, boolean replica) {
@@ -88,11 +95,16 @@ public final class BlockCache implements AutoCloseable {
     this.admission = new Admission(Math.max(1024, 4 * blocks));
   }
 
+  /** Sets the one listener of DRAM hits (replacing any before); it must return quickly. */
+  public void onDramHit(HitListener listener) {
+    this.hitListener = listener;
+  }
+
   public CompletableFuture<BlockRead> get(BlockId id, BlockLoader loader) {
     admission.record(id);
     ByteBuf cached = dramGet(id);
     if (cached != null) {
-      return dramHit(cached);
+      return tellHit(id, cached);
     }
     CompletableFuture<Loaded> mine = new CompletableFuture<>();
     CompletableFuture<Loaded> existing = inFlight.putIfAbsent(id, mine);
@@ -104,7 +116,7 @@ public final class BlockCache implements AutoCloseable {
     if (cached != null) {
       inFlight.remove(id, mine);
       mine.complete(new Loaded(ByteBufUtil.getBytes(cached), true));
-      return dramHit(cached);
+      return tellHit(id, cached);
     }
     dramMisses.increment();
     loadMiss(id, loader).whenComplete((loaded, error) -> {
@@ -139,6 +151,14 @@ public final class BlockCache implements AutoCloseable {
     dramMisses.increment();
     bypassed.increment();
     return loadMiss(id, loader).thenApply(BlockCache::read);
+  }
+
+  private CompletableFuture<BlockRead> tellHit(BlockId id, ByteBuf cached) {
+    HitListener listener = hitListener;
+    if (listener != null) {
+      listener.hit(id, admission.frequency(id), cached.readableBytes());
+    }
+    return dramHit(cached);
   }
 
   private CompletableFuture<BlockRead> dramHit(ByteBuf cached) {

@@ -4,6 +4,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.verglas.cache.block.BlockCache;
 import io.verglas.cache.block.BlockFill;
 import io.verglas.cache.block.BlockId;
 import io.verglas.cache.block.BlockLoader;
@@ -15,6 +16,9 @@ import io.verglas.cache.cluster.peer.PeerServer;
 import io.verglas.cache.cluster.placement.ClusterView;
 import io.verglas.cache.cluster.placement.Member;
 import io.verglas.cache.cluster.placement.MemberState;
+import io.verglas.cache.cluster.replica.HotReplicaPolicy;
+import io.verglas.cache.cluster.replica.HotReplicas;
+import io.verglas.cache.cluster.replica.StandbyBlocks;
 import io.verglas.cache.s3.KeyChanges;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -52,6 +56,14 @@ import java.util.concurrent.atomic.LongAdder;
  * reads the origin ({@link #ownerFill}). Only the current owner does so, and the previous owner
  * answers from its tiers or the origin, never forwarding: at most one extra hop.
  *
+ * <p>Hot blocks have standby copies ({@link HotReplicas}): the owner offers each block that
+ * turns hot to the next {@link ClusterConfig#hotReplicas()} members in the key's rendezvous
+ * order, which pull it into a budget of {@link ClusterConfig#hotReplicaBytes()}. Those are the
+ * members that own the key next, so when the owner dies its hot blocks are already there, and
+ * {@link #ownerFill} looks at the standby copies before the previous owner and the origin (and
+ * a non-owner holding one reads it instead of asking the owner).
+ * Standby copies live outside the block cache: a node's owned blocks never make way for them.
+ *
  * <p>Consistency: blocks are keyed by ETag, so any copy of a block is exactly as good as the
  * owner's; placement decides where misses converge, not which copy is true.
  *
@@ -63,6 +75,7 @@ public final class Cluster implements AutoCloseable {
   private final long capacityBytes;
   private final EventLoopGroup group;
   private final PeerClient client;
+  private final HotReplicas hot;
   private final LongAdder peerHits = new LongAdder();
   private final LongAdder peerMisses = new LongAdder();
   private final LongAdder peerFallbacks = new LongAdder();
@@ -84,11 +97,26 @@ public final class Cluster implements AutoCloseable {
     this.group = new MultiThreadIoEventLoopGroup(2, new DefaultThreadFactory("verglas-peer", true),
         NioIoHandler.newFactory());
     this.client = new PeerClient(group, config.secret(), config.peerTimeout());
+    // a node with no budget neither keeps standby copies nor offers any (configs are uniform)
+    HotReplicaPolicy policy = new HotReplicaPolicy(config.hotReplicaBytes() > 0 ? config.hotReplicas() : 0,
+        HotReplicaPolicy.DEFAULT_MIN_FREQUENCY);
+    this.hot = new HotReplicas(policy, new StandbyBlocks(config.hotReplicaBytes()), client,
+        config.nodeId(), this::view);
   }
 
   /** The read path's peer step; before {@link #start} it goes straight to the origin. */
   public MissPath missPath() {
     return this::loader;
+  }
+
+  /** The owner side of hot replication: give it every DRAM hit ({@link BlockCache#onDramHit}). */
+  public BlockCache.HitListener hotBlocks() {
+    return hot::hit;
+  }
+
+  /** The receiver side of hot replication: the key's owner offers a standby copy of a block. */
+  public void replicaOffered(BlockId id, int length) {
+    hot.offer(id, length);
   }
 
   /**
@@ -146,7 +174,9 @@ public final class Cluster implements AutoCloseable {
         if (owner.get().id().equals(config.nodeId())) {
           return ownerFill(id, id.lengthIn(objectSize), origin).thenApply(BlockFill::fromOrigin);
         }
-        return fromOwner(owner.get(), id, objectSize, origin);
+        byte[] standby = hot.copy(id, id.lengthIn(objectSize)); // this node is next in line for it
+        return standby != null ? CompletableFuture.completedFuture(BlockFill.replica(standby))
+            : fromOwner(owner.get(), id, objectSize, origin);
       }
     };
   }
@@ -154,10 +184,15 @@ public final class Cluster implements AutoCloseable {
   /**
    * How this node fills a block it lacks: from the key's previous owner while warmth moves
    * (this node owns the key now, another member owned it in the previous view, within the
-   * warm-up interval), else, or if that fails, from {@code origin}. Used for this node's own
-   * misses and for the blocks peers ask it for.
+   * warm-up interval), else, or if that fails, from {@code origin}; from a standby copy
+   * before either, when this node keeps one. Used for this node's own misses and for the blocks
+   * peers ask it for.
    */
   public CompletableFuture<byte[]> ownerFill(BlockId id, int length, BlockLoader origin) {
+    byte[] standby = hot.copy(id, length);
+    if (standby != null) {
+      return CompletableFuture.completedFuture(standby);
+    }
     Member previous = previousOwner(id);
     if (previous == null) {
       return origin.load(id);
@@ -291,6 +326,10 @@ public final class Cluster implements AutoCloseable {
     counters.put("warmedFromPreviousOwner", stats.warmedFromPreviousOwner());
     counters.put("keyChangesSent", stats.keyChangesSent());
     counters.put("keyChangesFailed", stats.keyChangesFailed());
+    counters.put("hotReplicasOffered", stats.hotReplicasOffered());
+    counters.put("hotReplicasTaken", stats.hotReplicasTaken());
+    counters.put("hotReplicaFills", stats.hotReplicaFills());
+    counters.put("standbyBytes", stats.standbyBytes());
     report.put("counters", counters);
     return report;
   }
@@ -301,7 +340,8 @@ public final class Cluster implements AutoCloseable {
     Double share = view.shares().get(config.nodeId());
     return new ClusterStats(view.id(), view.members().size(), share == null ? 0 : share,
         capacityBytes, peerHits(), peerMisses(), peerFallbacks(), servedToPeers(),
-        warmedFromPrevious.sum(), forgetsSent.sum(), forgetsFailed.sum());
+        warmedFromPrevious.sum(), forgetsSent.sum(), forgetsFailed.sum(),
+        hot.offered(), hot.taken(), hot.served(), hot.standbyBytes());
   }
 
   /** Leaves the cluster, then stops serving peers; idempotent. */

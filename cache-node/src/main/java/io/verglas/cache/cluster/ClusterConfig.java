@@ -24,15 +24,21 @@ import java.util.Objects;
  * @param clusterName nodes join only clusters of the same name
  * @param warmupInterval after a view change, how long a new owner asks a key's previous owner
  *     for blocks it lacks before it reads the origin (warmth moves with ownership)
+ * @param hotReplicas how many members after a key's owner in rendezvous order keep standby
+ *     copies of its hot blocks (the members that own the key if the owner goes); 0 = none
+ * @param hotReplicaBytes each node's budget for standby copies it keeps for other owners (heap,
+ *     on top of its tiers); 0 = none
  */
 public record ClusterConfig(String nodeId, String bindHost, int gossipPort, int peerPort,
     List<InetSocketAddress> seeds, String secret, long capacityBytes, Duration peerTimeout,
-    Duration failureTimeout, String clusterName, Duration warmupInterval) {
+    Duration failureTimeout, String clusterName, Duration warmupInterval, int hotReplicas,
+    long hotReplicaBytes) {
   public static final Duration DEFAULT_PEER_TIMEOUT = Duration.ofMillis(200);
   public static final Duration DEFAULT_FAILURE_TIMEOUT = Duration.ofSeconds(3);
   public static final Duration DEFAULT_WARMUP_INTERVAL = Duration.ofMinutes(5);
   public static final String DEFAULT_CLUSTER_NAME = "verglas-cache";
   public static final int MIN_SECRET_LENGTH = 16;
+  public static final int DEFAULT_HOT_REPLICAS = 1;
 
   public ClusterConfig {
     Objects.requireNonNull(nodeId, "nodeId");
@@ -55,7 +61,8 @@ public record ClusterConfig(String nodeId, String bindHost, int gossipPort, int 
     return "ClusterConfig[nodeId=" + nodeId + ", bindHost=" + bindHost + ", gossipPort=" + gossipPort
         + ", peerPort=" + peerPort + ", seeds=" + seeds + ", capacityBytes=" + capacityBytes
         + ", peerTimeout=" + peerTimeout + ", failureTimeout=" + failureTimeout
-        + ", clusterName=" + clusterName + ", warmupInterval=" + warmupInterval + "]";
+        + ", clusterName=" + clusterName + ", warmupInterval=" + warmupInterval
+        + ", hotReplicas=" + hotReplicas + ", hotReplicaBytes=" + hotReplicaBytes + "]";
   }
 
   /** Builds a {@link ClusterConfig}; required: node id, gossip port, secret. */
@@ -71,6 +78,8 @@ public record ClusterConfig(String nodeId, String bindHost, int gossipPort, int 
     private Duration failureTimeout;
     private String clusterName;
     private Duration warmupInterval;
+    private Integer hotReplicas;
+    private Long hotReplicaBytes;
 
     private Builder() {}
 
@@ -166,6 +175,26 @@ public record ClusterConfig(String nodeId, String bindHost, int gossipPort, int 
       return this;
     }
 
+    /** Default {@value #DEFAULT_HOT_REPLICAS}; 0 keeps no standby copies elsewhere. */
+    public Builder hotReplicas(int value) {
+      once(hotReplicas, "hotReplicas");
+      if (value < 0 || value > 8) {
+        throw new IllegalArgumentException("Invalid hot replica count: " + value + " (0..8)");
+      }
+      hotReplicas = value;
+      return this;
+    }
+
+    /** Default 0: this node keeps no standby copies for other owners. */
+    public Builder hotReplicaBytes(long value) {
+      once(hotReplicaBytes, "hotReplicaBytes");
+      if (value < 0) {
+        throw new IllegalArgumentException("Invalid hot replica budget: " + value + " (must be >= 0)");
+      }
+      hotReplicaBytes = value;
+      return this;
+    }
+
     /** Default {@value #DEFAULT_CLUSTER_NAME}. */
     public Builder clusterName(String value) {
       once(clusterName, "clusterName");
@@ -182,7 +211,9 @@ public record ClusterConfig(String nodeId, String bindHost, int gossipPort, int 
           peerTimeout != null ? peerTimeout : DEFAULT_PEER_TIMEOUT,
           failureTimeout != null ? failureTimeout : DEFAULT_FAILURE_TIMEOUT,
           clusterName != null ? clusterName : DEFAULT_CLUSTER_NAME,
-          warmupInterval != null ? warmupInterval : DEFAULT_WARMUP_INTERVAL);
+          warmupInterval != null ? warmupInterval : DEFAULT_WARMUP_INTERVAL,
+          hotReplicas != null ? hotReplicas : DEFAULT_HOT_REPLICAS,
+          hotReplicaBytes != null ? hotReplicaBytes : 0);
     }
 
     private static void once(Object current, String name) {

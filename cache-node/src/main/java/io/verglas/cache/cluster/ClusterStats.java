@@ -14,7 +14,12 @@ package io.verglas.cache.cluster;
  * @param warmedFromPreviousOwner blocks this node, as a key's new owner, took from its previous owner
  * @param keyChangesSent write announcements peers acknowledged
  * @param keyChangesFailed write announcements that did not reach a peer
+ * @param hotReplicasOffered hot blocks this node, as their owner, offered to its successors
+ * @param hotReplicasTaken standby copies this node took from their owners
+ * @param hotReplicaFills block fills this node served from a standby copy
+ * @param standbyBytes bytes of standby copies this node holds
  */
 public record ClusterStats(long viewId, int members, double ownShare, long capacityBytes,
     long peerHits, long peerMisses, long peerFallbacks, long servedToPeers,
-    long warmedFromPreviousOwner, long keyChangesSent, long keyChangesFailed) {}
+    long warmedFromPreviousOwner, long keyChangesSent, long keyChangesFailed,
+    long hotReplicasOffered, long hotReplicasTaken, long hotReplicaFills, long standbyBytes) {}

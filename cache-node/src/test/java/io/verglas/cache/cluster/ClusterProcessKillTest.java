@@ -3,31 +3,23 @@ package io.verglas.cache.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.verglas.cache.TestingCacheNode;
 import io.verglas.cache.awareness.Eventually;
-import io.verglas.cache.cluster.placement.ClusterView;
-import io.verglas.cache.cluster.placement.Member;
-import io.verglas.cache.cluster.placement.MemberState;
-import java.io.BufferedReader;
+import io.verglas.cache.cluster.process.ChildClusterNode;
+import io.verglas.cache.cluster.process.ClusterNodeProcess;
+import io.verglas.cache.cluster.process.NodeSettings;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -41,13 +33,11 @@ import software.amazon.awssdk.services.s3.S3Client;
  */
 class ClusterProcessKillTest {
   private static final int OBJECTS = 48;
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir
   Path root;
 
-  private final List<Process> processes = new ArrayList<>();
-  private final HttpClient http = HttpClient.newHttpClient();
+  private final List<ChildClusterNode> children = new ArrayList<>();
 
   @Test
   void survivorsFailNoReadAndTheReturningNodeGetsItsShareAndWarmthBack() throws Exception {
@@ -73,14 +63,14 @@ class ClusterProcessKillTest {
 
       int owned = 0;
       for (int o = 0; o < OBJECTS; o++) {
-        if (owner(nodes[2], key(o)).equals("node-2")) {
+        if (nodes[2].child.view().owner(BUCKET, key(o)).orElseThrow().id().equals("node-2")) {
           assertThat(read(nodes[2], o))
               .isEqualTo(objects[o]);
           owned++;
         }
       }
       assertThat(owned).isPositive();
-      assertThat(metric(nodes[2], "verglas_cache_cluster_warmed_from_previous_owner_total"))
+      assertThat(nodes[2].child.metric("verglas_cache_cluster_warmed_from_previous_owner_total"))
           .as("blocks the returning node took from their owners while it was away").isEqualTo(owned);
     } finally {
       for (Node node : nodes) {
@@ -88,20 +78,15 @@ class ClusterProcessKillTest {
           node.s3.close();
         }
       }
-      for (Process p : processes) {
-        p.getOutputStream().close(); // a graceful leave for those still running
-      }
-      for (Process p : processes) {
-        if (!p.waitFor(20, TimeUnit.SECONDS)) {
-          p.destroyForcibly();
-        }
+      for (ChildClusterNode child : children) {
+        child.close(); // a graceful leave for those still running
       }
     }
   }
 
   private static final String BUCKET = TestingCacheNode.BUCKET;
 
-  private record Node(Process process, S3Client s3, URI admin) {}
+  private record Node(ChildClusterNode child, S3Client s3) {}
 
   /**
    * Two readers cycle through every object via nodes 0 and 1 while node 2 is killed; they go on
@@ -135,8 +120,7 @@ class ClusterProcessKillTest {
         }));
       }
       Thread.sleep(300);
-      nodes[2].process.destroyForcibly(); // SIGKILL
-      assertThat(nodes[2].process.waitFor(20, TimeUnit.SECONDS)).isTrue();
+      nodes[2].child.kill();
       awaitMembers(2, nodes[0], nodes[1]);
       long[] seen = {cycles[0].get(), cycles[1].get()};
       Eventually.await("two more cycles of reads", () -> cycles[0].get() >= seen[0] + 2 && cycles[1].get() >= seen[1] + 2);
@@ -150,21 +134,17 @@ class ClusterProcessKillTest {
     return failed.get();
   }
 
+  /** Node {@code index} as a process of its own; peer timeout 5 s: a loaded test machine must not turn a slow peer into an origin read the test counts. */
   private Node start(int index, int[] ports) throws IOException {
-    String gossip = Arrays.stream(ports).mapToObj(Integer::toString).collect(Collectors.joining(","));
-    Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m", "--add-opens=java.base/java.nio=ALL-UNNAMED",
-        "-cp", System.getProperty("java.class.path"), ClusterNodeProcess.class.getName(),
-        Integer.toString(index), root.resolve("origin").toString(), gossip)
-        .redirectError(root.resolve("node-" + index + "-" + processes.size() + ".log").toFile())
-        .start();
-    processes.add(process);
-    BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-    String ready = out.readLine();
-    assertThat(ready).as("node %d's first line (see its log in %s)", index, root).startsWith("READY ");
-    String[] fields = ready.split(" ");
-    return new Node(process, TestingCluster.client(URI.create("http://127.0.0.1:" + fields[1])),
-        URI.create("http://127.0.0.1:" + fields[2]));
+    NodeSettings settings = NodeSettings.builder(Arrays.stream(ports).boxed().toList(), TestingCluster.BLOCK,
+        TestingCluster.CAPACITY).index(index).originDir(root.resolve("origin")).peerTimeout(Duration.ofSeconds(5)).build();
+    ChildClusterNode child = ChildClusterNode.start(settings, Map.of(
+        ClusterNodeProcess.SECRET_ENV, "a-test-cluster-secret",
+        ClusterNodeProcess.ACCESS_KEY_ENV, TestingCacheNode.ACCESS_KEY,
+        ClusterNodeProcess.SECRET_KEY_ENV, TestingCacheNode.SECRET_KEY),
+        root.resolve("node-" + index + "-" + children.size() + ".log"));
+    children.add(child);
+    return new Node(child, TestingCluster.client(child.endpoint()));
   }
 
   private byte[][] write(Node node) {
@@ -193,63 +173,18 @@ class ClusterProcessKillTest {
     return "data/object-" + object;
   }
 
-  private void awaitMembers(int count, Node... nodes) {
+  private void awaitMembers(int count, Node... nodes) throws InterruptedException {
     for (Node node : nodes) {
-      Eventually.await("a view of " + count + " members at " + node.admin,
-          () -> cluster(node).get("members").size() == count, () -> cluster(node).toString());
+      node.child.awaitMembers(count, Duration.ofSeconds(60));
     }
   }
 
   private JsonNode self(Node node) {
-    for (JsonNode member : cluster(node).get("members")) {
+    for (JsonNode member : node.child.cluster().get("members")) {
       if (member.get("self").asBoolean()) {
         return member;
       }
     }
-    throw new AssertionError("no member is the node itself: " + cluster(node));
-  }
-
-  /** The key's owner in the node's view: the member with the highest rendezvous score. */
-  private String owner(Node node, String key) {
-    JsonNode cluster = cluster(node);
-    List<Member> members = new ArrayList<>();
-    for (JsonNode m : cluster.get("members")) {
-      String[] peer = m.get("peer").asText().split(":");
-      members.add(new Member(m.get("id").asText(), peer[0],
-          Integer.parseInt(peer[1]), m.get("capacityBytes").asLong(),
-          MemberState.valueOf(m.get("state").asText())));
-    }
-    return ClusterView.of(cluster.get("viewId").asLong(), members)
-        .owner(BUCKET, key).orElseThrow().id();
-  }
-
-  private JsonNode cluster(Node node) {
-    try {
-      return JSON.readTree(get(node.admin.resolve("/cluster")));
-    } catch (IOException e) {
-      throw new AssertionError(e);
-    }
-  }
-
-  private long metric(Node node, String name) {
-    for (String line : get(node.admin.resolve("/metrics")).split("\n")) {
-      if (line.startsWith(name + " ")) {
-        return Long.parseLong(line.substring(name.length() + 1).trim());
-      }
-    }
-    throw new AssertionError("no metric " + name);
-  }
-
-  private String get(URI uri) {
-    try {
-      HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
-      assertThat(response.statusCode()).isEqualTo(200);
-      return response.body();
-    } catch (IOException e) {
-      throw new AssertionError(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError(e);
-    }
+    throw new AssertionError("no member is the node itself: " + node.child.cluster());
   }
 }

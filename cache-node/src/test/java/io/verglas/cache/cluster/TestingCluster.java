@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -35,16 +36,26 @@ final class TestingCluster implements AutoCloseable {
 
   private final int[] ports;
   private final Duration peerTimeout;
+  private final UnaryOperator<ClusterConfig.Builder> settings;
 
   TestingCluster(Path root, int size, Duration peerTimeout) {
-    this(root, size, size, peerTimeout);
+    this(root, size, size, peerTimeout, b -> b);
   }
 
-  /** Room for {@code size} nodes (all are seeds), of which the first {@code started} start now. */
   TestingCluster(Path root, int size, int started, Duration peerTimeout) {
+    this(root, size, started, peerTimeout, b -> b);
+  }
+
+  /**
+   * Room for {@code size} nodes (all are seeds), of which the first {@code started} start now,
+   * with cluster {@code settings} beyond ports, secret and peer timeout.
+   */
+  TestingCluster(Path root, int size, int started, Duration peerTimeout,
+      UnaryOperator<ClusterConfig.Builder> settings) {
     this.origin = new LocalDirectoryOrigin(root);
     this.ports = TestingPorts.free(size);
     this.peerTimeout = peerTimeout;
+    this.settings = settings;
     try {
       for (int i = 0; i < started; i++) {
         startNode();
@@ -76,7 +87,7 @@ final class TestingCluster implements AutoCloseable {
         .dramCapacityBytes(CAPACITY)
         .metadataStoreCapacityBytes(0)
         .adminPort(0)
-        .cluster(TestingPorts.config(i, ports).peerTimeout(peerTimeout).build())
+        .cluster(settings.apply(TestingPorts.config(i, ports).peerTimeout(peerTimeout)).build())
         .build()
         .start();
     nodes.add(node);

@@ -72,6 +72,12 @@ public final class PeerClient implements AutoCloseable {
         .thenApply(bytes -> bytes == null || bytes.length == length ? bytes : reject(bytes, length));
   }
 
+  /** Offers the peer at host:port a standby copy of block {@code id}; completes when it heard. */
+  public CompletableFuture<Void> replicate(String host, int port, BlockId id, int length) {
+    return send(host, port, (channel, requestId) -> PeerFrames.replicate(channel.alloc(), auth, requestId, id, length))
+        .thenApply(answer -> null);
+  }
+
   /** Tells the peer at host:port to drop its resolved ETag of the key; completes when it did. */
   public CompletableFuture<Void> forget(String host, int port, String bucket, String key) {
     return send(host, port, (channel, requestId) -> PeerFrames.forget(channel.alloc(), auth, requestId, bucket, key))

@@ -14,6 +14,8 @@ import java.nio.charset.StandardCharsets;
  * request:  version:u8=1  type:u8  requestId:i64  fields  tag
  *   GET_BLOCK (1) fields: bucket:str  key:str  etag:str  blockSize:i32  index:i64  length:i32
  *   FORGET (2) fields:    bucket:str  key:str
+ *   REPLICATE (3) fields: as GET_BLOCK (the sender owns the block and offers a standby copy;
+ *                         answered OK at once, the receiver fetches it with GET_BLOCK if it will)
  *   tag: 32 bytes, HMAC-SHA256 of everything before it
  * response: version:u8=1  status:u8  requestId:i64  block bytes (GET_BLOCK with status OK only)
  * str:      length:u16, UTF-8 bytes
@@ -29,6 +31,7 @@ final class PeerFrames {
   static final byte VERSION = 1;
   static final byte GET_BLOCK = 1;
   static final byte FORGET = 2;
+  static final byte REPLICATE = 3;
   /** The largest response frame: a block of the largest size plus the response header. */
   static final int MAX_FRAME = 8 * 1024 * 1024 + 1024;
   /** The largest request frame: three names of at most 64 KiB each and the fixed fields. */
@@ -44,12 +47,15 @@ final class PeerFrames {
   }
 
   /** A decoded, authenticated request. */
-  sealed interface Request permits BlockRequest, ForgetRequest {
+  sealed interface Request permits BlockRequest, ForgetRequest, ReplicateRequest {
     long requestId();
   }
 
   /** For {@code length} bytes of block {@code id}. */
   record BlockRequest(long requestId, BlockId id, int length) implements Request {}
+
+  /** An owner's offer of a standby copy of block {@code id} ({@code length} bytes). */
+  record ReplicateRequest(long requestId, BlockId id, int length) implements Request {}
 
   /** To drop the resolved ETag of a key another node wrote. */
   record ForgetRequest(long requestId, String bucket, String key) implements Request {}
@@ -57,8 +63,17 @@ final class PeerFrames {
   private PeerFrames() {}
 
   static ByteBuf request(ByteBufAllocator alloc, ClusterSecret auth, long requestId, BlockId id, int length) {
+    return block(alloc, auth, GET_BLOCK, requestId, id, length);
+  }
+
+  static ByteBuf replicate(ByteBufAllocator alloc, ClusterSecret auth, long requestId, BlockId id, int length) {
+    return block(alloc, auth, REPLICATE, requestId, id, length);
+  }
+
+  private static ByteBuf block(ByteBufAllocator alloc, ClusterSecret auth, byte type, long requestId,
+      BlockId id, int length) {
     ByteBuf out = alloc.heapBuffer();
-    out.writeByte(VERSION).writeByte(GET_BLOCK).writeLong(requestId);
+    out.writeByte(VERSION).writeByte(type).writeLong(requestId);
     string(out, id.bucket());
     string(out, id.key());
     string(out, id.etag());
@@ -86,7 +101,7 @@ final class PeerFrames {
   static Request parseRequest(ByteBuf frame, ClusterSecret auth) {
     byte[] bytes = ByteBufUtil.getBytes(frame);
     if (bytes.length < 2 + 8 + ClusterSecret.TAG_BYTES || bytes[0] != VERSION
-        || (bytes[1] != GET_BLOCK && bytes[1] != FORGET)) {
+        || bytes[1] < GET_BLOCK || bytes[1] > REPLICATE) {
       throw new IllegalArgumentException("Cannot read a peer request: unknown version or type");
     }
     int signedLength = bytes.length - ClusterSecret.TAG_BYTES;
@@ -110,7 +125,8 @@ final class PeerFrames {
     if (length <= 0 || length > id.blockSize() || in.isReadable()) {
       throw new IllegalArgumentException("Cannot read a peer request: invalid length " + length);
     }
-    return new BlockRequest(requestId, id, length);
+    return bytes[1] == REPLICATE ? new ReplicateRequest(requestId, id, length)
+        : new BlockRequest(requestId, id, length);
   }
 
   static ByteBuf responseHead(ByteBufAllocator alloc, Status status, long requestId) {

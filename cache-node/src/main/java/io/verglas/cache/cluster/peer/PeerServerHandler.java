@@ -8,6 +8,7 @@ import io.netty.channel.SimpleChannelInboundHandler;
 import io.verglas.cache.block.BlockRead;
 import io.verglas.cache.cluster.peer.PeerFrames.BlockRequest;
 import io.verglas.cache.cluster.peer.PeerFrames.ForgetRequest;
+import io.verglas.cache.cluster.peer.PeerFrames.ReplicateRequest;
 import io.verglas.cache.cluster.peer.PeerFrames.Request;
 import io.verglas.cache.cluster.peer.PeerFrames.Status;
 import java.util.concurrent.atomic.LongAdder;
@@ -45,6 +46,11 @@ final class PeerServerHandler extends SimpleChannelInboundHandler<ByteBuf> {
     if (parsed instanceof ForgetRequest forget) {
       blocks.forget(forget.bucket(), forget.key());
       ctx.writeAndFlush(PeerFrames.responseHead(ctx.alloc(), Status.OK, forget.requestId()));
+      return;
+    }
+    if (parsed instanceof ReplicateRequest offer) {
+      blocks.replicate(offer.id(), offer.length());
+      ctx.writeAndFlush(PeerFrames.responseHead(ctx.alloc(), Status.OK, offer.requestId()));
       return;
     }
     BlockRequest request = (BlockRequest) parsed;

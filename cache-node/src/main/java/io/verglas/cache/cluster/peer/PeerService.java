@@ -15,4 +15,10 @@ public interface PeerService {
 
   /** Drops this node's resolved ETag of the key: a peer wrote it. */
   void forget(String bucket, String key);
+
+  /**
+   * The block's owner offers a standby copy of {@code length} bytes of block {@code id}: this
+   * node takes it (asynchronously) if its standby budget allows. Returns at once.
+   */
+  void replicate(BlockId id, int length);
 }

@@ -1,6 +1,7 @@
 package io.verglas.cache.cluster.placement;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -86,6 +87,30 @@ public final class ClusterView {
       }
     }
     return Optional.of(owners[best]);
+  }
+
+  /**
+   * The first {@code count} active members in the key's rendezvous order (highest score first;
+   * fewer when fewer are active): the owner, then the member that owns the key if the owner
+   * goes, and so on. Removing a member from the view removes it from every such order and
+   * keeps the others' order, since a member's score does not depend on the other members.
+   */
+  public List<Member> ranked(String bucket, String key, int count) {
+    long keyHash = Rendezvous.keyHash(bucket, key);
+    Integer[] order = new Integer[owners.length];
+    double[] scores = new double[owners.length];
+    for (int i = 0; i < owners.length; i++) {
+      order[i] = i;
+      scores[i] = Rendezvous.score(keyHash, ownerHashes[i], owners[i].capacityBytes());
+    }
+    // by score, ties to the smaller id (members are sorted), as owner() decides them
+    Arrays.sort(order, (a, b) -> scores[a] != scores[b]
+        ? Double.compare(scores[b], scores[a]) : Integer.compare(a, b));
+    List<Member> ranked = new ArrayList<>();
+    for (int i = 0; i < Math.min(count, order.length); i++) {
+      ranked.add(owners[order[i]]);
+    }
+    return ranked;
   }
 
   /**

@@ -36,6 +36,8 @@ class PeerFramesTest {
   void requestsRoundTrip() {
     assertThat(parse(PeerFrames.request(ALLOC, SECRET, 7, ID, 1000), SECRET)).isEqualTo(new BlockRequest(7, ID, 1000));
     assertThat(parse(PeerFrames.forget(ALLOC, SECRET, 8, "b", "k/ü"), SECRET)).isEqualTo(new ForgetRequest(8, "b", "k/ü"));
+    assertThat(parse(PeerFrames.replicate(ALLOC, SECRET, 9, ID, 1000), SECRET))
+        .isEqualTo(new PeerFrames.ReplicateRequest(9, ID, 1000));
   }
 
   @Test
