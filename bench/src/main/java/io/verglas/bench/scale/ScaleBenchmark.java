@@ -13,7 +13,7 @@ import java.time.Duration;
  * visible. The small run is the large run's peer: the difference between the two is what the
  * idle tables cost.
  *
- * <p>Method, per figure: {@code create_tables_per_s}: tables created over Flight by 4 clients
+ * <p>Method, per figure: {@code create_tables_per_s}: tables created over Flight by 16 clients
  * at once, with the catalog growing from empty. {@code heap_bytes_per_idle_table}: used heap
  * after full collections at the end of the push phase, large run minus small run, over the
  * difference in tables. Every long-lived component runs in this one JVM (ingest, materializer

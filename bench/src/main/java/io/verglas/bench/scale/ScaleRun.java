@@ -43,7 +43,8 @@ import org.apache.iceberg.catalog.Catalog;
 final class ScaleRun {
   static final String SERVER = System.getProperty("verglas.bench.pg-url",
       "jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
-  private static final int CREATE_THREADS = 4;
+  /** Concurrent create-table calls: enough to keep the catalog pool and the object store busy. */
+  private static final int CREATE_THREADS = 16;
   private static final int BATCH_ROWS = 20;
   /** Pushes per second over all active tables. */
   private static final int PUSH_RATE = 20;
@@ -104,7 +105,7 @@ final class ScaleRun {
     }
   }
 
-  /** Creates tables 0..count-1 over Flight on a few threads; tables per second. */
+  /** Creates tables 0..count-1 over Flight, {@value #CREATE_THREADS} calls at once; per second. */
   private static double create(VerglasClient client, int count) throws Exception {
     AtomicInteger next = new AtomicInteger();
     long start = System.nanoTime();
