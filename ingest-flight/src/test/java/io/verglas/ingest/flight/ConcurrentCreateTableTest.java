@@ -38,7 +38,8 @@ import org.junit.jupiter.api.Test;
  * (127.0.0.1:5432, database {@code test}, a schema of its own; {@code -Dverglas.test.pg-url}
  * overrides), started together behind a barrier, in namespaces that do not exist yet: distinct
  * names all succeed, of identical names exactly one does and every other fails as "already
- * exists", and the catalog holds exactly the tables that succeeded.
+ * exists", and the catalog holds exactly the tables that succeeded. The answer is the table as
+ * a load from the catalog finds it.
  */
 class ConcurrentCreateTableTest {
   private static final String SERVER =
@@ -102,6 +103,19 @@ class ConcurrentCreateTableTest {
     assertThat(outcomes).filteredOn("created"::equals).hasSize(CALLS / 2 + 1);
     assertThat(outcomes).filteredOn(o -> o.startsWith("exists:")).hasSize(CALLS / 2 - 1);
     assertThat(catalog.listTables(Namespace.of("mixed"))).hasSize(CALLS / 2 + 1);
+  }
+
+  @Test
+  void theAnswerIsTheTableAsTheCatalogLoadsIt() {
+    byte[] answer = action.run(CreateTableRequestParser.toJson(new CreateTableRequest(
+        List.of("answer"), "t", SCHEMA, List.of("id"), PartitionSpec.unpartitioned(),
+        Map.of("format-version", "2"))).getBytes(StandardCharsets.UTF_8));
+
+    TableIdentifier id = TableIdentifier.of("answer", "t");
+    byte[] loaded = TableJson.toBytes(new TableCache(catalog, Duration.ofSeconds(10)).reload(id));
+    assertThat(new String(answer, StandardCharsets.UTF_8))
+        .isEqualTo(new String(loaded, StandardCharsets.UTF_8))
+        .contains("\"formatVersion\":2", "\"primaryKey\":[\"id\"]");
   }
 
   /** {@value #CALLS} creates released together; each call's outcome, in call order. */
