@@ -26,7 +26,7 @@ import java.time.Duration;
  * (a counting JDBC driver, {@link CountingCatalogDriver}), over the idle tables. Both count from
  * the start of the push phase until every pushed batch is visible; the push phase starts once
  * creation has settled (the cache node's walks of the new tables' metadata have ended: no
- * origin request named an idle table for 10 s; {@code settle_s}). The maintenance job's
+ * origin request named an idle table for 30 s; {@code settle_s}). The maintenance job's
  * periodic sweep runs hourly, outside the window: its cost is not in these figures.
  * {@code checkpoint_bytes_per_active_table}: the materializer's checkpoint directory (its two
  * retained checkpoints with their shared files) at the end, over the active tables.

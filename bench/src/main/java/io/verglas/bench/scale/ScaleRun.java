@@ -49,8 +49,11 @@ final class ScaleRun {
   /** Pushes per second over all active tables. */
   private static final int PUSH_RATE = 20;
   private static final Duration DRAIN_TIMEOUT = Duration.ofMinutes(5);
-  /** Creation has settled once no origin request named an idle table for this long. */
-  private static final Duration SETTLED_AFTER = Duration.ofSeconds(10);
+  /**
+   * Creation has settled once no origin request named an idle table for this long: longer than
+   * the cache node's catalog poll (every 10 s after the last one ends), which finds new tables.
+   */
+  private static final Duration SETTLED_AFTER = Duration.ofSeconds(30);
   private static final Duration SETTLE_TIMEOUT = Duration.ofMinutes(5);
 
   private ScaleRun() {}
@@ -140,10 +143,10 @@ final class ScaleRun {
   /**
    * Waits until the work a creation leaves behind has ended: the cache node walks each new
    * table's metadata (read from the origin: the create wrote it through without caching it) on
-   * one low-priority thread, which on a loaded machine lags the creates. Tables being walked are
-   * not idle yet; the window counts from when no origin request has named an idle table for
-   * {@link #SETTLED_AFTER} (at most {@link #SETTLE_TIMEOUT}: then the window counts the rest).
-   * Seconds waited.
+   * one low-priority thread once its catalog poll finds them, which on a loaded machine lags the
+   * creates. Tables being walked are not idle yet; the window counts from when no origin request
+   * has named an idle table for {@link #SETTLED_AFTER} (at most {@link #SETTLE_TIMEOUT}: then
+   * the window counts the rest). Seconds waited.
    */
   private static double settle(ScaleCounts origin) throws InterruptedException {
     long start = System.nanoTime();
