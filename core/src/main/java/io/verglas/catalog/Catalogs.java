@@ -3,6 +3,7 @@ package io.verglas.catalog;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.catalog.Catalog;
 
@@ -20,6 +21,13 @@ public final class Catalogs {
   /** Iceberg's S3FileIO property that picks the AWS SDK's HTTP client. */
   public static final String HTTP_CLIENT_TYPE = "http-client.type";
   private static final String OUR_HTTP_CLIENT = "urlconnection";
+  /**
+   * Connections of the Iceberg JDBC catalog's pool on PostgreSQL (Iceberg's {@code clients},
+   * 2 by default). Every catalog call holds one for each statement, so with two a process's
+   * concurrent calls (create-table requests, table loads) queue behind each other; the pool
+   * opens connections only as calls need them.
+   */
+  static final String POSTGRESQL_CLIENTS = "8";
 
   private Catalogs() {}
 
@@ -30,12 +38,16 @@ public final class Catalogs {
   }
 
   /**
-   * {@code properties} with the settings our processes need: the HTTP client our classpath
-   * holds, unless the properties choose one.
+   * {@code properties} with the settings our processes need, unless the properties choose
+   * otherwise: the HTTP client our classpath holds, and on PostgreSQL a connection pool of
+   * {@value #POSTGRESQL_CLIENTS}.
    */
   public static Map<String, String> forOurProcesses(Map<String, String> properties) {
     Map<String, String> props = new LinkedHashMap<>(properties);
     props.putIfAbsent(HTTP_CLIENT_TYPE, OUR_HTTP_CLIENT);
+    if (String.valueOf(props.get(CatalogProperties.URI)).startsWith("jdbc:postgresql:")) {
+      props.putIfAbsent(CatalogProperties.CLIENT_POOL_SIZE, POSTGRESQL_CLIENTS);
+    }
     return props;
   }
 

@@ -42,6 +42,9 @@ public final class MaterializerConfig implements Serializable {
   public static final int WRITER_INDEX_CACHE_ENTRIES_MAX = 1 << 26;
   /** How long a writer waits for a data file's commit to learn a key's row id. */
   public static final Duration WRITER_ROW_ID_WAIT_DEFAULT = Duration.ofSeconds(60);
+  /** Tables of one checkpoint the committer commits at once. */
+  public static final int COMMITTER_THREADS_DEFAULT = 4;
+  public static final int COMMITTER_THREADS_MAX = 64;
   /** Bound of the manifest content cache of each catalog client's file IO. */
   public static final long MANIFEST_CACHE_BYTES_DEFAULT = 32L << 20;
   /** The role part of the default outbox directory's name. */
@@ -66,6 +69,7 @@ public final class MaterializerConfig implements Serializable {
   private final int writerIndexCacheEntries;
   private final IntervalStaging intervalStaging;
   private final Duration writerRowIdWait;
+  private final int committerThreads;
 
   private MaterializerConfig(Builder b) {
     this.catalogName = b.catalogName == null ? CATALOG_NAME_DEFAULT : b.catalogName;
@@ -90,6 +94,7 @@ public final class MaterializerConfig implements Serializable {
     this.intervalStaging = b.intervalStaging == null ? IntervalStaging.AUTO : b.intervalStaging;
     this.writerRowIdWait =
         b.writerRowIdWait == null ? WRITER_ROW_ID_WAIT_DEFAULT : b.writerRowIdWait;
+    this.committerThreads = b.committerThreads < 0 ? COMMITTER_THREADS_DEFAULT : b.committerThreads;
   }
 
   public static Builder builder() {
@@ -177,6 +182,11 @@ public final class MaterializerConfig implements Serializable {
     return writerRowIdWait;
   }
 
+  /** How many tables of one checkpoint the committer commits at once (1: one after another). */
+  public int committerThreads() {
+    return committerThreads;
+  }
+
   /** Which tables' intervals hold their rows until the barrier. */
   public IntervalStaging intervalStaging() {
     return intervalStaging;
@@ -232,7 +242,7 @@ public final class MaterializerConfig implements Serializable {
         + ", parallelism=" + parallelism + ", discoveryInterval=" + discoveryInterval
         + ", writerBufferBytes=" + writerBufferBytes
         + ", writerIndexCacheEntries=" + writerIndexCacheEntries
-        + ", writerRowIdWait=" + writerRowIdWait
+        + ", writerRowIdWait=" + writerRowIdWait + ", committerThreads=" + committerThreads
         + ", intervalStaging=" + intervalStaging + "}";
   }
 
@@ -256,6 +266,7 @@ public final class MaterializerConfig implements Serializable {
     private int writerIndexCacheEntries = -1;
     private IntervalStaging intervalStaging;
     private Duration writerRowIdWait;
+    private int committerThreads = -1;
 
     private Builder() {}
 
@@ -413,6 +424,18 @@ public final class MaterializerConfig implements Serializable {
             + " (need >= 0)");
       }
       this.writerRowIdWait = wait;
+      return this;
+    }
+
+    public Builder committerThreads(int threads) {
+      if (committerThreads >= 0) {
+        throw new IllegalStateException("Committer threads was already set to " + committerThreads);
+      }
+      if (threads < 1 || threads > COMMITTER_THREADS_MAX) {
+        throw new IllegalArgumentException("Invalid committer threads: " + threads + " (1 to "
+            + COMMITTER_THREADS_MAX + ")");
+      }
+      this.committerThreads = threads;
       return this;
     }
 

@@ -77,6 +77,11 @@ public final class MaterializerSettings {
           + "the new version of a key waits for the commit of its previous version's data file, "
           + "whose first_row_id gives the key's _row_id (then a fresh id).",
           (a, k, v) -> a.config.writerRowIdWait(JobArguments.duration(k, v)))
+      .add("committer.threads", "N", String.valueOf(MaterializerConfig.COMMITTER_THREADS_DEFAULT),
+          "Tables of one checkpoint committed at once (1 to "
+          + MaterializerConfig.COMMITTER_THREADS_MAX + "); a checkpoint's commits all end before "
+          + "the next checkpoint's begin.",
+          (a, k, v) -> a.config.committerThreads(JobArguments.count(k, v)))
       .build();
 
   private MaterializerSettings() {}

@@ -13,7 +13,7 @@ import java.time.Duration;
  * visible. The small run is the large run's peer: the difference between the two is what the
  * idle tables cost.
  *
- * <p>Method, per figure: {@code create_tables_per_s}: tables created over Flight by 4 clients
+ * <p>Method, per figure: {@code create_tables_per_s}: tables created over Flight by 16 clients
  * at once, with the catalog growing from empty. {@code heap_bytes_per_idle_table}: used heap
  * after full collections at the end of the push phase, large run minus small run, over the
  * difference in tables. Every long-lived component runs in this one JVM (ingest, materializer
@@ -24,7 +24,9 @@ import java.time.Duration;
  * cache nodes' origin requests whose key names an idle table, over the idle tables.
  * {@code catalog_queries_per_idle_table}: the catalog's SQL statements that name an idle table
  * (a counting JDBC driver, {@link CountingCatalogDriver}), over the idle tables. Both count from
- * the start of the push phase until every pushed batch is visible. The maintenance job's
+ * the start of the push phase until every pushed batch is visible; the push phase starts once
+ * creation has settled (the cache node's walks of the new tables' metadata have ended: no
+ * origin request named an idle table for 30 s; {@code settle_s}). The maintenance job's
  * periodic sweep runs hourly, outside the window: its cost is not in these figures.
  * {@code checkpoint_bytes_per_active_table}: the materializer's checkpoint directory (its two
  * retained checkpoints with their shared files) at the end, over the active tables.
@@ -95,6 +97,8 @@ public final class ScaleBenchmark implements Benchmark {
         .peer("small_catalog_freshness_p50_ms", Freshness.quantile(small.freshnessMs(), 0.50))
         .peer("small_catalog_freshness_p99_ms", smallP99)
         .environment("push_s", push.toSeconds())
+        .environment("settle_s", round(large.settleS()))
+        .environment("small_catalog_settle_s", round(small.settleS()))
         .environment("heap_method", "used heap after System.gc(), end of push phase, large run"
             + " minus small run at equal active load, all components in this JVM");
     if (smallP99 > 0) {

@@ -12,6 +12,8 @@ final class ScaleCounts {
   private final LongAdder active = new LongAdder();
   private final LongAdder idle = new LongAdder();
   private volatile boolean enabled;
+  /** When a request last named an idle table, counted or not. */
+  private volatile long lastIdleNanos = System.nanoTime();
 
   ScaleCounts(ScaleTables tables) {
     this.tables = tables;
@@ -26,6 +28,9 @@ final class ScaleCounts {
   }
 
   void count(ScaleTables.Kind kind) {
+    if (kind == ScaleTables.Kind.IDLE) {
+      lastIdleNanos = System.nanoTime();
+    }
     if (!enabled) {
       return;
     }
@@ -34,6 +39,11 @@ final class ScaleCounts {
       case ACTIVE -> active.increment();
       case IDLE -> idle.increment();
     }
+  }
+
+  /** How long no request has named an idle table, whether counting or not. */
+  long quietNanos() {
+    return System.nanoTime() - lastIdleNanos;
   }
 
   /** The counts so far. */

@@ -43,16 +43,24 @@ import org.apache.iceberg.catalog.Catalog;
 final class ScaleRun {
   static final String SERVER = System.getProperty("verglas.bench.pg-url",
       "jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
-  private static final int CREATE_THREADS = 4;
+  /** Concurrent create-table calls: enough to keep the catalog pool and the object store busy. */
+  private static final int CREATE_THREADS = 16;
   private static final int BATCH_ROWS = 20;
   /** Pushes per second over all active tables. */
   private static final int PUSH_RATE = 20;
   private static final Duration DRAIN_TIMEOUT = Duration.ofMinutes(5);
+  /**
+   * Creation has settled once no origin request named an idle table for this long: longer than
+   * the cache node's catalog poll (every 10 s after the last one ends), which finds new tables.
+   */
+  private static final Duration SETTLED_AFTER = Duration.ofSeconds(30);
+  private static final Duration SETTLE_TIMEOUT = Duration.ofMinutes(5);
 
   private ScaleRun() {}
 
   /** What one run measured. */
-  record Figures(int tables, int active, double createTablesPerS, long heapStartBytes,
+  record Figures(int tables, int active, double createTablesPerS, double settleS,
+      long heapStartBytes,
       long heapAfterPushBytes, long checkpointBytes, ScaleCounts.Figures catalogQueries,
       ScaleCounts.Figures originRequests, double[] freshnessMs, int pushes) {}
 
@@ -83,7 +91,9 @@ final class ScaleRun {
     try (VerglasClient client = VerglasClient.builder().uri(endpoints.flightUri())
         .token(endpoints.flightToken()).build()) {
       double createRate = create(client, tables.count());
-      System.err.printf("scale: %d tables created, %.0f/s%n", tables.count(), createRate);
+      double settle = settle(originCounts);
+      System.err.printf("scale: %d tables created, %.0f/s, settled in %.0f s%n", tables.count(),
+          createRate, settle);
       Schema schema = client.tableSchema(ScaleTables.identifier(0));
       Catalog catalog = Catalogs.load(endpoints.catalogName(), endpoints.catalogProperties());
       Freshness freshness = new Freshness();
@@ -98,13 +108,13 @@ final class ScaleRun {
       if (catalog instanceof AutoCloseable closeable) {
         closeable.close();
       }
-      return new Figures(tables.count(), tables.active(), createRate, heapStart, heap,
+      return new Figures(tables.count(), tables.active(), createRate, settle, heapStart, heap,
           directoryBytes(stack.config().checkpointDir()), catalogCounts.figures(),
           originCounts.figures(), millis, freshness.size());
     }
   }
 
-  /** Creates tables 0..count-1 over Flight on a few threads; tables per second. */
+  /** Creates tables 0..count-1 over Flight, {@value #CREATE_THREADS} calls at once; per second. */
   private static double create(VerglasClient client, int count) throws Exception {
     AtomicInteger next = new AtomicInteger();
     long start = System.nanoTime();
@@ -128,6 +138,23 @@ final class ScaleRun {
       pool.shutdownNow();
     }
     return count / ((System.nanoTime() - start) / 1e9);
+  }
+
+  /**
+   * Waits until the work a creation leaves behind has ended: the cache node walks each new
+   * table's metadata (read from the origin: the create wrote it through without caching it) on
+   * one low-priority thread once its catalog poll finds them, which on a loaded machine lags the
+   * creates. Tables being walked are not idle yet; the window counts from when no origin request
+   * has named an idle table for {@link #SETTLED_AFTER} (at most {@link #SETTLE_TIMEOUT}: then
+   * the window counts the rest). Seconds waited.
+   */
+  private static double settle(ScaleCounts origin) throws InterruptedException {
+    long start = System.nanoTime();
+    long deadline = start + SETTLE_TIMEOUT.toNanos();
+    while (origin.quietNanos() < SETTLED_AFTER.toNanos() && System.nanoTime() < deadline) {
+      Thread.sleep(500);
+    }
+    return (System.nanoTime() - start) / 1e9;
   }
 
   /** Pushes a batch of upserts to the next active table, {@value #PUSH_RATE} a second. */

@@ -63,7 +63,7 @@ class PostgresCatalogITCase {
     TestingOrders.push(endpoints, 0, 500);
     Catalog catalog = Catalogs.load(endpoints.catalogName(), endpoints.catalogProperties());
     assertThat(TestingOrders.awaitRows(catalog, 500)).isEqualTo(500);
-    assertThat(indexes()).contains("verglas_iceberg_tables_namespace_prefix",
+    assertThat(indexes()).contains("verglas_iceberg_tables_namespace_prefix_name",
         "verglas_iceberg_namespace_properties_prefix");
     Map<TableIdentifier, String> locations = new HashMap<>();
     new JdbcMetadataLocations(uri, endpoints.catalogName()).forEach(locations::put);

@@ -17,12 +17,15 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.Transaction;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.NamespaceNotEmptyException;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.slf4j.Logger;
@@ -73,26 +76,33 @@ final class CreateTableAction {
     }
     Map<String, String> properties = properties(name, request.properties());
     PrimaryKeys.bloomFilterProperties(schema).forEach(properties::putIfAbsent);
+    Table created;
     try {
-      create(id, schema, request.partitionSpec(), properties);
-    } catch (AlreadyExistsException e) {
+      created = create(id, schema, request.partitionSpec(), properties);
+    } catch (AlreadyExistsException | CommitFailedException e) {
+      // A create's commit fails only when the table exists (Iceberg's own create() says so too)
       throw new AlreadyExistsException("Cannot create table %s: it already exists", name);
     }
-    return TableJson.toBytes(tables.reload(id));
+    return TableJson.toBytes(tables.put(id, created));
   }
 
   /**
    * Creates the table and the namespace levels it lacks; on failure drops those levels. Tried
    * twice when the namespace vanished between the two (another request's failed create).
+   *
+   * <p>Created as a create transaction, whose table afterwards holds the metadata it committed:
+   * the answer and the cache take it from there, where {@code create()}'s table would load the
+   * metadata file it just wrote again (a catalog query and an object read per create).
    */
-  private void create(TableIdentifier id, Schema schema, PartitionSpec spec,
+  private Table create(TableIdentifier id, Schema schema, PartitionSpec spec,
       Map<String, String> properties) {
     for (int attempt = 1; ; attempt++) {
       List<Namespace> created = createNamespace(id);
       try {
-        catalog.buildTable(id, schema).withPartitionSpec(spec).withProperties(properties)
-            .create();
-        return;
+        Transaction create = catalog.buildTable(id, schema).withPartitionSpec(spec)
+            .withProperties(properties).createTransaction();
+        create.commitTransaction();
+        return create.table();
       } catch (NoSuchNamespaceException e) {
         dropNamespaces(created, id);
         if (attempt == 2) {

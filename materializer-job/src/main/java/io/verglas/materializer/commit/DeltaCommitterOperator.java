@@ -34,11 +34,18 @@ import org.slf4j.LoggerFactory;
  * {@code c}; it keeps them, keyed by checkpoint id, in operator state (each delta in the
  * versioned {@link TableDeltaSerializer} form). {@code notifyCheckpointComplete(c)} commits every
  * pending checkpoint {@code <= c} in order (a notification may be lost; the next one covers it),
- * one Iceberg commit per table and checkpoint, through {@link TableCommitter}. Deltas restored
+ * one Iceberg commit per table and checkpoint, through {@link TableCommitter}. The tables of one
+ * checkpoint are committed concurrently, {@link MaterializerConfig#committerThreads} at once
+ * (they touch disjoint tables); every one of them ends before the checkpoint leaves the pending
+ * state and before the next checkpoint's commits begin, so a table's commits stay in checkpoint
+ * order. Deltas restored
  * from a checkpoint belong to a completed checkpoint and are committed on open; those already
  * committed before the restart are recognised by the WAL marks in the snapshot summary.
  *
- * <p>A failed commit fails the job (the restart retries it from state). Unaligned checkpoints
+ * <p>A failed commit fails the job (the restart retries it from state), once the other tables'
+ * commits of its checkpoint have ended: those that succeeded are recognised on the restart and
+ * skipped, so a failure between the tables of a checkpoint neither loses nor repeats one.
+ * Unaligned checkpoints
  * must stay off: with them a delta could reach this operator after the snapshot of its own
  * checkpoint, and only part of a checkpoint would be committed.
  */
@@ -54,6 +61,7 @@ public final class DeltaCommitterOperator extends AbstractStreamOperator<Void>
   private transient WalStore store;
   private transient EventPublisher events;
   private transient TableCommitter committer;
+  private transient TableCommits commits;
 
   public DeltaCommitterOperator(MaterializerConfig config) {
     this.config = config;
@@ -82,6 +90,7 @@ public final class DeltaCommitterOperator extends AbstractStreamOperator<Void>
     events = config.newEventPublisher();
     String jobId = getRuntimeContext().getJobInfo().getJobId().toString();
     committer = new TableCommitter(tables, store, events, jobId);
+    commits = new TableCommits(committer, config.committerThreads());
     // Restored deltas belong to a checkpoint that completed: commit them now.
     commitUpTo(Long.MAX_VALUE);
   }
@@ -123,17 +132,22 @@ public final class DeltaCommitterOperator extends AbstractStreamOperator<Void>
       for (TableDelta delta : checkpoint.getValue()) {
         byTable.computeIfAbsent(delta.tableUuid(), uuid -> new ArrayList<>()).add(delta);
       }
-      for (List<TableDelta> deltas : byTable.values()) {
-        committer.commit(TableDelta.merge(deltas));
-      }
+      List<TableDelta> merged = new ArrayList<>();
+      byTable.values().forEach(deltas -> merged.add(TableDelta.merge(deltas)));
+      commits.commitAll(checkpoint.getKey(), merged);
       checkpoints.remove();
     }
+  }
+
+  /** Test seam: the committer, once open. */
+  TableCommitter committer() {
+    return committer;
   }
 
   @Override
   public void close() throws Exception {
     try (AutoCloseable closeTables = tables; AutoCloseable closeStore = store;
-        AutoCloseable closeEvents = events) {
+        AutoCloseable closeEvents = events; AutoCloseable closeCommits = commits) {
       // closed in reverse order
     } finally {
       super.close();

@@ -16,7 +16,6 @@ import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -93,6 +92,8 @@ public final class TableCommitter {
   public static final String SUMMARY_RELOCATED_ROWS = "verglas.relocated-rows";
   /** Commit attempts per delta before the job fails (and restarts from its checkpoint). */
   public static final int MAX_ATTEMPTS_DEFAULT = 10;
+  /** Tables whose consumed-but-uncommitted marks are remembered at most. */
+  public static final int MAX_CONSUMED_TABLES_DEFAULT = 10_000;
 
   private final VerglasTables tables;
   private final WalStore store;
@@ -103,9 +104,14 @@ public final class TableCommitter {
    * By table: the marks after deltas that changed nothing (every row lost to a newer version).
    * They get no snapshot of their own; the table's next commit records them, so its summary
    * covers every stream whose rows were consumed. Lost on a restart, which is harmless: those
-   * segments are deleted, and a reader skips a segment that no longer exists.
+   * segments are deleted, and a reader skips a segment that no longer exists. Bounded: beyond
+   * {@code maxConsumedTables} tables the one whose marks changed longest ago is forgotten, with
+   * the same (harmless) effect as a restart on that one table: its next commit records only
+   * its own ranges, which the marks' advance accepts across the gap. Commits of different
+   * tables run concurrently ({@link TableCommits}), hence the lock.
    */
-  private final Map<String, Map<String, WalMark>> consumedUncommitted = new HashMap<>();
+  private final Map<String, Map<String, WalMark>> consumedUncommitted;
+  private final int maxConsumedTables;
   /** Runs between preparing and committing an attempt: a seam for tests to race a commit. */
   private Consumer<Table> beforeCommit = table -> {};
 
@@ -115,8 +121,17 @@ public final class TableCommitter {
 
   public TableCommitter(VerglasTables tables, WalStore store, EventPublisher events, String jobId,
       int maxAttempts) {
+    this(tables, store, events, jobId, maxAttempts, MAX_CONSUMED_TABLES_DEFAULT);
+  }
+
+  TableCommitter(VerglasTables tables, WalStore store, EventPublisher events, String jobId,
+      int maxAttempts, int maxConsumedTables) {
     if (maxAttempts < 1) {
       throw new IllegalArgumentException("Invalid commit attempts: " + maxAttempts
+          + " (need >= 1)");
+    }
+    if (maxConsumedTables < 1) {
+      throw new IllegalArgumentException("Invalid consumed-marks tables: " + maxConsumedTables
           + " (need >= 1)");
     }
     this.tables = tables;
@@ -124,6 +139,19 @@ public final class TableCommitter {
     this.events = events;
     this.jobId = jobId;
     this.maxAttempts = maxAttempts;
+    this.maxConsumedTables = maxConsumedTables;
+    this.consumedUncommitted = new LinkedHashMap<>(16, 0.75f, true) {
+      @Override
+      protected boolean removeEldestEntry(Map.Entry<String, Map<String, WalMark>> eldest) {
+        if (size() <= TableCommitter.this.maxConsumedTables) {
+          return false;
+        }
+        LOG.info("Forgetting the consumed WAL marks of table {}: more than {} tables have"
+            + " consumed rows without a commit (as after a restart: harmless)", eldest.getKey(),
+            TableCommitter.this.maxConsumedTables);
+        return true;
+      }
+    };
   }
 
   /** What {@link #commit} did. */
@@ -152,7 +180,10 @@ public final class TableCommitter {
       if (!delta.hasChanges()) {
         // Every row lost to a newer version already materialized: nothing to commit, and the
         // rows are consumed, so their segments can go.
-        consumedUncommitted.put(delta.tableUuid(), advance(withConsumed(delta, committed), delta));
+        Map<String, WalMark> consumed = advance(withConsumed(delta, committed), delta);
+        synchronized (consumedUncommitted) {
+          consumedUncommitted.put(delta.tableUuid(), consumed);
+        }
         deleteSegments(delta);
         return new Result(Outcome.NOTHING_TO_COMMIT, null);
       }
@@ -185,7 +216,9 @@ public final class TableCommitter {
           prepared.deleteTargets(), prepared.deletes().emptied().size(), prepared.relocated());
       DeleteFileWriter.Written.discard(table.io(), prepared.unborn());
       publish(table, delta, snapshot);
-      consumedUncommitted.remove(delta.tableUuid());
+      synchronized (consumedUncommitted) {
+        consumedUncommitted.remove(delta.tableUuid());
+      }
       deleteSegments(delta);
       return new Result(Outcome.COMMITTED, snapshot.snapshotId());
     }
@@ -258,6 +291,13 @@ public final class TableCommitter {
     }
   }
 
+  /** How many tables have consumed marks waiting for their next commit. */
+  int consumedTables() {
+    synchronized (consumedUncommitted) {
+      return consumedUncommitted.size();
+    }
+  }
+
   /** Test seam: {@code hook} runs after each attempt is prepared, before it commits. */
   void beforeCommit(Consumer<Table> hook) {
     this.beforeCommit = hook;
@@ -282,8 +322,11 @@ public final class TableCommitter {
   /** The committed marks, moved forward by what earlier change-less deltas consumed. */
   private Map<String, WalMark> withConsumed(TableDelta delta, Map<String, WalMark> committed) {
     Map<String, WalMark> marks = new TreeMap<>(committed);
-    consumedUncommitted.getOrDefault(delta.tableUuid(), Map.of())
-        .forEach((stream, mark) -> marks.merge(stream, mark, WalMark::later));
+    Map<String, WalMark> consumed;
+    synchronized (consumedUncommitted) {
+      consumed = consumedUncommitted.getOrDefault(delta.tableUuid(), Map.of());
+    }
+    consumed.forEach((stream, mark) -> marks.merge(stream, mark, WalMark::later));
     return marks;
   }
 

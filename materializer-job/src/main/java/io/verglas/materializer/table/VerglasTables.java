@@ -23,6 +23,9 @@ import org.slf4j.LoggerFactory;
  * <p>A table that was dropped, dropped and re-created under the same name (another uuid), or is
  * not marked {@code verglas.managed=true} is reported as absent: its WAL rows have no table to
  * go to, and writing them into a foreign table would be worse.
+ *
+ * <p>Thread-safe: the committer loads the tables of one checkpoint from several threads (each
+ * table from one thread at a time).
  */
 public final class VerglasTables implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(VerglasTables.class);
@@ -63,12 +66,12 @@ public final class VerglasTables implements Closeable {
 
   /** The current metadata of the managed table {@code uuid}, or empty with a logged reason. */
   public Optional<Table> load(String uuid, String name) {
-    Table table = byUuid.get(uuid);
+    Table table = cached(uuid);
     if (table != null) {
       try {
         table.refresh();
       } catch (NoSuchTableException e) {
-        byUuid.remove(uuid);
+        forget(uuid);
         LOG.warn("Table {} ({}) was dropped: {}", name, uuid, e.getMessage());
         return Optional.empty();
       }
@@ -81,7 +84,7 @@ public final class VerglasTables implements Closeable {
       }
     }
     if (!uuid.equals(table.uuid().toString())) {
-      byUuid.remove(uuid);
+      forget(uuid);
       LOG.warn("Cannot use table {}: its uuid is {} but the WAL was written for {}"
           + " (dropped and re-created?)", name, table.uuid(), uuid);
       return Optional.empty();
@@ -90,18 +93,36 @@ public final class VerglasTables implements Closeable {
       LOG.warn("Cannot use table {}: it is not marked {}=true", name, VerglasTableProperties.MANAGED);
       return Optional.empty();
     }
-    byUuid.put(uuid, table);
+    synchronized (byUuid) {
+      byUuid.put(uuid, table);
+    }
     return Optional.of(table);
+  }
+
+  private Table cached(String uuid) {
+    synchronized (byUuid) {
+      return byUuid.get(uuid);
+    }
+  }
+
+  private void forget(String uuid) {
+    synchronized (byUuid) {
+      byUuid.remove(uuid);
+    }
   }
 
   /** How many tables are cached (at most {@value #CACHE_SIZE}; only tables that had rows). */
   public int size() {
-    return byUuid.size();
+    synchronized (byUuid) {
+      return byUuid.size();
+    }
   }
 
   @Override
   public void close() throws IOException {
-    byUuid.clear();
+    synchronized (byUuid) {
+      byUuid.clear();
+    }
     if (catalog instanceof Closeable closeable) {
       closeable.close();
     }

@@ -242,6 +242,35 @@ class TableCommitterTest {
         .containsEntry("verglas.wal.s1", "1").containsEntry("verglas.wal.s2", "0");
   }
 
+  @Test
+  void consumedMarksAreKeptForABoundedNumberOfTablesTheOldestForgottenFirst() {
+    TableCommitter bounded = new TableCommitter(new VerglasTables(catalog), store, events::add,
+        "job-1", TableCommitter.MAX_ATTEMPTS_DEFAULT, 2);
+    List<Table> tables = new ArrayList<>();
+    for (String name : List.of("a", "b", "c")) {
+      Table t = TestingTables.create(catalog, TableIdentifier.of("db", name), TestingTables.USERS,
+          PartitionSpec.unpartitioned());
+      tables.add(t);
+      assertThat(bounded.commit(new TableDelta(t.uuid().toString(), "db." + name, 1, 0, List.of(),
+          Map.of(), segment("s2", 0, 1, 1))).outcome()).isEqualTo(Outcome.NOTHING_TO_COMMIT);
+    }
+    assertThat(bounded.consumedTables()).isEqualTo(2);
+
+    // db.a's consumed mark was forgotten (as by a restart), db.c's is still recorded
+    for (int i : new int[] {0, 2}) {
+      Table t = tables.get(i);
+      DataFile file = LocalTables.write(t, List.of(user(t, 1, "x", 1)));
+      bounded.commit(new TableDelta(t.uuid().toString(), "db." + "abc".charAt(i), 2, 0,
+          List.of(LocalTables.json(t, file)), Map.of(), segment("s1", 0, 1, 1)));
+      t.refresh();
+    }
+    assertThat(tables.get(0).currentSnapshot().summary()).containsEntry("verglas.wal.s1", "0")
+        .doesNotContainKey("verglas.wal.s2");
+    assertThat(tables.get(2).currentSnapshot().summary()).containsEntry("verglas.wal.s1", "0")
+        .containsEntry("verglas.wal.s2", "0");
+    assertThat(bounded.consumedTables()).isEqualTo(1);
+  }
+
   /**
    * The summary names the keys of the batches each commit makes durable: a batch split by a
    * checkpoint counts in the commit that completes it; unkeyed batches count in neither.

@@ -1,0 +1,76 @@
+package io.verglas.catalog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.Closeable;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The prefix indexes on Iceberg's JDBC catalog on the machine's PostgreSQL (127.0.0.1:5432,
+ * database {@code test}, a schema of its own; {@code -Dverglas.test.pg-url} overrides): a
+ * database holding the earlier index gets the new one instead, and a table's load finds its row
+ * by an index condition on its name whichever index the planner picks.
+ */
+class JdbcCatalogIndexesTest {
+  private static final String SERVER =
+      System.getProperty("verglas.test.pg-url", "jdbc:postgresql://127.0.0.1:5432/test")
+          + "?user=postgres";
+  private final String schema = "vg_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+
+  @AfterEach
+  void dropSchema() throws Exception {
+    sql("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+  }
+
+  @Test
+  void replacesTheEarlierPrefixIndexWithOneThatEndsWithTheTableName() throws Exception {
+    sql("CREATE SCHEMA " + schema);
+    String uri = SERVER + "&currentSchema=" + schema;
+    Catalog catalog = Catalogs.load("indexes", Catalogs.jdbc(uri, "memory://w/" + schema,
+        Map.of("io-impl", "org.apache.iceberg.inmemory.InMemoryFileIO")));
+    ((SupportsNamespaces) catalog).createNamespace(Namespace.of("ns")); // creates the tables
+    ((Closeable) catalog).close();
+    sql("CREATE INDEX verglas_iceberg_tables_namespace_prefix ON " + schema
+        + ".iceberg_tables (catalog_name, table_namespace text_pattern_ops)");
+
+    JdbcCatalogIndexes.ensure(uri);
+    JdbcCatalogIndexes.ensure(uri); // idempotent
+
+    assertThat(query("SELECT indexname FROM pg_indexes WHERE schemaname = '" + schema + "'"))
+        .contains("verglas_iceberg_tables_namespace_prefix_name",
+            "verglas_iceberg_namespace_properties_prefix")
+        .doesNotContain("verglas_iceberg_tables_namespace_prefix");
+    assertThat(String.join("\n", query("EXPLAIN SELECT * FROM " + schema + ".iceberg_tables"
+        + " WHERE catalog_name = 'indexes' AND table_namespace = 'ns' AND table_name = 't'")))
+        .containsPattern("Index Cond: .*table_name");
+  }
+
+  private static List<String> query(String sql) throws Exception {
+    List<String> rows = new ArrayList<>();
+    try (Connection c = DriverManager.getConnection(SERVER); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      while (rs.next()) {
+        rows.add(rs.getString(1));
+      }
+    }
+    return rows;
+  }
+
+  private static void sql(String statement) throws Exception {
+    try (Connection c = DriverManager.getConnection(SERVER); Statement s = c.createStatement()) {
+      s.execute(statement);
+    }
+  }
+}
