@@ -79,7 +79,7 @@ class WorkerTriggersITCase {
   @BeforeAll
   static void start() throws Exception {
     stack = LocalStack.start(TestingOrders.smallStack(dir).build());
-    var endpoints = WorkerHarnessITCase.endpoints(stack.endpoints());
+    var endpoints = stack.endpoints().workerEndpoints(Duration.ofSeconds(60));
     client = endpoints.client();
     harness = new WorkerHarness(endpoints, HarnessSettings.defaults());
     for (String table : List.of("hooks", "orders", "seen")) {
