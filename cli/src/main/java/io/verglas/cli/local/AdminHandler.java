@@ -45,15 +45,18 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   private final ChangeFeed feed;
   private final FeedStreamer streamer;
   private final AdminWorkers workers;
+  private final AdminWebhooks webhooks;
   private boolean busy;
 
-  AdminHandler(AdminPages pages, ChangeFeed feed, FeedStreamer streamer, AdminWorkers workers) {
+  AdminHandler(AdminPages pages, ChangeFeed feed, FeedStreamer streamer, AdminWorkers workers,
+      AdminWebhooks webhooks) {
     this.pages = pages;
     this.maintenance = new TablePageHandler(pages.maintenance());
     this.heat = new TablePageHandler(pages.heat());
     this.feed = feed;
     this.streamer = streamer;
     this.workers = workers;
+    this.webhooks = webhooks;
   }
 
   @Override
@@ -70,6 +73,14 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     boolean keepAlive = HttpUtil.isKeepAlive(request);
     if (route == AdminRoute.READ_EVENTS) {
       readEvents(ctx, uri, keepAlive);
+      return;
+    }
+    if (route == AdminRoute.WEBHOOK) {
+      FullHttpRequest copy = request.retainedDuplicate(); // released here after the answer
+      if (!workers.submit(false, () -> respondWebhook(ctx, copy, uri.path(), keepAlive))) {
+        copy.release();
+        respond(ctx, overloaded(), keepAlive);
+      }
       return;
     }
     String body = route == AdminRoute.PUBLISH_EVENT
@@ -96,12 +107,21 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         case MAINTENANCE -> maintenance.answer(uri);
         case HEAT -> heat.answer(uri);
         case PUBLISH_EVENT -> publish(body);
-        case READ_EVENTS -> throw new IllegalStateException("streamed, not answered whole");
+        case READ_EVENTS, WEBHOOK -> throw new IllegalStateException("not answered here");
       };
     } catch (RuntimeException e) {
       LOG.warn("Admin request {} {} failed", route.path(), uri.uri(), e);
       return AdminResponses.error(HttpResponseStatus.INTERNAL_SERVER_ERROR,
           "Cannot answer " + route.path() + ": " + e);
+    }
+  }
+
+  private void respondWebhook(ChannelHandlerContext ctx, FullHttpRequest request, String path,
+      boolean keepAlive) {
+    try {
+      respond(ctx, webhooks.handle(request, path), keepAlive);
+    } finally {
+      request.release();
     }
   }
 

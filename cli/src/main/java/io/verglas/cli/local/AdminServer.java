@@ -20,7 +20,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The local stack's admin endpoint: {@code /health} (open: liveness), {@code /stats} (cache
  * node statistics as JSON), {@code /events} (the change feed: GET to read or follow, POST to
- * publish) and {@code /maintenance?table=ns.t} (a table's maintenance status as JSON).
+ * publish), {@code /maintenance?table=ns.t} (a table's maintenance status as JSON) and
+ * {@code POST /v1/webhooks/<deployment>} (webhook triggers, {@link AdminWebhooks}).
  *
  * <p>Design. Netty, one event loop thread for every connection: a connection costs no thread
  * until it has sent a whole request, and one that does not within
@@ -46,7 +47,7 @@ final class AdminServer implements AutoCloseable {
 
   /** Binds {@code host:port} (0: a free port) and serves until {@link #close()}. */
   AdminServer(String host, int port, AdminConfig config, FeedAccess access, ChangeFeed feed,
-      AdminPages pages) {
+      AdminPages pages, AdminWebhooks webhooks) {
     this.streamer = new FeedStreamer(feed, config.heartbeat());
     this.workers = new AdminWorkers(config.maxRequests(), config.maxFollowers());
     this.group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
@@ -57,7 +58,7 @@ final class AdminServer implements AutoCloseable {
           .option(ChannelOption.SO_BACKLOG, 128)
           .childOption(ChannelOption.TCP_NODELAY, true)
           .childHandler(new AdminServerInitializer(config, access, pages, feed, streamer,
-              workers, connections))
+              workers, webhooks, connections))
           .bind(host, port)
           .syncUninterruptibly()
           .channel();

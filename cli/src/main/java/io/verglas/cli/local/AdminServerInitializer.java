@@ -28,16 +28,19 @@ final class AdminServerInitializer extends ChannelInitializer<SocketChannel> {
   private final ChangeFeed feed;
   private final FeedStreamer streamer;
   private final AdminWorkers workers;
+  private final AdminWebhooks webhooks;
   private final ChannelGroup connections;
 
   AdminServerInitializer(AdminConfig config, FeedAccess access, AdminPages pages,
-      ChangeFeed feed, FeedStreamer streamer, AdminWorkers workers, ChannelGroup connections) {
+      ChangeFeed feed, FeedStreamer streamer, AdminWorkers workers, AdminWebhooks webhooks,
+      ChannelGroup connections) {
     this.config = config;
     this.access = access;
     this.pages = pages;
     this.feed = feed;
     this.streamer = streamer;
     this.workers = workers;
+    this.webhooks = webhooks;
     this.connections = connections;
   }
 
@@ -54,8 +57,9 @@ final class AdminServerInitializer extends ChannelInitializer<SocketChannel> {
     ch.pipeline()
         .addLast("http", new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADERS, MAX_CHUNK))
         .addLast("deadline", new RequestDeadline(config.requestTimeout()))
-        .addLast("gate", new RequestGate(access, maxBody))
-        .addLast("aggregate", new HttpObjectAggregator(maxBody))
-        .addLast("admin", new AdminHandler(pages, feed, streamer, workers));
+        .addLast("gate", new RequestGate(access, maxBody, webhooks))
+        .addLast("aggregate", new HttpObjectAggregator(
+            Math.max(maxBody, webhooks.settings().maxBodyBytes()))) // the gate bounds each route
+        .addLast("admin", new AdminHandler(pages, feed, streamer, workers, webhooks));
   }
 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.verglas.cache.CacheNode;
 import io.verglas.cache.admin.PrometheusFormat;
+import io.verglas.workers.webhook.WebhookSettings;
 import io.verglas.cache.awareness.AwarenessConfig;
 import io.verglas.cache.catalog.CatalogProxy;
 import io.verglas.cache.catalog.RestCatalogConfig;
@@ -140,11 +141,14 @@ public final class LocalStack implements AutoCloseable {
         () -> statsJson(cacheNode.get()), catalogRef::get, STATUS_TABLES);
     Readiness readiness = LocalReadiness.of(jobsClient::get, config.bucket(), catalogRef::get);
     started.push(readiness);
+    // webhooks answer 503 until the workers start (last), then are served or say why not
+    AdminWebhooks webhooks = new AdminWebhooks(
+        WebhookSettings.builder().adminToken(credentials.adminToken()).build());
     AdminServer admin = new AdminServer(config.host(), config.adminPort(), adminConfig, access,
         feed, new AdminPages(this::healthJson, () -> statsJson(cacheNode.get()),
             table -> maintenanceJson(catalogRef.get(), table),
             table -> heatJson(cacheNode.get(), table), status::json, readiness::evaluate,
-            () -> metricsText(cacheNode.get(), ingestServer.get())));
+            () -> metricsText(cacheNode.get(), ingestServer.get())), webhooks);
     started.push(admin);
     URI eventsUri = URI.create(admin.uri() + "/events");
 
@@ -257,7 +261,8 @@ public final class LocalStack implements AutoCloseable {
         admin.uri(), eventsUri, credentials.adminToken(), credentials.catalogToken(),
         nodes.stream().map(CacheNode::endpoint).toList(), null);
     // last: the workers' runs use every part above
-    LocalWorkers localWorkers = LocalWorkers.start(config, endpoints);
+    LocalWorkers localWorkers =
+        LocalWorkers.start(config, endpoints, webhooks, () -> feed.lastSequence() + 1);
     started.push(localWorkers);
     workersRef.set(localWorkers);
     workers = localWorkers;

@@ -10,6 +10,8 @@ import io.verglas.workers.harness.HarnessSettings;
 import io.verglas.workers.harness.WorkerEndpoints;
 import io.verglas.workers.harness.WorkerHarness;
 import io.verglas.workers.schedule.Database;
+import io.verglas.workers.subscribe.FeedPositions;
+import io.verglas.workers.webhook.WebhookEndpoint;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
@@ -21,13 +23,19 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The worker routes of the local stack: when the scheduler's PostgreSQL database is reachable
  * at start, a {@link DeploymentScheduler} runs the stored deployments (cron triggers, manual
- * runs) through the worker harness; otherwise workers are off and {@link #status()} says why.
+ * runs) through the worker harness, the admin port serves their webhook triggers
+ * ({@link AdminWebhooks}, jobs submitted to the local dispatcher) and one change feed
+ * subscriber their event triggers ({@link LocalSubscriptions}), both rebuilt by every refresh
+ * from the active revisions; otherwise workers are off, {@link #status()} says why and the
+ * webhook route answers 503 with that reason.
  *
  * <p>The deployments table's commits arrive on the change feed; each makes the scheduler
  * {@link DeploymentScheduler#refresh() refresh} on a thread of its own (never the feed's), and
@@ -60,17 +68,23 @@ final class LocalWorkers implements AutoCloseable {
         });
   }
 
-  /** Starts the scheduler if the database is reachable; else workers are off, with the reason. */
-  static LocalWorkers start(LocalConfig config, EndpointsFile endpoints) {
+  /**
+   * Starts the scheduler if the database is reachable; else workers are off, with the reason.
+   *
+   * @param webhooks the admin port's webhook route, served from here on (or told why not)
+   * @param feedEnd the change feed's position after its last event
+   */
+  static LocalWorkers start(LocalConfig config, EndpointsFile endpoints, AdminWebhooks webhooks,
+      LongSupplier feedEnd) {
     if (config.workersJdbcUrl() == null) {
-      return off("off (local.workers-jdbc-url is none)");
+      return off("off (local.workers-jdbc-url is none)", webhooks);
     }
     Database database = Database.of(config.workersJdbcUrl(), null, null, config.workersSchema());
     try {
       database.migrate();
     } catch (SQLException | RuntimeException e) {
       return off("off: cannot reach the scheduler's PostgreSQL at " + config.workersJdbcUrl()
-          + " (" + e.getMessage() + "); deploy, trigger and runs need it");
+          + " (" + e.getMessage() + "); deploy, trigger and runs need it", webhooks);
     }
     List<AutoCloseable> parts = new ArrayList<>();
     WorkerEndpoints stack = endpoints.workerEndpoints(COMMIT_TIMEOUT);
@@ -78,9 +92,14 @@ final class LocalWorkers implements AutoCloseable {
     parts.add(harness);
     VerglasClient client = stack.client();
     parts.add(client);
+    AtomicReference<LocalSubscriptions> subscriptions = new AtomicReference<>();
     DeploymentScheduler scheduler = DeploymentScheduler.builder(database,
-        new DeploymentStore(client, Clock.systemUTC()), harness).build();
+        new DeploymentStore(client, Clock.systemUTC()), harness)
+        .onRefresh(served -> subscriptions.get().update(served.subscriptions())).build();
     parts.add(scheduler);
+    subscriptions.set(new LocalSubscriptions(endpoints.eventsUri(), endpoints.adminToken(),
+        new FeedPositions(database), scheduler.dispatcher()::submit, feedEnd));
+    parts.add(subscriptions.get()); // closes before the scheduler
     LocalWorkers workers = new LocalWorkers("on: scheduler on " + database,
         new EndpointsFile.WorkersDatabase(config.workersJdbcUrl(), config.workersSchema()),
         scheduler, parts);
@@ -88,13 +107,17 @@ final class LocalWorkers implements AutoCloseable {
       scheduler.start();
     } catch (RuntimeException e) { // e.g. the deployments could not be read: the stack runs on
       workers.close();
-      return off("off: cannot start the scheduler on " + database + ": " + e.getMessage());
+      return off("off: cannot start the scheduler on " + database + ": " + e.getMessage(),
+          webhooks);
     }
+    webhooks.serve(new WebhookEndpoint(webhooks.settings(), scheduler::webhookTarget,
+        scheduler.dispatcher()::submit));
     return workers;
   }
 
-  private static LocalWorkers off(String reason) {
+  private static LocalWorkers off(String reason, AdminWebhooks webhooks) {
     LOG.warn("Workers {}", reason);
+    webhooks.off(reason);
     return new LocalWorkers(reason, null, null, List.of());
   }
 

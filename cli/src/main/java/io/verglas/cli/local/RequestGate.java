@@ -28,12 +28,19 @@ import java.util.Optional;
 final class RequestGate extends ChannelInboundHandlerAdapter {
   private final FeedAccess access;
   private final long maxBodyBytes;
+  private final AdminWebhooks webhooks;
   private ChannelFuture refusal; // written, or being written; null while nothing was refused
   private long bodyBytes;
+  private long bodyLimit; // of the request being read
 
-  RequestGate(FeedAccess access, long maxBodyBytes) {
+  /**
+   * @param maxBodyBytes the body limit of every route but the webhooks, whose limit is
+   *     {@code webhooks.settings().maxBodyBytes()}
+   */
+  RequestGate(FeedAccess access, long maxBodyBytes, AdminWebhooks webhooks) {
     this.access = access;
     this.maxBodyBytes = maxBodyBytes;
+    this.webhooks = webhooks;
   }
 
   @Override
@@ -44,6 +51,7 @@ final class RequestGate extends ChannelInboundHandlerAdapter {
     }
     if (msg instanceof HttpRequest head) {
       bodyBytes = 0;
+      bodyLimit = maxBodyBytes;
       Optional<FullHttpResponse> problem = check(head);
       if (problem.isPresent()) {
         refuse(ctx, problem.get(), msg, HttpUtil.is100ContinueExpected(head));
@@ -52,7 +60,7 @@ final class RequestGate extends ChannelInboundHandlerAdapter {
     }
     if (msg instanceof HttpContent content) {
       bodyBytes += content.content().readableBytes();
-      if (bodyBytes > maxBodyBytes) {
+      if (bodyBytes > bodyLimit) {
         refuse(ctx, tooLarge(), msg, false);
         return;
       }
@@ -74,6 +82,10 @@ final class RequestGate extends ChannelInboundHandlerAdapter {
         access.check(route.get().need(), head.headers().get(HttpHeaderNames.AUTHORIZATION));
     if (decision != FeedAccess.Decision.ALLOWED) {
       return Optional.of(unauthorized(head, path, decision));
+    }
+    if (route.get() == AdminRoute.WEBHOOK) {
+      bodyLimit = webhooks.settings().maxBodyBytes();
+      return webhooks.check(head, path); // the webhook's own refusals, 413 included
     }
     if (HttpUtil.getContentLength(head, 0L) > maxBodyBytes) {
       return Optional.of(tooLarge());
@@ -106,7 +118,7 @@ final class RequestGate extends ChannelInboundHandlerAdapter {
 
   private FullHttpResponse tooLarge() {
     return AdminResponses.error(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
-        "Cannot accept the request: its body is over " + maxBodyBytes + " bytes");
+        "Cannot accept the request: its body is over " + bodyLimit + " bytes");
   }
 
   /**

@@ -65,7 +65,8 @@ class AdminServerITCase {
           }
           return "{\"table\":\"demo.t\"}";
         }, table -> "{\"table\":\"" + table + "\",\"partitions\":[]}", () -> "{\"time\":1}",
-        () -> new io.verglas.cli.status.Readiness.Answer(false, "{\"ready\":false}"), () -> "verglas_up 1\n"));
+        () -> new io.verglas.cli.status.Readiness.Answer(false, "{\"ready\":false}"), () -> "verglas_up 1\n"),
+        new AdminWebhooks(io.verglas.workers.webhook.WebhookSettings.builder().build()));
     admin = server.uri();
   }
 
@@ -164,6 +165,9 @@ class AdminServerITCase {
     assertThat(page.statusCode()).isEqualTo(200);
     assertThat(page.body()).contains("<title>Verglas status</title>");
     assertError(post("{}", "/stats", READ), 405, "use GET");
+    assertError(post("{}", "/v1/webhooks/hourly", null), 503,
+        "Cannot accept webhook: the workers are starting"); // no workers behind this server
+    assertError(get("/v1/webhooks/hourly", READ), 405, "use POST");
     stop();
 
     start(AdminConfig.builder().publicReads(true).build());

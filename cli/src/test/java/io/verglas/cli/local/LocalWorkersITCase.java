@@ -3,7 +3,11 @@ package io.verglas.cli.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.verglas.cli.Verglas;
+import io.verglas.events.CatalogEvent;
+import io.verglas.sdk.TableClient;
+import io.verglas.sdk.TableSnapshot;
 import io.verglas.sdk.VerglasClient;
+import io.verglas.table.CreateTableRequest;
 import io.verglas.workers.deploy.DeploymentRevision;
 import io.verglas.workers.deploy.DeploymentStore;
 import io.verglas.workers.schedule.Database;
@@ -11,8 +15,12 @@ import io.verglas.workers.schedule.JobQueue;
 import io.verglas.workers.schedule.JobState;
 import io.verglas.workers.schedule.JobStatus;
 import io.verglas.workers.schedule.QueueSettings;
+import io.verglas.workers.webhook.WebhookEvents;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -21,8 +29,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.function.Predicate;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -33,8 +45,11 @@ import picocli.CommandLine;
  * The worker routes of a local stack, driven by the CLI verbs as an operator would: the docs
  * example deployment file is deployed (its cron trigger starts enqueuing), a manual run of one
  * cron interval aggregates the example's raw events, {@code runs} and {@code logs} show it, a
- * second deploy is revision 2, and undeploy cancels the cron trigger's waiting job. Needs
- * PostgreSQL at 127.0.0.1:5432 (database test); the scheduler uses a schema of its own.
+ * second deploy is revision 2, and undeploy cancels the cron trigger's waiting job. A
+ * deployment with a webhook and an event trigger runs on a POST to the admin port's
+ * {@code /v1/webhooks/<name>} and on a commit to the table it subscribes to, and its webhook
+ * answers 404 once undeployed. Needs PostgreSQL at 127.0.0.1:5432 (database test); the
+ * scheduler uses a schema of its own.
  */
 class LocalWorkersITCase {
   private static final String PG_URL = WorkerHarnessITCase.PG_URL
@@ -42,6 +57,32 @@ class LocalWorkersITCase {
   private static final String EXAMPLE_START = "\"startDate\": \"2026-12-01T00:00:00Z\"";
   private static final long started = System.nanoTime();
   private static final String INTERVAL = "hourly/manual/every-hour/" + HourlyExample.HOUR;
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+  /** A worker that logs each trigger's id and type as a row of its output {@code log}. */
+  private static final String TRIGGER_LOG = """
+      package example;
+
+      import io.verglas.workers.api.Worker;
+      import io.verglas.workers.api.WorkerContext;
+      import java.util.List;
+import java.util.Map;
+      import java.util.Map;
+
+      public final class TriggerLog implements Worker {
+        @Override
+        public void handle(WorkerContext ctx) {
+          ctx.output("log").commit(List.of(Map.<String, Object>of(
+              "id", ctx.trigger().getId(), "type", ctx.trigger().getType())));
+        }
+      }
+      """;
+  private static final String TRIGGERS_DEPLOYMENT = """
+      {"version": 1, "name": "triggers", "code": {"jar": "TriggerLog.jar", "class": "example.TriggerLog"},
+       "triggers": [{"type": "webhook", "name": "hook"},
+                    {"type": "event", "name": "pings", "eventType": "%s", "subject": "shop.pings"}],
+       "grants": {"write": ["shop.trigger_log"]}, "outputs": {"log": "shop.trigger_log"},
+       "timeout": "PT60S"}
+      """.formatted(CatalogEvent.TYPE);
 
   @TempDir static Path dir;
   private static String schema;
@@ -125,6 +166,70 @@ class LocalWorkersITCase {
     StringWriter err = new StringWriter();
     assertThat(command(new StringWriter(), err).execute(endpointsArgs("trigger", "hourly"))).isNotZero();
     assertThat(err.toString()).contains("Cannot trigger hourly: revision 3 undeployed it");
+  }
+
+  @Test
+  void webhookAndCommitTriggersRunUntilUndeployed() throws Exception {
+    Schema log = new Schema(Types.NestedField.required(1, "id", Types.StringType.get()),
+        Types.NestedField.required(2, "type", Types.StringType.get()));
+    Schema pings = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
+    client.createTable(new CreateTableRequest(List.of("shop"), "trigger_log", log, List.of(),
+        PartitionSpec.unpartitioned(), Map.of()));
+    String pingsUuid = client.createTable(new CreateTableRequest(List.of("shop"), "pings", pings,
+        List.of(), PartitionSpec.unpartitioned(), Map.of())).uuid();
+    Path work = Files.createDirectories(dir.resolve("triggers"));
+    ExampleJar.build(Files.writeString(work.resolve("TriggerLog.java"), TRIGGER_LOG), work);
+    Path file = Files.writeString(work.resolve("triggers.deployment.json"), TRIGGERS_DEPLOYMENT);
+    assertThat(verglas("deploy", file.toString()))
+        .contains("triggers: hook (webhook), pings (event)");
+    step("triggers deployed");
+
+    String admin = "Bearer " + stack.endpoints().adminToken();
+    HttpResponse<String> accepted = await("the deployment's webhook route",
+        () -> postWebhook("triggers", admin), r -> r.statusCode() != 404);
+    assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(202);
+    assertThat(postWebhook("triggers", "Bearer not-the-token").statusCode()).isEqualTo(401);
+    long snapshot = client.table("shop.pings").commit(List.of(Map.of("id", 1L)), "ping-1");
+    String commit = CatalogEvent.eventId(pingsUuid, snapshot);
+    List<String> rows = await("a run per trigger", LocalWorkersITCase::triggerLog,
+        r -> r.size() >= 2);
+    assertThat(rows).containsExactlyInAnyOrder(
+        "triggers/webhook/hook-1 " + WebhookEvents.TYPE, commit + " " + CatalogEvent.TYPE);
+    JobStatus commitRun = await("the commit run's end", () -> queue.status("triggers/pings/"
+        + commit).orElseThrow(), j -> j.state().finished()); // its row is in before its end
+    assertThat(commitRun.state()).as("%s", commitRun).isEqualTo(JobState.DONE);
+    step("webhook and commit runs done");
+
+    assertThat(verglas("undeploy", "triggers")).isEqualTo("Undeployed triggers (revision 2)\n");
+    HttpResponse<String> gone = await("the webhook route's removal",
+        () -> postWebhook("triggers", admin), r -> r.statusCode() == 404);
+    assertThat(gone.body()).contains("no deployment triggers with a webhook trigger");
+    step("undeployed; webhook 404");
+  }
+
+  /** POSTs a JSON body to the admin port's webhook route, with idempotency key hook-1. */
+  private static HttpResponse<String> postWebhook(String deployment, String authorization) {
+    HttpRequest request = HttpRequest.newBuilder(
+        stack.endpoints().adminUri().resolve("/v1/webhooks/" + deployment))
+        .header("Authorization", authorization).header("Idempotency-Key", "hook-1")
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString("{\"ping\": 1}")).build();
+    try {
+      return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** shop.trigger_log's rows as "id type". */
+  private static List<String> triggerLog() {
+    TableClient table = client.table("shop.trigger_log");
+    TableSnapshot snapshot = table.snapshot();
+    return snapshot == null ? List.of() : table.rows(snapshot.snapshotId(), null).rows().stream()
+        .map(r -> r.get("id") + " " + r.get("type")).sorted().toList();
   }
 
   /**

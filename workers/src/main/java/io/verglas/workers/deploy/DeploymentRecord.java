@@ -34,7 +34,6 @@ public final class DeploymentRecord {
   private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9_-]{0,62}");
   private static final Pattern CLASS_NAME =
       Pattern.compile("[A-Za-z_$][A-Za-z0-9_$]*(\\.[A-Za-z_$][A-Za-z0-9_$]*)*");
-  private static final Pattern SECRET_REFERENCE = Pattern.compile("env:[A-Za-z_][A-Za-z0-9_]*|file:/.+");
 
   /** What runs: a worker class in a jar (containers are not built). */
   public enum Kind { WORKER, CONTAINER }
@@ -193,7 +192,7 @@ public final class DeploymentRecord {
 
     /** A secret by reference: {@code env:NAME} or {@code file:/absolute/path}. */
     public Builder secret(String key, String reference) {
-      if (reference == null || !SECRET_REFERENCE.matcher(reference).matches()) {
+      if (reference == null || !TriggerSpec.SECRET_REFERENCE.matcher(reference).matches()) {
         throw new IllegalArgumentException(fail("secret '" + key + "' must be a reference, "
             + "env:NAME or file:/absolute/path (a record never holds a secret's value)"));
       }

@@ -29,7 +29,7 @@ import java.util.function.BiConsumer;
  *  "code": {"jar": "hourly.jar", "class": "example.HourlyAggregate"},
  *  "triggers": [{"type": "cron", "name": "every-hour", "cron": "0 * * * *", "zone": "UTC",
  *                "startDate": "2026-12-01T00:00:00Z", "catchUp": "none"},
- *               {"type": "webhook", "name": "hook"},
+ *               {"type": "webhook", "name": "hook", "secret": "env:HOURLY_WEBHOOK_SECRET"},
  *               {"type": "event", "name": "raw", "eventType": "io.verglas.commit", "source": null, "subject": null}],
  *  "config": {"source": "shop.raw_events"}, "secrets": {"token": "env:HOURLY_TOKEN"},
  *  "grants": {"read": ["shop.raw_events"], "write": ["shop.hourly"]},
@@ -126,6 +126,8 @@ public final class DeploymentRecordParser {
     if (trigger instanceof TriggerSpec.Cron c) {
       node.put("cron", c.expression()).put("zone", c.zone().getId())
           .put("startDate", c.startDate().toString()).put("catchUp", lower(c.catchUp()));
+    } else if (trigger instanceof TriggerSpec.Webhook w && w.secret() != null) {
+      node.put("secret", w.secret());
     } else if (trigger instanceof TriggerSpec.Event e) {
       node.put("eventType", e.eventType()).put("source", e.source()).put("subject", e.subject());
     }
@@ -146,8 +148,8 @@ public final class DeploymentRecordParser {
             enumOf(CatchUp.class, node, "catchUp", CatchUp.NONE));
       }
       case "webhook" -> {
-        checkKeys(node, Set.of("type", "name"), "trigger " + name);
-        yield new TriggerSpec.Webhook(name);
+        checkKeys(node, Set.of("type", "name", "secret"), "trigger " + name);
+        yield new TriggerSpec.Webhook(name, text(node, "secret", false));
       }
       case "event" -> {
         checkKeys(node, Set.of("type", "name", "eventType", "source", "subject"), "trigger " + name);

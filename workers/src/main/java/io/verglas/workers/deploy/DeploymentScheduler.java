@@ -7,14 +7,17 @@ import io.verglas.workers.harness.HarnessJobHandler;
 import io.verglas.workers.harness.RunObserver;
 import io.verglas.workers.harness.WorkerHarness;
 import io.verglas.workers.schedule.Database;
+import io.verglas.workers.schedule.Dispatcher;
 import io.verglas.workers.schedule.JobQueue;
 import io.verglas.workers.trigger.CronTrigger;
+import io.verglas.workers.webhook.WebhookTarget;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,18 +34,23 @@ import org.slf4j.LoggerFactory;
  * deployments table commits) replaces the scheduler's cron triggers with those of the active
  * revisions, enqueues what they owe, and deletes the waiting jobs of undeployed deployments,
  * so those run nothing more. Cron bookkeeping is in the queue, keyed by trigger identity, so a refresh, a
- * restart or a second plane enqueues nothing twice. Webhook and event-subscription triggers
- * are stored in the records; this plane does not serve them.
+ * restart or a second plane enqueues nothing twice. A refresh also rebuilds the
+ * {@link ServedTriggers} (webhook targets, event subscriptions) of the active revisions, read
+ * without I/O by {@link #webhookTarget} and handed to the {@link Builder#onRefresh} listener,
+ * which serves them (the local stack: its admin route and change feed subscriber).
  */
 public final class DeploymentScheduler implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DeploymentScheduler.class);
   private final DeploymentStore store;
   private final Map<String, String> env;
   private final WorkerScheduler scheduler;
+  private final Consumer<ServedTriggers> onRefresh;
+  private volatile ServedTriggers served = ServedTriggers.NONE;
 
   private DeploymentScheduler(Builder b) {
     this.store = b.store;
     this.env = Map.copyOf(b.env);
+    this.onRefresh = b.onRefresh;
     HarnessJobHandler handler = new HarnessJobHandler(b.harness, this::runnable, RunObserver.NONE);
     this.scheduler = b.options.apply(WorkerScheduler.builder(b.database, handler)).build();
   }
@@ -63,18 +71,35 @@ public final class DeploymentScheduler implements AutoCloseable {
    */
   public synchronized int refresh() {
     List<CronTrigger> triggers = new ArrayList<>();
+    List<DeploymentRevision> active = new ArrayList<>();
     int cancelled = 0;
     for (DeploymentRevision r : store.currentAll()) {
       if (r.active()) {
+        active.add(r);
         r.record().cronTriggers().forEach(t -> triggers.add(t.trigger(r.name())));
       } else {
         cancelled += scheduler.queue().cancelReady(r.name());
       }
     }
     int added = scheduler.schedule(triggers);
+    ServedTriggers next = ServedTriggers.of(active, env);
+    onRefresh.accept(next); // before the webhook lookup changes: a deployment answering its
+    served = next;          // webhook has its event subscriptions followed already
     LOG.info("Deployments refreshed: {} cron triggers, {} jobs enqueued, {} waiting jobs of "
-        + "undeployed deployments cancelled", triggers.size(), added, cancelled);
+        + "undeployed deployments cancelled, {} webhook routes, {} event subscriptions",
+        triggers.size(), added, cancelled, next.webhooks().size(),
+        next.subscriptions().size());
     return added;
+  }
+
+  /** The webhook target of an active deployment, as the last refresh saw it (no I/O). */
+  public Optional<WebhookTarget> webhookTarget(String deployment) {
+    return served.webhook(deployment);
+  }
+
+  /** The local dispatcher: {@link Dispatcher#submit} runs a due job at once in this process. */
+  public Dispatcher dispatcher() {
+    return scheduler.dispatcher();
   }
 
   /** The queue this plane consumes (listing and enqueueing jobs). */
@@ -111,6 +136,7 @@ public final class DeploymentScheduler implements AutoCloseable {
     private final WorkerHarness harness;
     private Map<String, String> env = System.getenv();
     private UnaryOperator<WorkerScheduler.Builder> options = UnaryOperator.identity();
+    private Consumer<ServedTriggers> onRefresh = served -> { };
 
     private Builder(Database database, DeploymentStore store, WorkerHarness harness) {
       this.database = Objects.requireNonNull(database, "database");
@@ -127,6 +153,16 @@ public final class DeploymentScheduler implements AutoCloseable {
     /** Options of the scheduler (queue settings, dispatcher options). */
     public Builder scheduler(UnaryOperator<WorkerScheduler.Builder> value) {
       this.options = Objects.requireNonNull(value, "scheduler");
+      return this;
+    }
+
+    /**
+     * Called by every {@link #refresh()} with the active revisions' webhook and event
+     * triggers, on the refreshing thread, before {@link #webhookTarget} answers from them
+     * (nothing by default).
+     */
+    public Builder onRefresh(Consumer<ServedTriggers> value) {
+      this.onRefresh = Objects.requireNonNull(value, "onRefresh");
       return this;
     }
 

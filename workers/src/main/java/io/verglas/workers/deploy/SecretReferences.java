@@ -17,11 +17,12 @@ public final class SecretReferences {
   /** Secret name to value; fails naming the first reference that does not resolve. */
   public static Map<String, String> resolve(DeploymentRecord record, Map<String, String> env) {
     Map<String, String> values = new LinkedHashMap<>();
-    record.secrets().forEach((key, reference) -> values.put(key, value(record.name(), key, reference, env)));
+    record.secrets().forEach((key, reference) -> values.put(key, resolve(record.name(), key, reference, env)));
     return values;
   }
 
-  private static String value(String deployment, String key, String reference,
+  /** One reference's value; fails naming {@code key} of {@code deployment} if it does not resolve. */
+  public static String resolve(String deployment, String key, String reference,
       Map<String, String> env) {
     String prefix = "Cannot resolve secret '" + key + "' of deployment " + deployment + ": ";
     if (reference.startsWith("env:")) {

@@ -8,12 +8,14 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * One trigger of a deployment as the record stores it. Cron triggers run on the local plane
- * ({@link DeploymentScheduler}); webhook and event-subscription triggers are stored as data
- * here and served by the webhook and subscription routes.
+ * One trigger of a deployment as the record stores it. The local plane
+ * ({@link DeploymentScheduler}) schedules the cron triggers and lists the webhook and event
+ * triggers of the active revisions for the webhook route and the change feed subscriber.
  */
 public sealed interface TriggerSpec {
   Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
+  /** A secret reference: {@code env:NAME} or {@code file:/absolute/path}. */
+  Pattern SECRET_REFERENCE = Pattern.compile("env:[A-Za-z_][A-Za-z0-9_]*|file:/.+");
 
   /** The trigger's name, unique within its deployment. */
   String name();
@@ -54,10 +56,24 @@ public sealed interface TriggerSpec {
     }
   }
 
-  /** An HTTP request to the deployment's webhook route becomes the trigger event. */
-  record Webhook(String name) implements TriggerSpec {
+  /**
+   * An HTTP request to the deployment's webhook route becomes the trigger event.
+   *
+   * @param secret the reference ({@code env:NAME} or {@code file:/path}) of the Standard
+   *     Webhooks signing secret; null: only the admin bearer token is accepted
+   */
+  record Webhook(String name, String secret) implements TriggerSpec {
     public Webhook {
       checkName(name);
+      if (secret != null && !SECRET_REFERENCE.matcher(secret).matches()) {
+        throw new IllegalArgumentException("Cannot use webhook trigger " + name + ": secret must"
+            + " be a reference, env:NAME or file:/absolute/path (a record never holds a secret's value)");
+      }
+    }
+
+    /** A webhook trigger that accepts the admin bearer token only. */
+    public Webhook(String name) {
+      this(name, null);
     }
 
     @Override

@@ -97,6 +97,11 @@ public final class EventSubscriber implements AutoCloseable {
     return failure;
   }
 
+  /**
+   * Stops reading and, once the reader has ended, saves the position it reached (the jobs of
+   * every event before it were enqueued), so a subscriber started next under the same name
+   * resumes there rather than at the last heartbeat's save.
+   */
   @Override
   public void close() {
     connection.close();
@@ -105,6 +110,13 @@ public final class EventSubscriber implements AutoCloseable {
       reader.join(5_000);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+    if (!reader.isAlive()) {
+      try {
+        saveIfBehind();
+      } catch (SchedulerException e) {
+        LOG.warn("Subscriber {} cannot save its position on close: {}", name, e.getMessage());
+      }
     }
   }
 

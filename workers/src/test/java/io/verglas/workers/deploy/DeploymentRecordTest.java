@@ -43,7 +43,7 @@ class DeploymentRecordTest {
     assertThat(back).isEqualTo(record);
     assertThat(DeploymentRecordParser.toJson(back)).isEqualTo(json);
     assertThat(json).contains("\"token\":\"env:AGG_TOKEN\"")
-        .contains("{\"type\":\"webhook\",\"name\":\"hook\"}")
+        .contains("{\"type\":\"webhook\",\"name\":\"hook\",\"secret\":\"env:AGG_WEBHOOK_SECRET\"}")
         .contains("\"eventType\":\"io.verglas.commit\"");
   }
 
@@ -71,6 +71,8 @@ class DeploymentRecordTest {
         .hasMessageContaining("is not an absolute file: URI");
     assertThatThrownBy(() -> full().trigger(new TriggerSpec.Webhook("hook")))
         .hasMessage("Cannot define deployment agg: trigger 'hook' is named twice");
+    assertThatThrownBy(() -> new TriggerSpec.Webhook("signed", "whsec_abc"))
+        .hasMessageStartingWith("Cannot use webhook trigger signed: secret must be a reference");
     assertThatThrownBy(() -> full().timeout(Duration.ZERO)).hasMessageContaining("timeout PT0S");
     assertThatThrownBy(() -> new TriggerSpec.Cron("c", "0 * * * *", ZoneId.of("UTC"), null, CatchUp.NONE))
         .hasMessage("Cannot use cron trigger c: no startDate");
@@ -93,6 +95,10 @@ class DeploymentRecordTest {
         .hasMessageContaining("catchUp 'all' is not one of [sequential, parallel, none]");
     assertThatThrownBy(() -> DeploymentRecordParser.fromJson("{\"name\":\"x\",\"code\":{\"jar\":\"x.jar\",\"class\":\"X\"}}"))
         .hasMessageContaining("jar x.jar is relative");
+    assertThatThrownBy(() -> DeploymentRecordParser.fromJson(good.replace("\"env:AGG_WEBHOOK_SECRET\"", "\"s3cret\"")))
+        .hasMessageContaining("webhook trigger hook: secret must be a reference");
+    assertThat(DeploymentRecordParser.fromJson(good.replace(",\"secret\":\"env:AGG_WEBHOOK_SECRET\"", ""))
+        .triggers()).contains(new TriggerSpec.Webhook("hook"));
     assertThatThrownBy(() -> DeploymentRecordParser.fromJson("[1]"))
         .hasMessage("Cannot read deployment: not a JSON object");
   }
@@ -128,7 +134,7 @@ class DeploymentRecordTest {
         .code(URI.create("file:/opt/workers/agg.jar"), "example.Agg")
         .trigger(new TriggerSpec.Cron("hourly", "0 * * * *", ZoneId.of("UTC"),
             Instant.parse("2026-12-01T00:00:00Z"), CatchUp.PARALLEL))
-        .trigger(new TriggerSpec.Webhook("hook"))
+        .trigger(new TriggerSpec.Webhook("hook", "env:AGG_WEBHOOK_SECRET"))
         .trigger(new TriggerSpec.Event("commits", "io.verglas.commit", null, "shop.raw"))
         .config("source", "shop.raw").secret("token", "env:AGG_TOKEN")
         .read("shop.raw").write("shop.out").output("out", "shop.out")
