@@ -34,11 +34,11 @@ import org.apache.iceberg.catalog.Catalog;
 /**
  * One run of the scale benchmark: the whole local stack ({@link LocalStack}: cache node as the
  * S3 endpoint over a local-directory origin, ingest, materializer, maintenance) on a PostgreSQL
- * catalog in a schema of its own, {@code tables.count()} tables created over Flight, then
+ * catalog in a database of its own, {@code tables.count()} tables created over Flight, then
  * batches pushed round-robin to the first {@code tables.active()} for {@code push}, then the
  * figures. The catalog's queries and the origin's requests are counted from the push phase's
  * start until every pushed batch is visible; the heap is read after collections with the stack
- * still running. The schema, the data directory and the driver swap are undone at the end.
+ * still running. The database, the data directory and the driver swap are undone at the end.
  */
 final class ScaleRun {
   static final String SERVER = System.getProperty("verglas.bench.pg-url",
@@ -65,22 +65,25 @@ final class ScaleRun {
       ScaleCounts.Figures originRequests, double[] freshnessMs, int pushes) {}
 
   static Figures run(ScaleTables tables, Duration push) throws Exception {
-    String schema = "vg_scale_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
-    sql("CREATE SCHEMA " + schema);
+    // a database of its own, not a schema: Iceberg's JdbcCatalog looks for its tables in every
+    // schema (apache/iceberg#11862), so a leftover schema of another run would keep it from
+    // creating its own
+    String database = "vg_scale_" + UUID.randomUUID().toString().replace("-", "").substring(0, 10);
+    sql("CREATE DATABASE " + database);
     ScaleCounts catalogCounts = new ScaleCounts(tables);
     ScaleCounts originCounts = new ScaleCounts(tables);
     try (TemporaryDirectory dir = TemporaryDirectory.create("verglas-scale-");
         CountingCatalogDriver driver = CountingCatalogDriver.install(catalogCounts)) {
       LocalConfig config = LocalConfig.builder().dataDir(dir.path()).s3Port(0).flightPort(0)
           .adminPort(0).checkpointInterval(Duration.ofSeconds(2)).dramCacheBytes(128L << 20)
-          .parallelism(1).catalogUri(SERVER + "&currentSchema=" + schema)
+          .parallelism(1).catalogUri(inDatabase(database))
           .originRequests((bucket, key) -> originCounts.count(tables.classifyPath(key)))
           .build();
       try (LocalStack stack = LocalStack.start(config)) {
         return measure(stack, tables, push, catalogCounts, originCounts);
       }
     } finally {
-      sql("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+      sql("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
     }
   }
 
@@ -220,6 +223,13 @@ final class ScaleRun {
     try (Stream<Path> files = Files.walk(dir)) {
       return files.filter(Files::isRegularFile).mapToLong(file -> file.toFile().length()).sum();
     }
+  }
+
+  /** {@link #SERVER} with its database replaced by {@code database}. */
+  static String inDatabase(String database) {
+    int query = SERVER.indexOf('?');
+    int slash = SERVER.lastIndexOf('/', query < 0 ? SERVER.length() : query);
+    return SERVER.substring(0, slash + 1) + database + (query < 0 ? "" : SERVER.substring(query));
   }
 
   private static void sql(String statement) throws SQLException {
