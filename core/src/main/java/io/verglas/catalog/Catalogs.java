@@ -31,10 +31,16 @@ public final class Catalogs {
 
   private Catalogs() {}
 
-  /** A catalog for one of our processes: {@code properties} plus {@link #forOurProcesses}. */
+  /**
+   * A catalog for one of our processes: {@code properties} plus {@link #forOurProcesses}; a JDBC
+   * catalog on PostgreSQL gets its tables in its own schema first ({@link JdbcCatalogTables}).
+   */
   public static Catalog load(String name, Map<String, String> properties) {
-    return CatalogUtil.buildIcebergCatalog(name, forOurProcesses(properties),
-        new Configuration(false));
+    Map<String, String> props = forOurProcesses(properties);
+    if ("jdbc".equals(props.get(CatalogUtil.ICEBERG_CATALOG_TYPE))) {
+      JdbcCatalogTables.ensure(props); // Iceberg may believe another schema's tables are ours
+    }
+    return CatalogUtil.buildIcebergCatalog(name, props, new Configuration(false));
   }
 
   /**
