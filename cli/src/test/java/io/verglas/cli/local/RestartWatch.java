@@ -57,7 +57,10 @@ final class RestartWatch {
     return SubtaskAttempts.of(answers);
   }
 
-  /** Polls every {@value #POLL_MILLIS} ms until every subtask runs in a newer attempt than in {@code before}. */
+  /**
+   * Polls every {@value #POLL_MILLIS} ms until every subtask runs in a newer attempt than in
+   * {@code before}.
+   */
   Recovery await(SubtaskAttempts before, Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
     long restartedAt = 0;
