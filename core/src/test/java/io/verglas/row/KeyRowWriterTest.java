@@ -11,11 +11,11 @@ import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 
 class KeyRowWriterTest {
-  private static final Schema SCHEMA = RowCodecTest.SCHEMA;
+  private static final Schema SCHEMA = EveryTypeRow.SCHEMA;
 
   @Test
   void writesWhatEncodingTheKeyColumnsAloneWrites() {
-    GenericRecord row = RowCodecTest.everyType();
+    GenericRecord row = EveryTypeRow.record();
     // Every type as a key column, in key orders unlike the column order.
     List<List<Integer>> keys = List.of(List.of(1), List.of(10, 1), List.of(14, 2, 11, 8),
         List.of(13, 12, 9, 7, 6, 5, 4, 3), List.of(3, 1, 10));
@@ -28,7 +28,7 @@ class KeyRowWriterTest {
 
   @Test
   void theRowDecodesToTheKeyValues() {
-    GenericRecord row = RowCodecTest.everyType();
+    GenericRecord row = EveryTypeRow.record();
     List<Integer> keyFieldIds = List.of(10, 1);
     byte[] written = new KeyRowWriter(SCHEMA, keyFieldIds)
         .write(RowCodec.encodeKey(row, SCHEMA, keyFieldIds));
@@ -41,7 +41,7 @@ class KeyRowWriterTest {
   @Test
   void aKeyThatDoesNotMatchItsColumnsIsRejected() {
     List<Integer> keyFieldIds = List.of(10, 1);
-    byte[] key = RowCodec.encodeKey(RowCodecTest.everyType(), SCHEMA, keyFieldIds);
+    byte[] key = RowCodec.encodeKey(EveryTypeRow.record(), SCHEMA, keyFieldIds);
     KeyRowWriter writer = new KeyRowWriter(SCHEMA, keyFieldIds);
     assertThatThrownBy(() -> writer.write(Arrays.copyOf(key, key.length - 1)))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Cannot read key");

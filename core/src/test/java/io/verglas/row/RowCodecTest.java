@@ -3,40 +3,18 @@ package io.verglas.row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.math.BigDecimal;
-import java.nio.ByteBuffer;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.LocalTime;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.List;
-import java.util.UUID;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 
 class RowCodecTest {
-  static final Schema SCHEMA = new Schema(
-      Types.NestedField.required(1, "id", Types.LongType.get()),
-      Types.NestedField.optional(2, "flag", Types.BooleanType.get()),
-      Types.NestedField.optional(3, "i", Types.IntegerType.get()),
-      Types.NestedField.optional(4, "f", Types.FloatType.get()),
-      Types.NestedField.optional(5, "d", Types.DoubleType.get()),
-      Types.NestedField.optional(6, "day", Types.DateType.get()),
-      Types.NestedField.optional(7, "t", Types.TimeType.get()),
-      Types.NestedField.optional(8, "ts", Types.TimestampType.withoutZone()),
-      Types.NestedField.optional(9, "tstz", Types.TimestampType.withZone()),
-      Types.NestedField.optional(10, "s", Types.StringType.get()),
-      Types.NestedField.optional(11, "u", Types.UUIDType.get()),
-      Types.NestedField.optional(12, "fx", Types.FixedType.ofLength(3)),
-      Types.NestedField.optional(13, "b", Types.BinaryType.get()),
-      Types.NestedField.optional(14, "dec", Types.DecimalType.of(10, 2)));
+  private static final Schema SCHEMA = EveryTypeRow.SCHEMA;
 
   /**
-   * The bytes of {@link #everyType()}, written by the first version of the encoder: rows sit in
-   * checkpointed state (deletes in a pending delta carry key rows), so a restored job must read
+   * The bytes of {@link EveryTypeRow#record()}, written by the first version of the encoder: rows
+   * sit in checkpointed state (deletes in a pending delta carry key rows), so a restored job must read
    * what an older one wrote, and the encoder must keep writing exactly this.
    */
   private static final String EVERY_TYPE_V1 = "01000000010000000000000007000000020100000003fffffffd000000043fc0000000000005c002"
@@ -46,7 +24,7 @@ class RowCodecTest {
 
   @Test
   void theFormatIsStable() {
-    byte[] bytes = RowCodec.encode(everyType(), SCHEMA);
+    byte[] bytes = RowCodec.encode(EveryTypeRow.record(), SCHEMA);
     assertThat(java.util.HexFormat.of().formatHex(bytes)).isEqualTo(EVERY_TYPE_V1);
     GenericRecord decoded = RowCodec.decode(java.util.HexFormat.of().parseHex(EVERY_TYPE_V1),
         SCHEMA);
@@ -55,7 +33,7 @@ class RowCodecTest {
 
   @Test
   void aTruncatedRowIsRejectedWithWhereItEnds() {
-    byte[] bytes = RowCodec.encode(everyType(), SCHEMA);
+    byte[] bytes = RowCodec.encode(EveryTypeRow.record(), SCHEMA);
     for (int length : new int[] {3, 20, bytes.length - 1}) {
       byte[] truncated = java.util.Arrays.copyOf(bytes, length);
       assertThatThrownBy(() -> RowCodec.decode(truncated, SCHEMA))
@@ -67,7 +45,7 @@ class RowCodecTest {
 
   @Test
   void aDecoderReadsLikeDecode() {
-    byte[] bytes = RowCodec.encode(everyType(), SCHEMA);
+    byte[] bytes = RowCodec.encode(EveryTypeRow.record(), SCHEMA);
     RowDecoder decoder = new RowDecoder(SCHEMA);
     GenericRecord first = decoder.decode(bytes);
     GenericRecord second = decoder.decode(RowCodec.encode(GenericRecord.create(SCHEMA), SCHEMA));
@@ -83,7 +61,7 @@ class RowCodecTest {
 
   @Test
   void roundTripsEveryPrimitiveType() {
-    GenericRecord record = everyType();
+    GenericRecord record = EveryTypeRow.record();
 
     GenericRecord decoded = RowCodec.decode(RowCodec.encode(record, SCHEMA), SCHEMA);
 
@@ -96,25 +74,6 @@ class RowCodecTest {
         assertThat(actual).as(field.name()).isEqualTo(expected);
       }
     }
-  }
-
-  static GenericRecord everyType() {
-    GenericRecord record = GenericRecord.create(SCHEMA);
-    record.setField("id", 7L);
-    record.setField("flag", true);
-    record.setField("i", -3);
-    record.setField("f", 1.5f);
-    record.setField("d", -2.25);
-    record.setField("day", LocalDate.of(2026, 11, 29));
-    record.setField("t", LocalTime.of(10, 11, 12, 123_456_000));
-    record.setField("ts", LocalDateTime.of(1969, 12, 31, 23, 59, 59, 999_999_000));
-    record.setField("tstz", OffsetDateTime.of(2026, 1, 2, 3, 4, 5, 6_000, ZoneOffset.UTC));
-    record.setField("s", "héllo");
-    record.setField("u", UUID.fromString("00112233-4455-6677-8899-aabbccddeeff"));
-    record.setField("fx", new byte[] {1, 2, 3});
-    record.setField("b", ByteBuffer.wrap(new byte[] {9, 8}));
-    record.setField("dec", new BigDecimal("-12345678.91"));
-    return record;
   }
 
   @Test

@@ -1,8 +1,8 @@
 package io.verglas.bench.cache;
 
+import io.verglas.cli.net.LoopbackPorts;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.file.Files;
@@ -33,7 +33,7 @@ final class NginxPeer implements AutoCloseable {
 
   NginxPeer(Path binary, Path dir, int upstreamPort, int sliceBytes) throws IOException, InterruptedException {
     this.dir = dir;
-    this.port = freePort();
+    this.port = LoopbackPorts.free("nginx");
     Files.createDirectories(dir.resolve("cache"));
     Files.writeString(dir.resolve("nginx.conf"), config(upstreamPort, sliceBytes));
     this.process = new ProcessBuilder(binary.toString(), "-p", dir.toString(), "-c",
@@ -148,12 +148,6 @@ final class NginxPeer implements AutoCloseable {
       }
     }
     return out.toString();
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
   }
 
   /** Stops nginx (SIGTERM: fast shutdown), forcibly after 10 s. */

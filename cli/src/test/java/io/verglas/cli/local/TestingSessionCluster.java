@@ -46,6 +46,9 @@ final class TestingSessionCluster implements AutoCloseable {
         .set("s3.access-key", credentials.jobAccessKey())
         .set("s3.secret-key", credentials.jobSecretKey())
         .set("restart-strategy.exponential-delay.initial-backoff", "500ms")
+        // the REST API serves job details from a cache of this age (3 s by default): the
+        // recovery measurement polls them every 50 ms
+        .set("web.refresh-interval", "100ms")
         .build());
     return new TestingSessionCluster(cluster, stackDir, s3Port);
   }

@@ -3,6 +3,7 @@ package io.verglas.materializer.data;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.verglas.row.EveryTypeRow;
 import io.verglas.row.RowCodec;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.UUID;
 import java.util.function.BiFunction;
+import java.util.stream.Stream;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Files;
 import org.apache.iceberg.MetricsConfig;
@@ -43,25 +45,17 @@ import org.junit.jupiter.api.io.TempDir;
  * values read back, and the same metrics (counts, NaN counts, bounds) in the data file.
  */
 class PayloadParquetWriterTest {
-  /** Every type a WAL row holds; decimals of each physical form (int32, int64, fixed). */
-  static final Schema EVERY_TYPE = new Schema(
-      Types.NestedField.required(1, "id", Types.LongType.get()),
-      Types.NestedField.optional(2, "flag", Types.BooleanType.get()),
-      Types.NestedField.optional(3, "i", Types.IntegerType.get()),
-      Types.NestedField.optional(4, "f", Types.FloatType.get()),
-      Types.NestedField.optional(5, "d", Types.DoubleType.get()),
-      Types.NestedField.optional(6, "day", Types.DateType.get()),
-      Types.NestedField.optional(7, "t", Types.TimeType.get()),
-      Types.NestedField.optional(8, "ts", Types.TimestampType.withoutZone()),
-      Types.NestedField.optional(9, "tstz", Types.TimestampType.withZone()),
-      Types.NestedField.optional(10, "s", Types.StringType.get()),
-      Types.NestedField.optional(11, "u", Types.UUIDType.get()),
-      Types.NestedField.optional(12, "fx", Types.FixedType.ofLength(3)),
-      Types.NestedField.optional(13, "b", Types.BinaryType.get()),
-      Types.NestedField.optional(14, "dec_small", Types.DecimalType.of(9, 2)),
-      Types.NestedField.optional(15, "dec_medium", Types.DecimalType.of(18, 4)),
-      Types.NestedField.optional(16, "dec_large", Types.DecimalType.of(30, 6)),
-      Types.NestedField.required(17, "name", Types.StringType.get()));
+  /**
+   * Every type a WAL row holds: the row format's every-type columns ({@link EveryTypeRow}) but
+   * its decimal, then decimals of each physical form (int32, int64, fixed) and a required string.
+   */
+  static final Schema EVERY_TYPE = new Schema(Stream.concat(
+      EveryTypeRow.SCHEMA.columns().stream().filter(c -> c.type().typeId() != Type.TypeID.DECIMAL),
+      Stream.of(
+          Types.NestedField.optional(14, "dec_small", Types.DecimalType.of(9, 2)),
+          Types.NestedField.optional(15, "dec_medium", Types.DecimalType.of(18, 4)),
+          Types.NestedField.optional(16, "dec_large", Types.DecimalType.of(30, 6)),
+          Types.NestedField.required(17, "name", Types.StringType.get()))).toList());
   private static final String[] TEXT = {"", "a", "héllo wörld", "日本語", "emoji 🚀", "zz"};
   private static final double[] SPECIAL = {Double.NaN, Double.POSITIVE_INFINITY,
       Double.NEGATIVE_INFINITY, -0.0, 0.0, Double.MIN_VALUE, -Double.MAX_VALUE};
