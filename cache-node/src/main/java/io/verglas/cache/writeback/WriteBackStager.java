@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -33,8 +34,10 @@ import java.util.function.Supplier;
  * FragmentPlacement}), keeping those whose store has room for a fragment; fragment {@code i}
  * goes to the {@code i}-th, one per node. Acknowledgment: the body is encoded one stripe at a
  * time into the chosen stores; a fragment counts once its store committed it (file and
- * directory fsynced); with at least {@code w} counted, the journal record (identity, metadata,
- * geometry, placements) is appended and fsynced, and only then does {@link #put} return {@link
+ * directory fsynced; the fragments are written and committed in parallel, one task per
+ * fragment, and every commit is awaited); with at
+ * least {@code w} counted, the journal record (identity, metadata, geometry, placements) is
+ * appended and fsynced, and only then does {@link #put} return {@link
  * StageOutcome.Acknowledged}. There is no other path to that outcome. Degraded: fewer than
  * {@code w} nodes with room before the body is read: the body goes to the origin as it is;
  * fewer than {@code w} but at least {@code k} durable after it: the body is reconstructed from
@@ -44,10 +47,10 @@ import java.util.function.Supplier;
  * wins: index updates happen in journal order under one lock); it is rebuilt from the journal's
  * dirty set on start. Time and write ids are injected.
  *
- * <p>Not here yet: fragments on other nodes over the peer protocol (commits here are
- * sequential, not parallel), stragglers after the acknowledgment, journal replication.
+ * <p>Not here yet: fragments on other nodes over the peer protocol, stragglers after the acknowledgment, journal replication.
  * Propagation to the origin is {@link Propagator}'s ({@link #superseded}, {@link #retire}),
- * verification and repair the {@link Scrubber}'s ({@link #replace}). Memory per PUT or GET: {@code (k + m) * cell} bytes.
+ * verification and repair the {@link Scrubber}'s ({@link #replace}). Memory per PUT: {@code 2 * (k + m) * cell}
+ * bytes (two stripes: one being coded, one being written); per GET {@code (k + m) * cell}.
  */
 public final class WriteBackStager {
   private final WriteBackConfig config;
@@ -56,6 +59,7 @@ public final class WriteBackStager {
   private final OriginWriter origin;
   private final LongSupplier clock;
   private final Supplier<String> writeIds;
+  private final Executor fragmentIo;
   private final Map<String, JournalRecord.Pending> latest = new ConcurrentHashMap<>();
 
   /**
@@ -65,12 +69,26 @@ public final class WriteBackStager {
    */
   public WriteBackStager(WriteBackConfig config, WriteJournal journal, Supplier<List<FragmentNode>> nodes,
       OriginWriter origin, LongSupplier clock, Supplier<String> writeIds) {
+    this(config, journal, nodes, origin, clock, writeIds, Runnable::run);
+  }
+
+  /**
+   * As the other constructor, which writes and commits a write's fragments on the caller's thread.
+   *
+   * @param fragmentIo runs the writes and commits (file and directory fsyncs) of a write's
+   *     fragments, one task per fragment and step, so that they overlap each other and the coding
+   *     of the next stripe; {@link #put} waits for them, so it must not be a bounded pool that
+   *     also runs {@code put}
+   */
+  public WriteBackStager(WriteBackConfig config, WriteJournal journal, Supplier<List<FragmentNode>> nodes,
+      OriginWriter origin, LongSupplier clock, Supplier<String> writeIds, Executor fragmentIo) {
     this.config = Objects.requireNonNull(config, "config");
     this.journal = Objects.requireNonNull(journal, "journal");
     this.nodes = Objects.requireNonNull(nodes, "nodes");
     this.origin = Objects.requireNonNull(origin, "origin");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.writeIds = Objects.requireNonNull(writeIds, "writeIds");
+    this.fragmentIo = Objects.requireNonNull(fragmentIo, "fragmentIo");
     journal.pending().forEach(r -> latest.put(indexKey(r.identity().bucket(), r.identity().key()), r));
   }
 
@@ -117,12 +135,12 @@ public final class WriteBackStager {
         .filter(n -> n.store().hasRoomFor(bytes)).limit(geometry.totalFragments()).toList();
   }
 
-  private static FragmentSink open(ObjectIdentity id, Geometry geometry, long length, List<FragmentNode> chosen) {
+  private FragmentSink open(ObjectIdentity id, Geometry geometry, long length, List<FragmentNode> chosen) {
     List<FragmentOutput> outputs = new ArrayList<>();
     for (int i = 0; i < geometry.totalFragments(); i++) {
       outputs.add(i < chosen.size() ? create(chosen.get(i), new FragmentHeader(id, geometry, i, length)) : null);
     }
-    return new FragmentSink(outputs);
+    return new FragmentSink(outputs, fragmentIo);
   }
 
   /** The node's output, or null when it cannot take the fragment after all (an erasure from the start). */
