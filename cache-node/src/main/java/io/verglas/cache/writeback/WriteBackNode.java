@@ -39,7 +39,8 @@ import org.slf4j.LoggerFactory;
  * origin protection (concurrency limit, circuit breaker) since {@link #wrap} is given the
  * protected origin. Scrubbing: every {@value #SCRUB_EVERY_PASSES} passes on the same thread.
  * Threads: staging and reconstruction run on {@value #BLOCKING_THREADS} threads of their own;
- * the writes and fsyncs of a write's fragments on one more thread per fragment store, in parallel.
+ * the writes and fsyncs of a write's fragments on one more thread per fragment store, in
+ * parallel, and the body's MD5 on one more, beside the coding.
  */
 public final class WriteBackNode implements AutoCloseable {
   static final int BLOCKING_THREADS = 4;
@@ -69,7 +70,7 @@ public final class WriteBackNode implements AutoCloseable {
     this.journal = journal;
     this.nodes = List.copyOf(nodes);
     this.blocking = Executors.newFixedThreadPool(BLOCKING_THREADS, threads("verglas-writeback-io"));
-    this.fragmentIo = Executors.newFixedThreadPool(nodes.size(), threads("verglas-writeback-fragment-io"));
+    this.fragmentIo = Executors.newFixedThreadPool(nodes.size() + 1, threads("verglas-writeback-fragment-io"));
     this.propagation = Executors.newSingleThreadScheduledExecutor(threads("verglas-writeback-propagator"));
     this.backoff = config.propagationInterval();
   }

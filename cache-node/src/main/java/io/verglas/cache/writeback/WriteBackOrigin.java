@@ -17,9 +17,6 @@ import io.verglas.cache.origin.WriteOptions;
 import io.verglas.cache.writeback.journal.JournalRecord;
 import java.io.IOException;
 import java.io.InputStream;
-import java.security.DigestInputStream;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -120,11 +117,11 @@ final class WriteBackOrigin extends ForwardingOrigin {
   }
 
   private PutResult stage(String bucket, String key, ObjectBody body, WriteOptions options) throws IOException {
-    MessageDigest md5 = md5();
     ThroughWriter through = new ThroughWriter(body, options);
-    try (InputStream in = new DigestInputStream(body.openStream(), md5)) {
-      StageOutcome outcome = stager.put(bucket, key, () -> WriteBackMetadata.of(options, ETags.ofMd5(md5.digest())),
-          body.length(), in, through);
+    try (InputStream in = body.openStream()) {
+      // md5 is null only when the stager writes through before reading the body: ThroughWriter ignores it then
+      StageOutcome outcome = stager.put(bucket, key,
+          md5 -> WriteBackMetadata.of(options, md5 == null ? null : ETags.ofMd5(md5)), body.length(), in, through);
       outcomes.accept(outcome);
       if (outcome instanceof StageOutcome.Acknowledged acked) {
         return new PutResult(WriteBackMetadata.etag(acked.record()), Instant.ofEpochMilli(acked.record().stagedAtMillis()));
@@ -240,13 +237,5 @@ final class WriteBackOrigin extends ForwardingOrigin {
             "Cannot complete a write-back operation: " + e.getMessage(), e));
       }
     }, blocking);
-  }
-
-  private static MessageDigest md5() {
-    try {
-      return MessageDigest.getInstance("MD5");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("Cannot compute ETags: no MD5 in this JVM", e);
-    }
   }
 }

@@ -1,5 +1,6 @@
 package io.verglas.cache.writeback;
 
+import io.verglas.cache.writeback.code.BodyDigest;
 import io.verglas.cache.writeback.code.DecodedBody;
 import io.verglas.cache.writeback.code.Geometry;
 import io.verglas.cache.writeback.code.StripeDecoder;
@@ -23,6 +24,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -99,34 +101,37 @@ public final class WriteBackStager {
   /** Stages a PUT of {@code length} bytes; see the class comment for the outcomes. */
   public StageOutcome put(String bucket, String key, Map<String, String> metadata, long length, InputStream body)
       throws IOException {
-    return put(bucket, key, () -> metadata, length, body, origin);
+    return put(bucket, key, md5 -> metadata, length, body, origin);
   }
 
   /**
-   * As {@link #put(String, String, Map, long, InputStream)}, with the metadata asked for once the
-   * body has been read (so it may hold a digest of the body), and writes through going to
+   * As {@link #put(String, String, Map, long, InputStream)}, with the metadata made from the
+   * body's MD5 once the body has been read (the MD5 is computed from the stripes as they are
+   * coded; null when the body is written through before it is read), and writes through going to
    * {@code through} (given the body and the metadata as it is at that moment).
    */
-  public StageOutcome put(String bucket, String key, Supplier<Map<String, String>> metadata, long length,
+  public StageOutcome put(String bucket, String key, Function<byte[], Map<String, String>> metadata, long length,
       InputStream body, OriginWriter through) throws IOException {
     ObjectIdentity id = new ObjectIdentity(bucket, key, writeIds.get());
     Geometry geometry = config.geometry();
     List<FragmentNode> chosen = choose(id, geometry, length);
     if (chosen.size() < config.ackFragments()) {
-      through.put(bucket, key, metadata.get(), length, body);
+      through.put(bucket, key, metadata.apply(null), length, body);
       return new StageOutcome.WrittenThrough("only " + chosen.size() + " nodes have room for a fragment, w="
           + config.ackFragments());
     }
     FragmentSink sink = open(id, geometry, length, chosen);
+    BodyDigest md5 = new BodyDigest(geometry, length, fragmentIo);
     List<Integer> durable;
     try {
-      encode(id, length, body, new StripeEncoder(geometry, sink));
+      encode(id, length, body, new StripeEncoder(geometry, sink.andThen(md5)));
       durable = sink.commit();
     } catch (IOException | RuntimeException e) {
+      md5.release();
       sink.abandon();
       throw e;
     }
-    return settle(id, metadata.get(), length, chosen, durable, sink, through);
+    return settle(id, metadata.apply(md5.digest()), length, chosen, durable, sink, through);
   }
 
   private List<FragmentNode> choose(ObjectIdentity id, Geometry geometry, long length) {

@@ -16,8 +16,8 @@ import org.apache.hadoop.io.erasurecode.rawcoder.RawErasureEncoder;
  * where they lie; when the buffer is full the parity cells are computed by Hadoop's
  * Reed–Solomon coder and all {@code k + m} cells go to the {@link StripeSink}. There are two
  * stripe buffers, used in turn, so a sink may still be writing one stripe's cells while the
- * next is filled and coded ({@link StripeSink#accept}). Memory is {@code 2 * (k + m) * cell}
- * bytes whatever the body's size. Bodies arrive as an {@link InputStream} ({@link #transfer})
+ * next is filled and coded ({@link StripeSink#accept}). Memory is at most {@code 2 * (k + m) *
+ * cell} bytes whatever the body's size, made as first needed. Bodies arrive as an {@link InputStream} ({@link #transfer})
  * or as chunks ({@link #write}, for a network handler's buffers); {@link #finish} encodes the
  * last, partial stripe. Not thread-safe: one encoder per body.
  */
@@ -25,6 +25,7 @@ public final class StripeEncoder {
   private final Geometry geometry;
   private final RawErasureEncoder encoder;
   private final StripeSink sink;
+  private final int stripeBytes;
   private final byte[][] data = new byte[2][];
   private final byte[][][] parity = new byte[2][][];
   private int turn;
@@ -37,10 +38,7 @@ public final class StripeEncoder {
     this.geometry = Objects.requireNonNull(geometry, "geometry");
     this.sink = Objects.requireNonNull(sink, "sink");
     this.encoder = ReedSolomon.encoder(geometry);
-    for (int i = 0; i < 2; i++) {
-      data[i] = new byte[Math.toIntExact(geometry.stripeBytes())];
-      parity[i] = new byte[geometry.parityFragments()][geometry.cellBytes()];
-    }
+    this.stripeBytes = Math.toIntExact(geometry.stripeBytes());
   }
 
   public Geometry geometry() {
@@ -61,7 +59,7 @@ public final class StripeEncoder {
     long read = 0;
     int n;
     while (read < maxBytes
-        && (n = body.read(data[turn], filled, (int) Math.min(stripeBytes() - filled, maxBytes - read))) >= 0) {
+        && (n = body.read(data(), filled, (int) Math.min(stripeBytes - filled, maxBytes - read))) >= 0) {
       advance(n);
       read += n;
     }
@@ -78,15 +76,15 @@ public final class StripeEncoder {
     checkOpen();
     boolean inPlace = false;
     while (chunk.hasRemaining()) {
-      if (filled == 0 && chunk.hasArray() && chunk.remaining() >= stripeBytes()) {
-        encodeStripe(chunk.array(), chunk.arrayOffset() + chunk.position(), stripeBytes());
-        chunk.position(chunk.position() + stripeBytes());
-        bodyLength += stripeBytes();
+      if (filled == 0 && chunk.hasArray() && chunk.remaining() >= stripeBytes) {
+        encodeStripe(chunk.array(), chunk.arrayOffset() + chunk.position(), stripeBytes);
+        chunk.position(chunk.position() + stripeBytes);
+        bodyLength += stripeBytes;
         inPlace = true;
         continue;
       }
-      int n = Math.min(chunk.remaining(), stripeBytes() - filled);
-      chunk.get(data[turn], filled, n);
+      int n = Math.min(chunk.remaining(), stripeBytes - filled);
+      chunk.get(data(), filled, n);
       advance(n);
     }
     if (inPlace) {
@@ -105,36 +103,47 @@ public final class StripeEncoder {
     return bodyLength;
   }
 
-  private int stripeBytes() {
-    return data[0].length;
+  /** The current stripe buffer, made on first use (bodies coded in place need none). */
+  private byte[] data() {
+    if (data[turn] == null) {
+      data[turn] = new byte[stripeBytes];
+    }
+    return data[turn];
+  }
+
+  private byte[][] parity() {
+    if (parity[turn] == null) {
+      parity[turn] = new byte[geometry.parityFragments()][geometry.cellBytes()];
+    }
+    return parity[turn];
   }
 
   private void advance(int n) throws IOException {
     filled += n;
     bodyLength += n;
-    if (filled == stripeBytes()) {
+    if (filled == stripeBytes) {
       encodeBuffered();
     }
   }
 
   /** Encodes the current stripe buffer's {@code filled} bytes, zero-padding a short last stripe; then switches buffers. */
   private void encodeBuffered() throws IOException {
-    int cell = filled == stripeBytes() ? geometry.cellBytes() : geometry.lastCell(filled);
-    Arrays.fill(data[turn], filled, geometry.dataFragments() * cell, (byte) 0);
-    encodeStripe(data[turn], 0, filled);
+    int cell = filled == stripeBytes ? geometry.cellBytes() : geometry.lastCell(filled);
+    Arrays.fill(data(), filled, geometry.dataFragments() * cell, (byte) 0);
+    encodeStripe(data(), 0, filled);
     filled = 0;
   }
 
   /** Encodes the stripe of {@code bytes} body bytes at {@code offset} of {@code body}, padded to whole cells. */
   private void encodeStripe(byte[] body, int offset, int bytes) throws IOException {
     int k = geometry.dataFragments();
-    int cell = bytes == stripeBytes() ? geometry.cellBytes() : geometry.lastCell(bytes);
+    int cell = bytes == stripeBytes ? geometry.cellBytes() : geometry.lastCell(bytes);
     ByteBuffer[] cells = new ByteBuffer[geometry.totalFragments()];
     for (int i = 0; i < k; i++) {
       cells[i] = ByteBuffer.wrap(body, offset + i * cell, cell);
     }
     for (int j = 0; j < geometry.parityFragments(); j++) {
-      cells[k + j] = ByteBuffer.wrap(parity[turn][j], 0, cell);
+      cells[k + j] = ByteBuffer.wrap(parity()[j], 0, cell);
     }
     encoder.encode(Arrays.copyOf(cells, k), Arrays.copyOfRange(cells, k, cells.length));
     for (int i = 0; i < k; i++) {

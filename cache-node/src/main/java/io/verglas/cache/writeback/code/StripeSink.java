@@ -22,4 +22,22 @@ public interface StripeSink {
    * sinks that are done with the cells when {@link #accept} returns.
    */
   default void release() throws IOException {}
+
+  /** A sink that hands each stripe to this one, then to {@code next}. */
+  default StripeSink andThen(StripeSink next) {
+    StripeSink first = this;
+    return new StripeSink() {
+      @Override
+      public void accept(long stripe, ByteBuffer[] cells) throws IOException {
+        first.accept(stripe, cells);
+        next.accept(stripe, cells);
+      }
+
+      @Override
+      public void release() throws IOException {
+        first.release();
+        next.release();
+      }
+    };
+  }
 }
