@@ -20,7 +20,7 @@ public final class WriteBackFlags {
       + "this node's disk: a buffered write survives a restart, not the loss of that disk")
   List<String> prefixes = new ArrayList<>();
 
-  @Option(names = "--write-back-dir", description = "Where buffered writes' fragments and journal live "
+  @Option(names = "--write-back-dir", paramLabel = "WRITE_BACK_DIR", description = "Where buffered writes' fragments and journal live "
       + "(default: cache-node-writeback)")
   Path directory = Path.of("cache-node-writeback");
 
