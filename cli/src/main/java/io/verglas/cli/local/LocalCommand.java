@@ -99,7 +99,9 @@ public final class LocalCommand implements Callable<Integer> {
         : "on the session cluster " + config.flinkCluster()));
     System.out.println("  Workers       " + stack.workersStatus());
     if (config.writeBack() != null) {
-      System.out.println("  Write-back    " + config.writeBack().scopes() + " in " + config.writeBack().directory());
+      System.out.println("  Write-back    " + config.writeBack().scopes().stream()
+          .map(scope -> scope.bucket() + "/" + scope.prefix() + "*").toList() + " (k=2, m=1, w=3) in "
+          + config.writeBack().directory());
     }
     System.out.println("  Credentials and all properties: " + config.endpointsFile());
     System.out.println("Press Ctrl-C to stop.");
