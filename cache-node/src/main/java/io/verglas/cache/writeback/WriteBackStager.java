@@ -37,10 +37,9 @@ import java.util.function.Supplier;
  * goes to the {@code i}-th, one per node. Acknowledgment: the body is encoded one stripe at a
  * time into the chosen stores; a fragment counts once its store committed it (file and
  * directory fsynced; the fragments are written and committed in parallel, one task per
- * fragment, and every commit is awaited); with at
- * least {@code w} counted, the journal record (identity, metadata, geometry, placements) is
- * appended and fsynced, and only then does {@link #put} return {@link
- * StageOutcome.Acknowledged}. There is no other path to that outcome. Degraded: fewer than
+ * fragment, and every commit is awaited); with at least {@code w} counted, the journal record
+ * (identity, metadata, geometry, placements) is appended and fsynced, and only then does {@link
+ * #put} return {@link StageOutcome.Acknowledged}. There is no other path to that outcome. Degraded: fewer than
  * {@code w} nodes with room before the body is read: the body goes to the origin as it is;
  * fewer than {@code w} but at least {@code k} durable after it: the body is reconstructed from
  * the fragments and written to the origin before returning, and the fragments released; fewer
@@ -49,10 +48,11 @@ import java.util.function.Supplier;
  * wins: index updates happen in journal order under one lock); it is rebuilt from the journal's
  * dirty set on start. Time and write ids are injected.
  *
- * <p>Not here yet: fragments on other nodes over the peer protocol, stragglers after the acknowledgment, journal replication.
- * Propagation to the origin is {@link Propagator}'s ({@link #superseded}, {@link #retire}),
- * verification and repair the {@link Scrubber}'s ({@link #replace}). Memory per PUT: {@code 2 * (k + m) * cell}
- * bytes (two stripes: one being coded, one being written); per GET {@code (k + m) * cell}.
+ * <p>Not here yet: fragments on other nodes over the peer protocol, stragglers after the
+ * acknowledgment, journal replication. Propagation to the origin is {@link Propagator}'s
+ * ({@link #superseded}, {@link #retire}), verification and repair the {@link Scrubber}'s
+ * ({@link #replace}). Memory per PUT: {@code 2 * (k + m) * cell} bytes (two stripes: one being
+ * coded, one being written); per GET {@code (k + m) * cell}.
  */
 public final class WriteBackStager {
   private final WriteBackConfig config;
