@@ -1,19 +1,12 @@
 package io.verglas.cache;
 
-import io.verglas.cache.origin.BucketInfo;
-import io.verglas.cache.origin.CompletedPart;
-import io.verglas.cache.origin.CopyRequest;
-import io.verglas.cache.origin.ListPage;
-import io.verglas.cache.origin.ListRequest;
-import io.verglas.cache.origin.MultipartUpload;
+import io.verglas.cache.origin.ForwardingOrigin;
 import io.verglas.cache.origin.ObjectBody;
 import io.verglas.cache.origin.ObjectMeta;
 import io.verglas.cache.origin.Origin;
-import io.verglas.cache.origin.PartListing;
 import io.verglas.cache.origin.PutResult;
 import io.verglas.cache.origin.WriteCondition;
 import io.verglas.cache.origin.WriteOptions;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -24,8 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Delegates to a real origin, counts range reads and heads, and can hold range reads back (a gate)
  * or delay them, to make concurrency observable.
  */
-public final class TestingCountingOrigin implements Origin {
-  private final Origin delegate;
+public final class TestingCountingOrigin extends ForwardingOrigin {
   public final AtomicInteger rangeReads = new AtomicInteger();
   public final AtomicInteger heads = new AtomicInteger();
   public final AtomicInteger revalidations = new AtomicInteger();
@@ -49,7 +41,7 @@ public final class TestingCountingOrigin implements Origin {
   });
 
   public TestingCountingOrigin(Origin delegate) {
-    this.delegate = delegate;
+    super(delegate);
   }
 
   /** Range reads complete only after the returned future is completed. */
@@ -68,7 +60,7 @@ public final class TestingCountingOrigin implements Origin {
     delayMillis = millis;
   }
 
-  /** Counts, waits for the gate, then (after the optional delay) reads from the delegate. */
+  /** Counts, waits for the gate, then (after the optional delay) reads from the delegate(). */
   @Override
   public CompletableFuture<byte[]> readRange(String bucket, String key, String etag, long offset, int length) {
     rangeReads.incrementAndGet();
@@ -80,7 +72,7 @@ public final class TestingCountingOrigin implements Origin {
     return gate.thenCompose(v -> afterDelay())
         .thenCompose(v -> {
           beforeRangeRead.accept(offset);
-          return delegate.readRange(bucket, key, etag, offset, length);
+          return delegate().readRange(bucket, key, etag, offset, length);
         })
         .whenComplete((data, error) -> {
           rangeReadsInFlight.decrementAndGet();
@@ -106,33 +98,13 @@ public final class TestingCountingOrigin implements Origin {
     if (down) {
       return CompletableFuture.failedFuture(unreachable());
     }
-    return delegate.head(bucket, key);
+    return delegate().head(bucket, key);
   }
 
   @Override
   public CompletableFuture<java.util.Optional<ObjectMeta>> revalidate(String bucket, String key, String etag) {
     revalidations.incrementAndGet();
-    return delegate.revalidate(bucket, key, etag);
-  }
-
-  @Override
-  public CompletableFuture<List<BucketInfo>> listBuckets() {
-    return delegate.listBuckets();
-  }
-
-  @Override
-  public CompletableFuture<Boolean> bucketExists(String bucket) {
-    return delegate.bucketExists(bucket);
-  }
-
-  @Override
-  public CompletableFuture<Void> createBucket(String bucket) {
-    return delegate.createBucket(bucket);
-  }
-
-  @Override
-  public CompletableFuture<Void> deleteBucket(String bucket) {
-    return delegate.deleteBucket(bucket);
+    return delegate().revalidate(bucket, key, etag);
   }
 
   @Override
@@ -140,7 +112,7 @@ public final class TestingCountingOrigin implements Origin {
     if (writesDown) {
       return CompletableFuture.failedFuture(unreachable());
     }
-    return delegate.put(bucket, key, body, options).thenApply(result -> {
+    return delegate().put(bucket, key, body, options).thenApply(result -> {
       putsByKey.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
       return result;
     });
@@ -151,43 +123,7 @@ public final class TestingCountingOrigin implements Origin {
     if (writesDown) {
       return CompletableFuture.failedFuture(unreachable());
     }
-    return delegate.delete(bucket, key, condition);
-  }
-
-  @Override
-  public CompletableFuture<PutResult> copy(CopyRequest request) {
-    return delegate.copy(request);
-  }
-
-  @Override
-  public CompletableFuture<ListPage> list(ListRequest request) {
-    return delegate.list(request);
-  }
-
-  @Override
-  public CompletableFuture<String> createMultipartUpload(String bucket, String key, WriteOptions options) {
-    return delegate.createMultipartUpload(bucket, key, options);
-  }
-
-  @Override
-  public CompletableFuture<String> uploadPart(MultipartUpload upload, int partNumber, ObjectBody body) {
-    return delegate.uploadPart(upload, partNumber, body);
-  }
-
-  @Override
-  public CompletableFuture<PutResult> completeMultipartUpload(
-      MultipartUpload upload, List<CompletedPart> parts, WriteCondition condition) {
-    return delegate.completeMultipartUpload(upload, parts, condition);
-  }
-
-  @Override
-  public CompletableFuture<Void> abortMultipartUpload(MultipartUpload upload) {
-    return delegate.abortMultipartUpload(upload);
-  }
-
-  @Override
-  public CompletableFuture<PartListing> listParts(MultipartUpload upload, int marker, int maxParts) {
-    return delegate.listParts(upload, marker, maxParts);
+    return delegate().delete(bucket, key, condition);
   }
 
   private static Throwable unreachable() {

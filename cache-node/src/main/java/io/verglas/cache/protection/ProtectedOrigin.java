@@ -9,6 +9,7 @@ import io.verglas.cache.origin.ListPage;
 import io.verglas.cache.origin.ListRequest;
 import io.verglas.cache.origin.MultipartUpload;
 import io.verglas.cache.origin.ObjectBody;
+import io.verglas.cache.origin.ForwardingOrigin;
 import io.verglas.cache.origin.ObjectMeta;
 import io.verglas.cache.origin.Origin;
 import io.verglas.cache.origin.OriginException;
@@ -57,8 +58,7 @@ import java.util.function.Supplier;
  * (503 to the client), not as an internal error. Time (breaker), the backoff timer and the
  * jitter source are injected.
  */
-public final class ProtectedOrigin implements Origin {
-  private final Origin delegate;
+public final class ProtectedOrigin extends ForwardingOrigin {
   private final OriginProtection settings;
   private final CircuitBreaker breaker;
   private final AsyncLimiter limiter;
@@ -76,7 +76,7 @@ public final class ProtectedOrigin implements Origin {
    */
   public ProtectedOrigin(Origin delegate, OriginProtection settings, Clock clock, Delayer delayer,
       DoubleSupplier random, Executor dispatcher) {
-    this.delegate = delegate;
+    super(delegate);
     this.settings = settings;
     this.delayer = delayer;
     this.random = random;
@@ -235,112 +235,108 @@ public final class ProtectedOrigin implements Origin {
 
   @Override
   public CompletableFuture<List<BucketInfo>> listBuckets() {
-    return call(true, delegate::listBuckets);
+    return call(true, delegate()::listBuckets);
   }
 
   @Override
   public CompletableFuture<Boolean> bucketExists(String bucket) {
-    return call(true, () -> delegate.bucketExists(bucket));
+    return call(true, () -> delegate().bucketExists(bucket));
   }
 
   @Override
   public CompletableFuture<Void> createBucket(String bucket) {
-    return call(false, () -> delegate.createBucket(bucket));
+    return call(false, () -> delegate().createBucket(bucket));
   }
 
   @Override
   public CompletableFuture<Void> deleteBucket(String bucket) {
-    return call(false, () -> delegate.deleteBucket(bucket));
+    return call(false, () -> delegate().deleteBucket(bucket));
   }
 
   @Override
   public CompletableFuture<ObjectMeta> head(String bucket, String key) {
-    return call(true, () -> delegate.head(bucket, key));
+    return call(true, () -> delegate().head(bucket, key));
   }
 
   @Override
   public CompletableFuture<Optional<ObjectMeta>> revalidate(String bucket, String key, String etag) {
-    return call(true, () -> delegate.revalidate(bucket, key, etag));
+    return call(true, () -> delegate().revalidate(bucket, key, etag));
   }
 
   @Override
   public CompletableFuture<PartRange> partRange(
       String bucket, String key, String etag, int partNumber) {
-    return call(true, () -> delegate.partRange(bucket, key, etag, partNumber));
+    return call(true, () -> delegate().partRange(bucket, key, etag, partNumber));
   }
 
   @Override
   public CompletableFuture<byte[]> readRange(String bucket, String key, String expectedEtag, long offset, int length) {
-    return call(true, () -> delegate.readRange(bucket, key, expectedEtag, offset, length));
+    return call(true, () -> delegate().readRange(bucket, key, expectedEtag, offset, length));
   }
 
   @Override
   public CompletableFuture<PutResult> put(String bucket, String key, ObjectBody body, WriteOptions options) {
-    return call(false, () -> delegate.put(bucket, key, body, options));
+    return call(false, () -> delegate().put(bucket, key, body, options));
   }
 
   @Override
   public CompletableFuture<Void> delete(String bucket, String key, WriteCondition condition) {
-    return call(false, () -> delegate.delete(bucket, key, condition));
+    return call(false, () -> delegate().delete(bucket, key, condition));
   }
 
   @Override
   public CompletableFuture<PutResult> copy(CopyRequest request) {
-    return call(false, () -> delegate.copy(request));
+    return call(false, () -> delegate().copy(request));
   }
 
   @Override
   public CompletableFuture<ListPage> list(ListRequest request) {
-    return call(true, () -> delegate.list(request));
+    return call(true, () -> delegate().list(request));
   }
 
   @Override
   public CompletableFuture<String> createMultipartUpload(String bucket, String key, WriteOptions options) {
-    return call(false, () -> delegate.createMultipartUpload(bucket, key, options));
+    return call(false, () -> delegate().createMultipartUpload(bucket, key, options));
   }
 
   @Override
   public CompletableFuture<String> uploadPart(MultipartUpload upload, int partNumber, ObjectBody body) {
-    return call(true, () -> delegate.uploadPart(upload, partNumber, body));
+    return call(true, () -> delegate().uploadPart(upload, partNumber, body));
   }
 
   @Override
   public CompletableFuture<PutResult> completeMultipartUpload(MultipartUpload upload,
       List<CompletedPart> parts, WriteCondition condition) {
-    return call(false, () -> delegate.completeMultipartUpload(upload, parts, condition));
+    return call(false, () -> delegate().completeMultipartUpload(upload, parts, condition));
   }
 
   @Override
   public CompletableFuture<Void> abortMultipartUpload(MultipartUpload upload) {
-    return call(true, () -> delegate.abortMultipartUpload(upload));
+    return call(true, () -> delegate().abortMultipartUpload(upload));
   }
 
   @Override
   public CompletableFuture<PartListing> listParts(MultipartUpload upload, int partNumberMarker, int maxParts) {
-    return call(true, () -> delegate.listParts(upload, partNumberMarker, maxParts));
+    return call(true, () -> delegate().listParts(upload, partNumberMarker, maxParts));
   }
 
   @Override
   public CompletableFuture<UploadListing> listUploads(UploadListRequest request) {
-    return call(true, () -> delegate.listUploads(request));
+    return call(true, () -> delegate().listUploads(request));
   }
 
   @Override
   public CompletableFuture<ObjectMeta> headVersion(String bucket, String key, String versionId) {
-    return call(true, () -> delegate.headVersion(bucket, key, versionId));
+    return call(true, () -> delegate().headVersion(bucket, key, versionId));
   }
 
   @Override
   public CompletableFuture<byte[]> readVersionRange(String bucket, String key, String versionId, long offset, int length) {
-    return call(true, () -> delegate.readVersionRange(bucket, key, versionId, offset, length));
+    return call(true, () -> delegate().readVersionRange(bucket, key, versionId, offset, length));
   }
 
   @Override
   public CompletableFuture<Void> deleteVersion(String bucket, String key, String versionId) {
-    return call(false, () -> delegate.deleteVersion(bucket, key, versionId));
+    return call(false, () -> delegate().deleteVersion(bucket, key, versionId));
   }
-
-  /** The protected origin does not own its delegate. */
-  @Override
-  public void close() {}
 }

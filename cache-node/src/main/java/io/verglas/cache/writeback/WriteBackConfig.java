@@ -13,7 +13,7 @@ import java.util.Objects;
  * are set, the rule {@code k ≤ w ≤ k + m} in {@link Builder#build()}.
  *
  * @param geometry {@code k} data and {@code m} parity fragments and the cell size; encoding a
- *     body holds {@code (k + m) * cell} bytes in memory, whatever the body's size
+ *     body holds {@code 2 * (k + m) * cell} bytes in memory, whatever the body's size
  * @param ackFragments {@code w}: durable fragments on distinct nodes before a PUT is
  *     acknowledged; an acknowledged write survives the loss of any {@code w - k} of them, all
  *     {@code m} losses only with {@code w = k + m}

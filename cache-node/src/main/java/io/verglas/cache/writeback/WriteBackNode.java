@@ -38,7 +38,9 @@ import org.slf4j.LoggerFactory;
  * key per backoff period, and nothing is dropped. Each origin call goes through the node's
  * origin protection (concurrency limit, circuit breaker) since {@link #wrap} is given the
  * protected origin. Scrubbing: every {@value #SCRUB_EVERY_PASSES} passes on the same thread.
- * Threads: staging and reconstruction run on {@value #BLOCKING_THREADS} threads of their own.
+ * Threads: staging and reconstruction run on {@value #BLOCKING_THREADS} threads of their own;
+ * the writes and fsyncs of a write's fragments on one more thread per fragment store, in
+ * parallel, and the body's MD5 on one more, beside the coding.
  */
 public final class WriteBackNode implements AutoCloseable {
   static final int BLOCKING_THREADS = 4;
@@ -50,6 +52,7 @@ public final class WriteBackNode implements AutoCloseable {
   private final WriteJournal journal;
   private final List<FragmentNode> nodes;
   private final ExecutorService blocking;
+  private final ExecutorService fragmentIo;
   private final ScheduledExecutorService propagation;
   private final LongAdder acknowledged = new LongAdder();
   private final LongAdder writtenThrough = new LongAdder();
@@ -67,6 +70,7 @@ public final class WriteBackNode implements AutoCloseable {
     this.journal = journal;
     this.nodes = List.copyOf(nodes);
     this.blocking = Executors.newFixedThreadPool(BLOCKING_THREADS, threads("verglas-writeback-io"));
+    this.fragmentIo = Executors.newFixedThreadPool(nodes.size() + 1, threads("verglas-writeback-fragment-io"));
     this.propagation = Executors.newSingleThreadScheduledExecutor(threads("verglas-writeback-propagator"));
     this.backoff = config.propagationInterval();
   }
@@ -101,7 +105,7 @@ public final class WriteBackNode implements AutoCloseable {
     }
     OriginApplier applier = new OriginApplier(origin);
     stager = new WriteBackStager(config, journal, () -> nodes, applier, clock::millis,
-        () -> UUID.randomUUID().toString());
+        () -> UUID.randomUUID().toString(), fragmentIo);
     propagator = new Propagator(stager, journal, applier);
     scrubber = new Scrubber(stager);
     schedule(config.propagationInterval());
@@ -175,6 +179,8 @@ public final class WriteBackNode implements AutoCloseable {
     try {
       propagation.awaitTermination(10, TimeUnit.SECONDS);
       blocking.awaitTermination(10, TimeUnit.SECONDS);
+      fragmentIo.shutdown(); // after the stagings, which wait for their fragments' writes
+      fragmentIo.awaitTermination(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -1,9 +1,9 @@
 package io.verglas.cache.writeback;
 
-import io.verglas.cache.origin.BucketInfo;
 import io.verglas.cache.origin.CompletedPart;
 import io.verglas.cache.origin.CopyRequest;
 import io.verglas.cache.origin.ETags;
+import io.verglas.cache.origin.ForwardingOrigin;
 import io.verglas.cache.origin.ListPage;
 import io.verglas.cache.origin.ListRequest;
 import io.verglas.cache.origin.MultipartUpload;
@@ -11,18 +11,12 @@ import io.verglas.cache.origin.ObjectBody;
 import io.verglas.cache.origin.ObjectMeta;
 import io.verglas.cache.origin.Origin;
 import io.verglas.cache.origin.OriginException;
-import io.verglas.cache.origin.PartListing;
 import io.verglas.cache.origin.PutResult;
-import io.verglas.cache.origin.UploadListRequest;
-import io.verglas.cache.origin.UploadListing;
 import io.verglas.cache.origin.WriteCondition;
 import io.verglas.cache.origin.WriteOptions;
 import io.verglas.cache.writeback.journal.JournalRecord;
 import java.io.IOException;
 import java.io.InputStream;
-import java.security.DigestInputStream;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -52,8 +46,7 @@ import java.util.function.Supplier;
  * index holds it. Blocking work (staging, fsyncs, reconstruction, draining) runs on {@code
  * blocking}, never on the caller's thread.
  */
-final class WriteBackOrigin implements Origin {
-  private final Origin origin;
+final class WriteBackOrigin extends ForwardingOrigin {
   private final WriteBackConfig config;
   private final WriteBackStager stager;
   private final Propagator propagator;
@@ -62,7 +55,7 @@ final class WriteBackOrigin implements Origin {
 
   WriteBackOrigin(Origin origin, WriteBackConfig config, WriteBackStager stager, Propagator propagator,
       Executor blocking, Consumer<StageOutcome> outcomes) {
-    this.origin = origin;
+    super(origin);
     this.config = config;
     this.stager = stager;
     this.propagator = propagator;
@@ -77,7 +70,7 @@ final class WriteBackOrigin implements Origin {
   @Override
   public CompletableFuture<ObjectMeta> head(String bucket, String key) {
     return pending(bucket, key).map(p -> CompletableFuture.completedFuture(meta(p)))
-        .orElseGet(() -> origin.head(bucket, key));
+        .orElseGet(() -> delegate().head(bucket, key));
   }
 
   @Override
@@ -86,7 +79,7 @@ final class WriteBackOrigin implements Origin {
       ObjectMeta meta = meta(p);
       return CompletableFuture.completedFuture(ETags.matches(meta.etag(), etag) ? Optional.<ObjectMeta>empty()
           : Optional.of(meta));
-    }).orElseGet(() -> origin.revalidate(bucket, key, etag));
+    }).orElseGet(() -> delegate().revalidate(bucket, key, etag));
   }
 
   private static ObjectMeta meta(JournalRecord.Pending pending) {
@@ -102,7 +95,7 @@ final class WriteBackOrigin implements Origin {
     Optional<JournalRecord.Pending> pending = pending(bucket, key);
     if (pending.isEmpty() || !(pending.get() instanceof JournalRecord.Staged staged)
         || !ETags.matches(WriteBackMetadata.etag(staged), expectedEtag)) {
-      return origin.readRange(bucket, key, expectedEtag, offset, length);
+      return delegate().readRange(bucket, key, expectedEtag, offset, length);
     }
     return this.<byte[]>blocking(() -> {
       try (InputStream body = stager.open(staged)) {
@@ -112,23 +105,23 @@ final class WriteBackOrigin implements Origin {
     }).exceptionallyCompose(e -> stager.latest(bucket, key).filter(staged::equals).isPresent()
         ? CompletableFuture.failedFuture(e)
         // propagated (fragments released) meanwhile: the origin has this version now, same ETag
-        : origin.readRange(bucket, key, expectedEtag, offset, length));
+        : delegate().readRange(bucket, key, expectedEtag, offset, length));
   }
 
   @Override
   public CompletableFuture<PutResult> put(String bucket, String key, ObjectBody body, WriteOptions options) {
     if (!config.covers(bucket, key) || !options.condition().isNone()) {
-      return afterDrain(bucket, key, () -> origin.put(bucket, key, body, options));
+      return afterDrain(bucket, key, () -> delegate().put(bucket, key, body, options));
     }
     return blocking(() -> stage(bucket, key, body, options));
   }
 
   private PutResult stage(String bucket, String key, ObjectBody body, WriteOptions options) throws IOException {
-    MessageDigest md5 = md5();
     ThroughWriter through = new ThroughWriter(body, options);
-    try (InputStream in = new DigestInputStream(body.openStream(), md5)) {
-      StageOutcome outcome = stager.put(bucket, key, () -> WriteBackMetadata.of(options, ETags.ofMd5(md5.digest())),
-          body.length(), in, through);
+    try (InputStream in = body.openStream()) {
+      // md5 is null only when the stager writes through before reading the body: ThroughWriter ignores it then
+      StageOutcome outcome = stager.put(bucket, key,
+          md5 -> WriteBackMetadata.of(options, md5 == null ? null : ETags.ofMd5(md5)), body.length(), in, through);
       outcomes.accept(outcome);
       if (outcome instanceof StageOutcome.Acknowledged acked) {
         return new PutResult(WriteBackMetadata.etag(acked.record()), Instant.ofEpochMilli(acked.record().stagedAtMillis()));
@@ -154,13 +147,13 @@ final class WriteBackOrigin implements Origin {
     public void put(String bucket, String key, Map<String, String> metadata, long length, InputStream ignored)
         throws IOException {
       propagator.drain(bucket, key);
-      result = OriginApplier.await(origin.put(bucket, key, body, options));
+      result = OriginApplier.await(delegate().put(bucket, key, body, options));
     }
 
     @Override
     public void delete(String bucket, String key) throws IOException {
       propagator.drain(bucket, key);
-      OriginApplier.await(origin.delete(bucket, key, WriteCondition.NONE));
+      OriginApplier.await(delegate().delete(bucket, key, WriteCondition.NONE));
     }
   }
 
@@ -172,30 +165,30 @@ final class WriteBackOrigin implements Origin {
         return null;
       });
     }
-    return afterDrain(bucket, key, () -> origin.delete(bucket, key, condition));
+    return afterDrain(bucket, key, () -> delegate().delete(bucket, key, condition));
   }
 
   @Override
   public CompletableFuture<PutResult> copy(CopyRequest request) {
     return afterDrain(request.sourceBucket(), request.sourceKey(),
-        () -> afterDrain(request.bucket(), request.key(), () -> origin.copy(request)));
+        () -> afterDrain(request.bucket(), request.key(), () -> delegate().copy(request)));
   }
 
   @Override
   public CompletableFuture<PutResult> completeMultipartUpload(MultipartUpload upload, List<CompletedPart> parts,
       WriteCondition condition) {
-    return afterDrain(upload.bucket(), upload.key(), () -> origin.completeMultipartUpload(upload, parts, condition));
+    return afterDrain(upload.bucket(), upload.key(), () -> delegate().completeMultipartUpload(upload, parts, condition));
   }
 
   @Override
   public CompletableFuture<Void> deleteVersion(String bucket, String key, String versionId) {
-    return afterDrain(bucket, key, () -> origin.deleteVersion(bucket, key, versionId));
+    return afterDrain(bucket, key, () -> delegate().deleteVersion(bucket, key, versionId));
   }
 
   @Override
   public CompletableFuture<ObjectMeta> headVersion(String bucket, String key, String versionId) {
     return NULL_VERSION.equals(versionId) && pending(bucket, key).isPresent() ? head(bucket, key)
-        : origin.headVersion(bucket, key, versionId);
+        : delegate().headVersion(bucket, key, versionId);
   }
 
   @Override
@@ -203,7 +196,7 @@ final class WriteBackOrigin implements Origin {
       int length) {
     return NULL_VERSION.equals(versionId) && pending(bucket, key).isPresent()
         ? head(bucket, key).thenCompose(meta -> readRange(bucket, key, meta.etag(), offset, length))
-        : origin.readVersionRange(bucket, key, versionId, offset, length);
+        : delegate().readVersionRange(bucket, key, versionId, offset, length);
   }
 
   /** Runs {@code write} once the key's buffered changes reached the origin (at once when it has none). */
@@ -220,7 +213,7 @@ final class WriteBackOrigin implements Origin {
   @Override
   public CompletableFuture<ListPage> list(ListRequest request) {
     if (!config.coversBucket(request.bucket()) || request.maxKeys() == 0) {
-      return origin.list(request);
+      return delegate().list(request);
     }
     ListRequest unwrapped;
     try {
@@ -229,7 +222,7 @@ final class WriteBackOrigin implements Origin {
       return CompletableFuture.failedFuture(new OriginException(OriginException.Reason.INVALID_ARGUMENT,
           e.getMessage()));
     }
-    return origin.list(unwrapped).thenApply(page -> PendingListing.merge(request, page,
+    return delegate().list(unwrapped).thenApply(page -> PendingListing.merge(request, page,
         stager.latestUnder(request.bucket(), request.prefix())));
   }
 
@@ -245,69 +238,4 @@ final class WriteBackOrigin implements Origin {
       }
     }, blocking);
   }
-
-  private static MessageDigest md5() {
-    try {
-      return MessageDigest.getInstance("MD5");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("Cannot compute ETags: no MD5 in this JVM", e);
-    }
-  }
-
-  // Operations write-back does not change.
-
-  @Override
-  public CompletableFuture<List<BucketInfo>> listBuckets() {
-    return origin.listBuckets();
-  }
-
-  @Override
-  public CompletableFuture<Boolean> bucketExists(String bucket) {
-    return origin.bucketExists(bucket);
-  }
-
-  @Override
-  public CompletableFuture<Void> createBucket(String bucket) {
-    return origin.createBucket(bucket);
-  }
-
-  @Override
-  public CompletableFuture<Void> deleteBucket(String bucket) {
-    return origin.deleteBucket(bucket);
-  }
-
-  @Override
-  public CompletableFuture<String> createMultipartUpload(String bucket, String key, WriteOptions options) {
-    return origin.createMultipartUpload(bucket, key, options);
-  }
-
-  @Override
-  public CompletableFuture<String> uploadPart(MultipartUpload upload, int partNumber, ObjectBody body) {
-    return origin.uploadPart(upload, partNumber, body);
-  }
-
-  @Override
-  public CompletableFuture<Void> abortMultipartUpload(MultipartUpload upload) {
-    return origin.abortMultipartUpload(upload);
-  }
-
-  @Override
-  public CompletableFuture<PartListing> listParts(MultipartUpload upload, int partNumberMarker, int maxParts) {
-    return origin.listParts(upload, partNumberMarker, maxParts);
-  }
-
-  @Override
-  public CompletableFuture<UploadListing> listUploads(UploadListRequest request) {
-    return origin.listUploads(request);
-  }
-
-  @Override
-  public CompletableFuture<io.verglas.cache.origin.PartRange> partRange(String bucket, String key, String etag,
-      int partNumber) {
-    return origin.partRange(bucket, key, etag, partNumber);
-  }
-
-  /** The node does not own its origin. */
-  @Override
-  public void close() {}
 }

@@ -1,5 +1,6 @@
 package io.verglas.cache.writeback;
 
+import io.verglas.cache.writeback.code.BodyDigest;
 import io.verglas.cache.writeback.code.DecodedBody;
 import io.verglas.cache.writeback.code.Geometry;
 import io.verglas.cache.writeback.code.StripeDecoder;
@@ -22,6 +23,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -33,9 +36,10 @@ import java.util.function.Supplier;
  * FragmentPlacement}), keeping those whose store has room for a fragment; fragment {@code i}
  * goes to the {@code i}-th, one per node. Acknowledgment: the body is encoded one stripe at a
  * time into the chosen stores; a fragment counts once its store committed it (file and
- * directory fsynced); with at least {@code w} counted, the journal record (identity, metadata,
- * geometry, placements) is appended and fsynced, and only then does {@link #put} return {@link
- * StageOutcome.Acknowledged}. There is no other path to that outcome. Degraded: fewer than
+ * directory fsynced; the fragments are written and committed in parallel, one task per
+ * fragment, and every commit is awaited); with at least {@code w} counted, the journal record
+ * (identity, metadata, geometry, placements) is appended and fsynced, and only then does {@link
+ * #put} return {@link StageOutcome.Acknowledged}. There is no other path to that outcome. Degraded: fewer than
  * {@code w} nodes with room before the body is read: the body goes to the origin as it is;
  * fewer than {@code w} but at least {@code k} durable after it: the body is reconstructed from
  * the fragments and written to the origin before returning, and the fragments released; fewer
@@ -44,10 +48,11 @@ import java.util.function.Supplier;
  * wins: index updates happen in journal order under one lock); it is rebuilt from the journal's
  * dirty set on start. Time and write ids are injected.
  *
- * <p>Not here yet: fragments on other nodes over the peer protocol (commits here are
- * sequential, not parallel), stragglers after the acknowledgment, journal replication.
- * Propagation to the origin is {@link Propagator}'s ({@link #superseded}, {@link #retire}),
- * verification and repair the {@link Scrubber}'s ({@link #replace}). Memory per PUT or GET: {@code (k + m) * cell} bytes.
+ * <p>Not here yet: fragments on other nodes over the peer protocol, stragglers after the
+ * acknowledgment, journal replication. Propagation to the origin is {@link Propagator}'s
+ * ({@link #superseded}, {@link #retire}), verification and repair the {@link Scrubber}'s
+ * ({@link #replace}). Memory per PUT: {@code 2 * (k + m) * cell} bytes (two stripes: one being
+ * coded, one being written); per GET {@code (k + m) * cell}.
  */
 public final class WriteBackStager {
   private final WriteBackConfig config;
@@ -56,6 +61,7 @@ public final class WriteBackStager {
   private final OriginWriter origin;
   private final LongSupplier clock;
   private final Supplier<String> writeIds;
+  private final Executor fragmentIo;
   private final Map<String, JournalRecord.Pending> latest = new ConcurrentHashMap<>();
 
   /**
@@ -65,12 +71,26 @@ public final class WriteBackStager {
    */
   public WriteBackStager(WriteBackConfig config, WriteJournal journal, Supplier<List<FragmentNode>> nodes,
       OriginWriter origin, LongSupplier clock, Supplier<String> writeIds) {
+    this(config, journal, nodes, origin, clock, writeIds, Runnable::run);
+  }
+
+  /**
+   * As the other constructor, which writes and commits a write's fragments on the caller's thread.
+   *
+   * @param fragmentIo runs the writes and commits (file and directory fsyncs) of a write's
+   *     fragments, one task per fragment and step, so that they overlap each other and the coding
+   *     of the next stripe; {@link #put} waits for them, so it must not be a bounded pool that
+   *     also runs {@code put}
+   */
+  public WriteBackStager(WriteBackConfig config, WriteJournal journal, Supplier<List<FragmentNode>> nodes,
+      OriginWriter origin, LongSupplier clock, Supplier<String> writeIds, Executor fragmentIo) {
     this.config = Objects.requireNonNull(config, "config");
     this.journal = Objects.requireNonNull(journal, "journal");
     this.nodes = Objects.requireNonNull(nodes, "nodes");
     this.origin = Objects.requireNonNull(origin, "origin");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.writeIds = Objects.requireNonNull(writeIds, "writeIds");
+    this.fragmentIo = Objects.requireNonNull(fragmentIo, "fragmentIo");
     journal.pending().forEach(r -> latest.put(indexKey(r.identity().bucket(), r.identity().key()), r));
   }
 
@@ -81,34 +101,37 @@ public final class WriteBackStager {
   /** Stages a PUT of {@code length} bytes; see the class comment for the outcomes. */
   public StageOutcome put(String bucket, String key, Map<String, String> metadata, long length, InputStream body)
       throws IOException {
-    return put(bucket, key, () -> metadata, length, body, origin);
+    return put(bucket, key, md5 -> metadata, length, body, origin);
   }
 
   /**
-   * As {@link #put(String, String, Map, long, InputStream)}, with the metadata asked for once the
-   * body has been read (so it may hold a digest of the body), and writes through going to
+   * As {@link #put(String, String, Map, long, InputStream)}, with the metadata made from the
+   * body's MD5 once the body has been read (the MD5 is computed from the stripes as they are
+   * coded; null when the body is written through before it is read), and writes through going to
    * {@code through} (given the body and the metadata as it is at that moment).
    */
-  public StageOutcome put(String bucket, String key, Supplier<Map<String, String>> metadata, long length,
+  public StageOutcome put(String bucket, String key, Function<byte[], Map<String, String>> metadata, long length,
       InputStream body, OriginWriter through) throws IOException {
     ObjectIdentity id = new ObjectIdentity(bucket, key, writeIds.get());
     Geometry geometry = config.geometry();
     List<FragmentNode> chosen = choose(id, geometry, length);
     if (chosen.size() < config.ackFragments()) {
-      through.put(bucket, key, metadata.get(), length, body);
+      through.put(bucket, key, metadata.apply(null), length, body);
       return new StageOutcome.WrittenThrough("only " + chosen.size() + " nodes have room for a fragment, w="
           + config.ackFragments());
     }
     FragmentSink sink = open(id, geometry, length, chosen);
+    BodyDigest md5 = new BodyDigest(geometry, length, fragmentIo);
     List<Integer> durable;
     try {
-      encode(id, length, body, new StripeEncoder(geometry, sink));
+      encode(id, length, body, new StripeEncoder(geometry, sink.andThen(md5)));
       durable = sink.commit();
     } catch (IOException | RuntimeException e) {
+      md5.release();
       sink.abandon();
       throw e;
     }
-    return settle(id, metadata.get(), length, chosen, durable, sink, through);
+    return settle(id, metadata.apply(md5.digest()), length, chosen, durable, sink, through);
   }
 
   private List<FragmentNode> choose(ObjectIdentity id, Geometry geometry, long length) {
@@ -117,12 +140,12 @@ public final class WriteBackStager {
         .filter(n -> n.store().hasRoomFor(bytes)).limit(geometry.totalFragments()).toList();
   }
 
-  private static FragmentSink open(ObjectIdentity id, Geometry geometry, long length, List<FragmentNode> chosen) {
+  private FragmentSink open(ObjectIdentity id, Geometry geometry, long length, List<FragmentNode> chosen) {
     List<FragmentOutput> outputs = new ArrayList<>();
     for (int i = 0; i < geometry.totalFragments(); i++) {
       outputs.add(i < chosen.size() ? create(chosen.get(i), new FragmentHeader(id, geometry, i, length)) : null);
     }
-    return new FragmentSink(outputs);
+    return new FragmentSink(outputs, fragmentIo);
   }
 
   /** The node's output, or null when it cannot take the fragment after all (an erasure from the start). */

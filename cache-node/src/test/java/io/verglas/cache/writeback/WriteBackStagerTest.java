@@ -20,6 +20,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -28,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The write-back quorum of one coordinator over three fragment stores standing in for nodes:
- * the acknowledgment threshold, write-through when nodes lack room, a mid-stream shortfall
+ * the acknowledgment threshold (the fragments' commits in parallel), write-through when nodes lack room, a mid-stream shortfall
  * with at least k and with fewer than k fragments, reads by reconstruction, restart.
  */
 class WriteBackStagerTest {
@@ -38,10 +40,12 @@ class WriteBackStagerTest {
   private final TestingOrigin origin = new TestingOrigin();
   private final List<FragmentNode> nodes = new ArrayList<>();
   private final AtomicInteger writeIds = new AtomicInteger();
+  private final ExecutorService commits = Executors.newFixedThreadPool(3);
   private WriteJournal journal;
 
   @AfterEach
   void closeJournal() throws IOException {
+    commits.shutdownNow();
     if (journal != null) {
       journal.close();
     }
@@ -106,6 +110,15 @@ class WriteBackStagerTest {
   }
 
   @Test
+  void aFragmentWhoseCommitFailsDoesNotCountAndTheWriteIsNotAcknowledged() throws IOException {
+    WriteBackStager stager = stager(3, 1 << 20, 3);
+    byte[] body = body(500_000);
+    // every cell reaches node 0's file, but its directory is gone when the fragment is committed
+    StageOutcome outcome = stager.put("b", "k", META, body.length, failingNodesAfter(body, body.length, 1));
+    assertWrittenThrough(stager, outcome, body, "only 2 fragments durable, w=3");
+  }
+
+  @Test
   void withWEqualToKOneLostNodeStillAcknowledges() throws IOException {
     WriteBackStager stager = stager(3, 1 << 20, 2);
     byte[] body = body(500_000);
@@ -149,7 +162,7 @@ class WriteBackStagerTest {
       nodes.add(new FragmentNode("node-" + i, FragmentStore.open(dir.resolve("node-" + i), ceiling)));
     }
     journal = WriteJournal.open(dir.resolve("journal"));
-    return new WriteBackStager(config, journal, () -> nodes, origin, () -> 1, this::writeId);
+    return new WriteBackStager(config, journal, () -> nodes, origin, () -> 1, this::writeId, commits);
   }
 
   private String writeId() {

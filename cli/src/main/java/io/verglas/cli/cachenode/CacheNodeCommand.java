@@ -3,10 +3,10 @@ package io.verglas.cli.cachenode;
 import io.verglas.cli.foreground.Foreground;
 import java.net.URI;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Callable;
+import io.verglas.cache.writeback.WriteBackConfig;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -60,21 +60,14 @@ public final class CacheNodeCommand implements Callable<Integer> {
       + "no /catalog)")
   String catalogUri;
 
-  @Option(names = "--write-back-prefix", paramLabel = "PREFIX", description = "Buffer PUTs of keys of the "
-      + "bucket starting with PREFIX as erasure-coded fragments and acknowledge them before they reach the "
-      + "origin (repeatable; \"\" for every key; default: none, every PUT goes through). The fragments stay on "
-      + "this node's disk: a buffered write survives a restart, not the loss of that disk")
-  List<String> writeBackPrefixes = new ArrayList<>();
-
-  @Option(names = "--write-back-dir", description = "Where buffered writes' fragments and journal live "
-      + "(default: cache-node-writeback)")
-  Path writeBackDir = Path.of("cache-node-writeback");
+  @Mixin WriteBackFlags writeBack;
 
   @Override
   public Integer call() throws Exception {
+    WriteBackConfig writeBackConfig = writeBack.config(bucket);
     StandaloneCacheNode node = StandaloneCacheNode.start(new StandaloneCacheNode.Options(
         originEndpoint, originRegion, bucket, host, port, adminPort, region, dramCacheBytes,
-        spoolDir, catalogUri, writeBackPrefixes, writeBackDir), NodeKeys.from(System.getenv()));
+        spoolDir, catalogUri, writeBackConfig), NodeKeys.from(System.getenv()));
     Foreground foreground = Foreground.stopOnExit("Stopping the cache node ...", node);
     System.out.println("The cache node is up.");
     System.out.println("  S3 endpoint   " + node.endpoint() + "  (bucket " + bucket + ", origin "
@@ -83,8 +76,8 @@ public final class CacheNodeCommand implements Callable<Integer> {
     if (catalogUri != null) {
       System.out.println("  REST catalog  " + node.catalogUri());
     }
-    if (!writeBackPrefixes.isEmpty()) {
-      System.out.println("  Write-back    " + writeBackPrefixes + " in " + writeBackDir);
+    if (writeBackConfig != null) {
+      System.out.println("  Write-back    " + writeBack.describe(writeBackConfig));
     }
     foreground.await();
     return 0;

@@ -11,7 +11,6 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.iceberg.catalog.Catalog;
@@ -25,17 +24,12 @@ import org.apache.iceberg.catalog.Catalog;
  */
 public final class StandaloneCacheNode implements AutoCloseable {
   /**
-   * Where the origin is, where the node listens, the catalog it serves (null: none), and the key
-   * prefixes of the bucket whose PUTs it buffers (write-back, fragments in {@code writeBackDir}
-   * on this node; empty: none).
+   * Where the origin is, where the node listens, the catalog it serves (null: none), and its
+   * write-back settings (null: none, every PUT goes through).
    */
   public record Options(URI originEndpoint, String originRegion, String bucket, String host,
       int port, int adminPort, String region, long dramCacheBytes, Path spoolDir,
-      String catalogUri, List<String> writeBackPrefixes, Path writeBackDir) {
-    public Options {
-      writeBackPrefixes = List.copyOf(writeBackPrefixes);
-    }
-  }
+      String catalogUri, WriteBackConfig writeBack) {}
 
   private final S3Origin origin;
   private final CacheNode node;
@@ -96,11 +90,8 @@ public final class StandaloneCacheNode implements AutoCloseable {
     if (options.catalogUri() != null) {
       node.catalog(RestCatalogConfig.builder(catalog::get, keys.catalogToken()).build());
     }
-    if (!options.writeBackPrefixes().isEmpty()) {
-      WriteBackConfig.Builder writeBack = WriteBackConfig.builder().directory(options.writeBackDir())
-          .localFragmentStores(true);
-      options.writeBackPrefixes().forEach(prefix -> writeBack.enable(options.bucket(), prefix));
-      node.writeBack(writeBack.build());
+    if (options.writeBack() != null) {
+      node.writeBack(options.writeBack());
     }
     return node;
   }

@@ -1,9 +1,11 @@
 package io.verglas.cli.local;
 
 import io.verglas.cache.origin.OriginRequestListener;
+import io.verglas.cache.writeback.WriteBackConfig;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Properties;
 
@@ -39,6 +41,7 @@ public final class LocalConfig {
   private final OriginRequestListener originRequests;
   private final String workersJdbcUrl;
   private final String workersSchema;
+  private final List<String> writeBackPrefixes;
 
   private LocalConfig(Builder b) {
     this.dataDir = b.dataDir.toAbsolutePath().normalize();
@@ -59,6 +62,11 @@ public final class LocalConfig {
     this.originRequests = b.originRequests;
     this.workersJdbcUrl = b.workersJdbcUrl;
     this.workersSchema = b.workersSchema;
+    this.writeBackPrefixes = b.writeBackPrefixes;
+    if (!writeBackPrefixes.isEmpty() && nodes > 1) {
+      throw new IllegalArgumentException("Cannot enable write-back with " + nodes + " cache nodes: fragments "
+          + "do not travel between nodes yet (one node keeps all k+m of them on its disk); use one node");
+    }
   }
 
   public static Builder builder() {
@@ -90,6 +98,20 @@ public final class LocalConfig {
   public String workersJdbcUrl() { return workersJdbcUrl; }
   /** The schema of the worker scheduler's queue tables. */
   public String workersSchema() { return workersSchema; }
+
+  /**
+   * The cache node's write-back (k=2, m=1, w=3, its fragments and journal in {@code
+   * DIR/writeback}), or null: off, the default.
+   */
+  public WriteBackConfig writeBack() {
+    if (writeBackPrefixes.isEmpty()) {
+      return null;
+    }
+    WriteBackConfig.Builder config = WriteBackConfig.builder().directory(dataDir.resolve("writeback"))
+        .localFragmentStores(true);
+    writeBackPrefixes.forEach(prefix -> config.enable(bucket, prefix));
+    return config.build();
+  }
 
   /** Told of every request the cache nodes make to the origin (benchmarks count them by table). */
   public OriginRequestListener originRequests() { return originRequests; }
@@ -125,6 +147,7 @@ public final class LocalConfig {
     private OriginRequestListener originRequests = OriginRequestListener.NONE;
     private String workersJdbcUrl = WORKERS_JDBC_URL_DEFAULT;
     private String workersSchema = WORKERS_SCHEMA_DEFAULT;
+    private List<String> writeBackPrefixes = List.of();
 
     public Builder dataDir(Path dir) { this.dataDir = Objects.requireNonNull(dir, "dataDir"); return this; }
     public Builder host(String value) { this.host = Objects.requireNonNull(value, "host"); return this; }
@@ -209,6 +232,12 @@ public final class LocalConfig {
             + ": only jdbc:postgresql: URLs (or none)");
       }
       this.workersJdbcUrl = url;
+      return this;
+    }
+
+    /** Buffers the PUTs of the bucket's keys with these prefixes ("" for every key); empty: none, the default. */
+    public Builder writeBackPrefixes(List<String> prefixes) {
+      this.writeBackPrefixes = List.copyOf(prefixes);
       return this;
     }
 

@@ -5,6 +5,7 @@ import io.verglas.events.feed.FeedBounds;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
 
@@ -58,6 +59,11 @@ public final class LocalSettings {
           "The worker scheduler's PostgreSQL database (credentials as URL parameters). When it "
           + "is reachable at start the stack runs the deployments' scheduler; else workers are "
           + "off and the stack says why. none: always off.", (b, k, v) -> b.workersJdbcUrl(v))
+      .add("local.write-back-prefixes", "PREFIX[,PREFIX...]", "none", "Buffer the cache node's PUTs of "
+          + "keys of the bucket starting with these prefixes as erasure-coded fragments (k=2, m=1, w=3, in "
+          + "DIR/writeback) and acknowledge them before they reach the origin; one cache node only. The "
+          + "--write-back-prefix flag (repeatable, \"\" for every key) replaces them.",
+          (b, k, v) -> b.writeBackPrefixes(prefixes(v)))
       .add("local.workers-schema", "SCHEMA", LocalConfig.WORKERS_SCHEMA_DEFAULT, "The schema "
           + "holding the scheduler's job queue.", (b, k, v) -> b.workersSchema(v))
       .build();
@@ -106,6 +112,10 @@ public final class LocalSettings {
           + (unknown.size() > 1 ? "s " : " ") + String.join(", ", unknown)
           + " (docs/configuration.md lists the local.* keys)");
     }
+  }
+
+  private static List<String> prefixes(String value) {
+    return Arrays.stream(value.split(",")).map(String::trim).filter(p -> !p.isEmpty()).toList();
   }
 
   private static boolean flag(String key, String value) {

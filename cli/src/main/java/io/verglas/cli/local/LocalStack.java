@@ -199,6 +199,9 @@ public final class LocalStack implements AutoCloseable {
       if (config.originRequests() != OriginRequestListener.NONE) {
         node.originRequests(config.originRequests());
       }
+      if (config.writeBack() != null) {
+        node.writeBack(config.writeBack());   // one node only: LocalConfig refuses more
+      }
       // every node answers /v1/query; the query service reads tables through the catalog's
       // FileIO (the first node), with the catalog's token
       node.service(queries);

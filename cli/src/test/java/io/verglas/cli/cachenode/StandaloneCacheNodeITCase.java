@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.verglas.cache.CacheNode;
 import io.verglas.cache.origin.LocalDirectoryOrigin;
+import io.verglas.cache.writeback.WriteBackConfig;
 import io.verglas.catalog.Catalogs;
 import io.verglas.store.ObjectStoreEndpoint;
 import java.net.URI;
@@ -14,7 +15,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Schema;
@@ -26,6 +26,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -49,8 +50,8 @@ class StandaloneCacheNodeITCase {
   void buffersThePutsOfItsWriteBackPrefixes() throws Exception {
     try (LocalDirectoryOrigin directory = new LocalDirectoryOrigin(dir.resolve("origin"));
         CacheNode origin = originNode(directory);
-        StandaloneCacheNode node = StandaloneCacheNode.start(options(origin, null, List.of("buffered/")),
-            NodeKeys.from(ENV));
+        StandaloneCacheNode node = StandaloneCacheNode.start(options(origin, null,
+            writeBack("--write-back-prefix", "buffered/", "--write-back-ack-fragments", "2")), NodeKeys.from(ENV));
         S3Client client = new ObjectStoreEndpoint(node.endpoint(), "us-east-1", "client",
             "client-secret", "warehouse").newClient()) {
       client.putObject(b -> b.bucket("warehouse").key("buffered/a"), RequestBody.fromString("soon"));
@@ -69,7 +70,7 @@ class StandaloneCacheNodeITCase {
     try (LocalDirectoryOrigin directory = new LocalDirectoryOrigin(dir.resolve("origin"));
         CacheNode origin = originNode(directory);
         StandaloneCacheNode node = StandaloneCacheNode.start(
-            options(origin, "jdbc:sqlite:" + dir.resolve("catalog.db"), List.of()), NodeKeys.from(ENV));
+            options(origin, "jdbc:sqlite:" + dir.resolve("catalog.db"), null), NodeKeys.from(ENV));
         S3Client client = new ObjectStoreEndpoint(node.endpoint(), "us-east-1", "client",
             "client-secret", "warehouse").newClient();
         S3Client atOrigin = new ObjectStoreEndpoint(origin.endpoint(), "us-east-1", "origin",
@@ -127,9 +128,17 @@ class StandaloneCacheNodeITCase {
         .spoolDirectory(dir.resolve("origin-spool")).build().start();
   }
 
-  private StandaloneCacheNode.Options options(CacheNode origin, String catalogUri, List<String> writeBackPrefixes) {
+  private StandaloneCacheNode.Options options(CacheNode origin, String catalogUri, WriteBackConfig writeBack) {
     return new StandaloneCacheNode.Options(origin.endpoint(), "us-east-1", "warehouse", "127.0.0.1", 0, 0,
-        "us-east-1", 64L << 20, dir.resolve("spool"), catalogUri, writeBackPrefixes, dir.resolve("writeback"));
+        "us-east-1", 64L << 20, dir.resolve("spool"), catalogUri, writeBack);
+  }
+
+  /** The write-back settings of {@code verglas cache-node}'s flags. */
+  private WriteBackConfig writeBack(String... flags) {
+    WriteBackFlags parsed = new WriteBackFlags();
+    new CommandLine(parsed).parseArgs(flags);
+    parsed.directory = dir.resolve("writeback");
+    return parsed.config("warehouse");
   }
 
   private static int status(URI uri, String token) throws Exception {

@@ -3,7 +3,9 @@ package io.verglas.cli.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
 
@@ -33,6 +35,22 @@ class LocalSettingsTest {
   void aBadValueFailsNamingItsKey() {
     assertThatThrownBy(() -> LocalConfig.builder().apply(properties("local.s3-port", "x")))
         .hasMessage("Invalid local.s3-port: x (a number)");
+  }
+
+  @Test
+  void writeBackIsOffByDefaultAndOnForTheGivenPrefixesOfOneNode() {
+    assertThat(LocalConfig.builder().build().writeBack()).isNull();
+
+    LocalConfig config = LocalConfig.builder().apply(properties("local.data-dir", "/tmp/v",
+        "local.write-back-prefixes", "tables/, logs/")).build();
+    assertThat(config.writeBack().covers("warehouse", "logs/a")).isTrue();
+    assertThat(config.writeBack().covers("warehouse", "other/a")).isFalse();
+    assertThat(config.writeBack().ackFragments()).isEqualTo(3);
+    assertThat(config.writeBack().directory()).isEqualTo(Path.of("/tmp/v/writeback"));
+
+    assertThatThrownBy(() -> LocalConfig.builder().nodes(2).writeBackPrefixes(List.of("")).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("Cannot enable write-back with 2 cache nodes: fragments do not travel");
   }
 
   private static Properties properties(String... pairs) {

@@ -10,11 +10,14 @@ import org.apache.hadoop.io.erasurecode.rawcoder.RawErasureEncoder;
 /**
  * Encodes a body into {@code k + m} fragments one stripe at a time, as it arrives.
  *
- * <p>Design: body bytes are copied into one stripe buffer of {@code k * cell} bytes (the data
+ * <p>Design: body bytes are copied into a stripe buffer of {@code k * cell} bytes (the data
  * cells side by side, so a short last stripe is re-cut into {@code k} smaller cells without
- * moving bytes); when it is full the parity cells are computed by Hadoop's Reed–Solomon coder
- * and all {@code k + m} cells go to the {@link StripeSink}. Memory is {@code (k + m) * cell}
- * bytes whatever the body's size. Bodies arrive as an {@link InputStream} ({@link #transfer})
+ * moving bytes), unless a chunk given to {@link #write} holds whole stripes, which are coded
+ * where they lie; when the buffer is full the parity cells are computed by Hadoop's
+ * Reed–Solomon coder and all {@code k + m} cells go to the {@link StripeSink}. There are two
+ * stripe buffers, used in turn, so a sink may still be writing one stripe's cells while the
+ * next is filled and coded ({@link StripeSink#accept}). Memory is at most {@code 2 * (k + m) *
+ * cell} bytes whatever the body's size, made as first needed. Bodies arrive as an {@link InputStream} ({@link #transfer})
  * or as chunks ({@link #write}, for a network handler's buffers); {@link #finish} encodes the
  * last, partial stripe. Not thread-safe: one encoder per body.
  */
@@ -22,8 +25,10 @@ public final class StripeEncoder {
   private final Geometry geometry;
   private final RawErasureEncoder encoder;
   private final StripeSink sink;
-  private final byte[] data;
-  private final byte[][] parity;
+  private final int stripeBytes;
+  private final byte[][] data = new byte[2][];
+  private final byte[][][] parity = new byte[2][][];
+  private int turn;
   private int filled;
   private long stripes;
   private long bodyLength;
@@ -33,8 +38,7 @@ public final class StripeEncoder {
     this.geometry = Objects.requireNonNull(geometry, "geometry");
     this.sink = Objects.requireNonNull(sink, "sink");
     this.encoder = ReedSolomon.encoder(geometry);
-    this.data = new byte[Math.toIntExact(geometry.stripeBytes())];
-    this.parity = new byte[geometry.parityFragments()][geometry.cellBytes()];
+    this.stripeBytes = Math.toIntExact(geometry.stripeBytes());
   }
 
   public Geometry geometry() {
@@ -55,20 +59,36 @@ public final class StripeEncoder {
     long read = 0;
     int n;
     while (read < maxBytes
-        && (n = body.read(data, filled, (int) Math.min(data.length - filled, maxBytes - read))) >= 0) {
+        && (n = body.read(data(), filled, (int) Math.min(stripeBytes - filled, maxBytes - read))) >= 0) {
       advance(n);
       read += n;
     }
     return read;
   }
 
-  /** Encodes the chunk's remaining bytes (its position moves to its limit). */
+  /**
+   * Encodes the chunk's remaining bytes (its position moves to its limit). Whole stripes of a
+   * heap chunk that start on a stripe boundary are encoded where they lie, without a copy; the
+   * sink is then {@linkplain StripeSink#release released} before this returns, so the caller
+   * may reuse the chunk.
+   */
   public void write(ByteBuffer chunk) throws IOException {
     checkOpen();
+    boolean inPlace = false;
     while (chunk.hasRemaining()) {
-      int n = Math.min(chunk.remaining(), data.length - filled);
-      chunk.get(data, filled, n);
+      if (filled == 0 && chunk.hasArray() && chunk.remaining() >= stripeBytes) {
+        encodeStripe(chunk.array(), chunk.arrayOffset() + chunk.position(), stripeBytes);
+        chunk.position(chunk.position() + stripeBytes);
+        bodyLength += stripeBytes;
+        inPlace = true;
+        continue;
+      }
+      int n = Math.min(chunk.remaining(), stripeBytes - filled);
+      chunk.get(data(), filled, n);
       advance(n);
+    }
+    if (inPlace) {
+      sink.release();
     }
   }
 
@@ -77,37 +97,60 @@ public final class StripeEncoder {
     if (!finished) {
       finished = true;
       if (filled > 0) {
-        encodeStripe(filled);
+        encodeBuffered();
       }
     }
     return bodyLength;
   }
 
+  /** The current stripe buffer, made on first use (bodies coded in place need none). */
+  private byte[] data() {
+    if (data[turn] == null) {
+      data[turn] = new byte[stripeBytes];
+    }
+    return data[turn];
+  }
+
+  private byte[][] parity() {
+    if (parity[turn] == null) {
+      parity[turn] = new byte[geometry.parityFragments()][geometry.cellBytes()];
+    }
+    return parity[turn];
+  }
+
   private void advance(int n) throws IOException {
     filled += n;
     bodyLength += n;
-    if (filled == data.length) {
-      encodeStripe(filled);
+    if (filled == stripeBytes) {
+      encodeBuffered();
     }
   }
 
-  private void encodeStripe(int bytes) throws IOException {
+  /** Encodes the current stripe buffer's {@code filled} bytes, zero-padding a short last stripe; then switches buffers. */
+  private void encodeBuffered() throws IOException {
+    int cell = filled == stripeBytes ? geometry.cellBytes() : geometry.lastCell(filled);
+    Arrays.fill(data(), filled, geometry.dataFragments() * cell, (byte) 0);
+    encodeStripe(data(), 0, filled);
+    filled = 0;
+  }
+
+  /** Encodes the stripe of {@code bytes} body bytes at {@code offset} of {@code body}, padded to whole cells. */
+  private void encodeStripe(byte[] body, int offset, int bytes) throws IOException {
     int k = geometry.dataFragments();
-    int cell = bytes == data.length ? geometry.cellBytes() : geometry.lastCell(bytes);
-    Arrays.fill(data, bytes, k * cell, (byte) 0);
+    int cell = bytes == stripeBytes ? geometry.cellBytes() : geometry.lastCell(bytes);
     ByteBuffer[] cells = new ByteBuffer[geometry.totalFragments()];
     for (int i = 0; i < k; i++) {
-      cells[i] = ByteBuffer.wrap(data, i * cell, cell);
+      cells[i] = ByteBuffer.wrap(body, offset + i * cell, cell);
     }
-    for (int j = 0; j < parity.length; j++) {
-      cells[k + j] = ByteBuffer.wrap(parity[j], 0, cell);
+    for (int j = 0; j < geometry.parityFragments(); j++) {
+      cells[k + j] = ByteBuffer.wrap(parity()[j], 0, cell);
     }
     encoder.encode(Arrays.copyOf(cells, k), Arrays.copyOfRange(cells, k, cells.length));
     for (int i = 0; i < k; i++) {
-      cells[i].position(i * cell); // the coder moved the inputs to their limits
+      cells[i].position(offset + i * cell); // the coder moved the inputs to their limits
     }
     sink.accept(stripes++, cells);
-    filled = 0;
+    turn ^= 1;
   }
 
   private void checkOpen() {
