@@ -10,6 +10,7 @@ import io.verglas.sdk.TableSnapshot;
 import io.verglas.sdk.VerglasClient;
 import io.verglas.table.CreateTableRequest;
 import io.verglas.workers.api.DataGrants;
+import io.verglas.workers.api.QueueGrants;
 import io.verglas.workers.harness.Deployment;
 import io.verglas.workers.harness.HarnessJobHandler;
 import io.verglas.workers.harness.HarnessSettings;
@@ -48,13 +49,18 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * The worker harness against a whole local stack and the PostgreSQL scheduler: a run SIGKILLed
  * after a random number of its commits and re-dispatched by the queue leaves its output table
  * exactly as one clean run does (append-only output, so a commit made twice would show); a
  * write outside the deployment's grants fails the run with a clear error; a run past its timeout
- * is killed; every run's events land in its deployment's logs table; the example worker of
+ * is killed; a worker publishes to and consumes from the queue it is granted, and touching
+ * another queue fails the run with a clear error, logged, with nothing written to that queue;
+ * every run's events land in its deployment's logs table; the example worker of
  * {@code docs/examples/workers}, compiled into a jar, aggregates an hour of raw events.
  */
 class WorkerHarnessITCase {
@@ -71,11 +77,12 @@ class WorkerHarnessITCase {
   private static LocalStack stack;
   private static VerglasClient client;
   private static WorkerHarness harness;
+  private static WorkerEndpoints endpoints;
 
   @BeforeAll
   static void start() {
     stack = LocalStack.start(TestingOrders.smallStack(dir).build());
-    WorkerEndpoints endpoints = stack.endpoints().workerEndpoints(Duration.ofSeconds(60));
+    endpoints = stack.endpoints().workerEndpoints(Duration.ofSeconds(60));
     client = endpoints.client();
     harness = new WorkerHarness(endpoints, HarnessSettings.defaults());
     for (String table : List.of("clean", "killed", "raw")) {
@@ -150,6 +157,39 @@ class WorkerHarnessITCase {
   }
 
   @Test
+  void grantedQueueIsPublishedToAndConsumed() throws Exception {
+    RunResult result = harness.run(harness.spec(relay("relay", Map.of()), "q-1", event("q-1"),
+        "q-1#1", 1));
+    assertThat(result.commits()).isZero();
+    assertThat(awaitLog("relay", r -> "end".equals(r.get("kind"))))
+        .filteredOn(r -> "log".equals(r.get("kind"))).extracting(r -> r.get("message"))
+        .as("the messages came back, keyed by their place in the run")
+        .containsExactly("consumed [m0=relay/q-1/p0.0, m1=relay/q-1/p0.1, m2=relay/q-1/p0.2]");
+  }
+
+  @ParameterizedTest
+  @CsvSource({"publish, publish to", "consume, consume from"})
+  void queueOutsideTheGrantsFailsWithAClearError(String verb, String phrase) throws Exception {
+    String name = "relay-" + verb;
+    String refusal = "Cannot " + phrase + " queue ledger: deployment " + name
+        + " is not granted " + verb + " on it (granted " + verb + ": [orders])";
+    Deployment relay = relay(name, Map.of("other", "ledger", "trespass", verb));
+    assertThatThrownBy(() -> harness.run(harness.spec(relay, "t-1", event("t-1"), "t-1#1", 1)))
+        .isInstanceOf(WorkerRunException.class).hasMessageContaining(refusal);
+    List<Map<String, Object>> log = awaitLog(name, r -> "error".equals(r.get("kind")));
+    assertThat(log).filteredOn(r -> "error".equals(r.get("level")))
+        .extracting(r -> r.get("message")).as("the refusal is logged").containsExactly(refusal);
+    assertThat(log).filteredOn(r -> "error".equals(r.get("kind"))).singleElement()
+        .satisfies(r -> assertThat((String) r.get("message")).contains(refusal));
+    try (S3Client s3 = endpoints.queues().newClient()) {
+      for (String prefix : List.of("_queues/ledger/", "_queues.groups/ledger/")) {
+        assertThat(s3.listObjectsV2(b -> b.bucket(endpoints.queues().bucket()).prefix(prefix))
+            .contents()).as("nothing written under %s", prefix).isEmpty();
+      }
+    }
+  }
+
+  @Test
   void runPastItsTimeoutIsKilled() {
     Deployment sleeper = new Deployment("sleeper", null, TestingWorkers.Sleeper.class.getName(),
         Map.of(), Map.of(), DataGrants.of(List.of(), List.of()), Map.of(), Duration.ofSeconds(3));
@@ -177,6 +217,16 @@ class WorkerHarnessITCase {
     assertThat(result.commits()).isEqualTo(1);
     assertThat(HourlyExample.aggregates(client))
         .containsExactlyInAnyOrderElementsOf(HourlyExample.EXPECTED);
+  }
+
+  /** {@link TestingWorkers.QueueRelay} granted publishing to and consuming from {@code orders}. */
+  private static Deployment relay(String name, Map<String, String> config) {
+    Map<String, String> all = new java.util.HashMap<>(config);
+    all.putAll(Map.of("queue", "orders", "count", "3"));
+    return new Deployment(name, null, TestingWorkers.QueueRelay.class.getName(), all, Map.of(),
+        DataGrants.of(List.of(), List.of())
+            .withQueues(QueueGrants.of(List.of("orders"), List.of("orders"))),
+        Map.of(), Duration.ofSeconds(90));
   }
 
   private static Deployment batches(String name, String out) {
@@ -207,6 +257,22 @@ class WorkerHarnessITCase {
         return status;
       }
       Thread.sleep(200);
+    }
+  }
+
+  /** The deployment's log rows once one of them matches {@code until}. */
+  private static List<Map<String, Object>> awaitLog(String deployment,
+      java.util.function.Predicate<Map<String, Object>> until) throws InterruptedException {
+    TableClient logs = client.table(WorkerHarness.logsTable(deployment));
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (true) {
+      TableSnapshot snapshot = logs.snapshot();
+      List<Map<String, Object>> rows = snapshot == null ? List.of()
+          : logs.rows(snapshot.snapshotId(), null).rows();
+      if (rows.stream().anyMatch(until) || System.nanoTime() > deadline) {
+        return rows;
+      }
+      Thread.sleep(300);
     }
   }
 
