@@ -45,9 +45,9 @@ public final class TestingWorkers {
 
   /**
    * Publishes config {@code count} messages ({@code m0}, ...) to queue config {@code queue},
-   * consumes them in group {@code relay} and logs them with their keys; then, when config
-   * {@code trespass} is {@code publish} or {@code consume}, does that on queue config
-   * {@code other}.
+   * consumes them in group {@code relay}, logs them with their keys and, when it has an output
+   * {@code out}, commits one row per message to it; then, when config {@code trespass} is
+   * {@code publish} or {@code consume}, does that on queue config {@code other}.
    */
   public static final class QueueRelay implements Worker {
     @Override
@@ -68,6 +68,13 @@ public final class TestingWorkers {
         }
       }
       ctx.log().info("consumed " + got);
+      if (ctx.outputs().containsKey("out")) {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (int n = 0; n < got.size(); n++) {
+          rows.add(Map.of("trigger", ctx.trigger().getId(), "batch", 0, "n", n));
+        }
+        ctx.output("out").commit(rows);
+      }
       String other = ctx.config().get("other");
       switch (ctx.config().getOrDefault("trespass", "none")) {
         case "publish" -> ctx.publish(other, messages);

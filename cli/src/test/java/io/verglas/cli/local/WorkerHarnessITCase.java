@@ -85,7 +85,7 @@ class WorkerHarnessITCase {
     endpoints = stack.endpoints().workerEndpoints(Duration.ofSeconds(60));
     client = endpoints.client();
     harness = new WorkerHarness(endpoints, HarnessSettings.defaults());
-    for (String table : List.of("clean", "killed", "raw")) {
+    for (String table : List.of("clean", "killed", "raw", "relayed")) {
       client.createTable(new CreateTableRequest(List.of("shop"), table, OUT, List.of(),
           PartitionSpec.unpartitioned(), Map.of()));
     }
@@ -158,13 +158,23 @@ class WorkerHarnessITCase {
 
   @Test
   void grantedQueueIsPublishedToAndConsumed() throws Exception {
-    RunResult result = harness.run(harness.spec(relay("relay", Map.of()), "q-1", event("q-1"),
-        "q-1#1", 1));
-    assertThat(result.commits()).isZero();
-    assertThat(awaitLog("relay", r -> "end".equals(r.get("kind"))))
-        .filteredOn(r -> "log".equals(r.get("kind"))).extracting(r -> r.get("message"))
+    Deployment relay = new Deployment("relay", null, TestingWorkers.QueueRelay.class.getName(),
+        Map.of("queue", "orders", "count", "3"), Map.of(),
+        DataGrants.of(List.of(), List.of("shop.relayed"))
+            .withQueues(QueueGrants.of(List.of("orders"), List.of("orders"))),
+        Map.of("out", "shop.relayed"), Duration.ofSeconds(90));
+    RunResult result = harness.run(harness.spec(relay, "q-1", event("q-1"), "q-1#1", 1));
+    assertThat(result.commits()).isEqualTo(1);
+    assertThat(rows("shop.relayed")).containsExactly("q-1/0/0", "q-1/0/1", "q-1/0/2");
+    List<Map<String, Object>> log = awaitLogRows("relay", rows -> count(rows, "end", null) == 1
+        && count(rows, "log", null) == 1 && count(rows, "commit", null) == 1);
+    assertThat(log).filteredOn(r -> "log".equals(r.get("kind"))).extracting(r -> r.get("message"))
         .as("the messages came back, keyed by their place in the run")
         .containsExactly("consumed [m0=relay/q-1/p0.0, m1=relay/q-1/p0.1, m2=relay/q-1/p0.2]");
+    assertThat(log).filteredOn(r -> "commit".equals(r.get("kind"))).singleElement()
+        .satisfies(r -> assertThat((String) r.get("idempotency_key"))
+            .as("a commit after consuming is keyed by what was consumed")
+            .matches("relay/q-1/q(/orders@\\d+:\\d+-\\d+:\\d+)+/c0"));
   }
 
   @ParameterizedTest
@@ -176,7 +186,8 @@ class WorkerHarnessITCase {
     Deployment relay = relay(name, Map.of("other", "ledger", "trespass", verb));
     assertThatThrownBy(() -> harness.run(harness.spec(relay, "t-1", event("t-1"), "t-1#1", 1)))
         .isInstanceOf(WorkerRunException.class).hasMessageContaining(refusal);
-    List<Map<String, Object>> log = awaitLog(name, r -> "error".equals(r.get("kind")));
+    List<Map<String, Object>> log = awaitLogRows(name, rows -> count(rows, "error", null) == 1
+        && count(rows, "log", null) == 2); // what it consumed, then the refusal
     assertThat(log).filteredOn(r -> "error".equals(r.get("level")))
         .extracting(r -> r.get("message")).as("the refusal is logged").containsExactly(refusal);
     assertThat(log).filteredOn(r -> "error".equals(r.get("kind"))).singleElement()
@@ -260,34 +271,31 @@ class WorkerHarnessITCase {
     }
   }
 
-  /** The deployment's log rows once one of them matches {@code until}. */
-  private static List<Map<String, Object>> awaitLog(String deployment,
-      java.util.function.Predicate<Map<String, Object>> until) throws InterruptedException {
-    TableClient logs = client.table(WorkerHarness.logsTable(deployment));
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (true) {
-      TableSnapshot snapshot = logs.snapshot();
-      List<Map<String, Object>> rows = snapshot == null ? List.of()
-          : logs.rows(snapshot.snapshotId(), null).rows();
-      if (rows.stream().anyMatch(until) || System.nanoTime() > deadline) {
-        return rows;
-      }
-      Thread.sleep(300);
-    }
-  }
-
-  /** The deployment's log rows once it holds an end event and {@code attempts} start events. */
+  /**
+   * The deployment's log rows once it holds an end event, {@code attempts} start events and
+   * every commit of the last attempt (events of one run may become visible out of order).
+   */
   private static List<Map<String, Object>> awaitLog(String deployment, int attempts)
       throws InterruptedException {
+    return awaitLogRows(deployment, rows -> count(rows, "start", null) == attempts
+        && count(rows, "end", null) == 1 && count(rows, "commit", attempts) == BATCHES);
+  }
+
+  private static long count(List<Map<String, Object>> rows, String kind, Integer attempt) {
+    return rows.stream().filter(r -> kind.equals(r.get("kind"))
+        && (attempt == null || attempt == ((Number) r.get("attempt")).intValue())).count();
+  }
+
+  /** The deployment's log rows once they satisfy {@code until} (or after a minute). */
+  private static List<Map<String, Object>> awaitLogRows(String deployment,
+      java.util.function.Predicate<List<Map<String, Object>>> until) throws InterruptedException {
     TableClient logs = client.table(WorkerHarness.logsTable(deployment));
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     while (true) {
       TableSnapshot snapshot = logs.snapshot();
       List<Map<String, Object>> rows = snapshot == null ? List.of()
           : logs.rows(snapshot.snapshotId(), null).rows();
-      long starts = rows.stream().filter(r -> "start".equals(r.get("kind"))).count();
-      boolean ended = rows.stream().anyMatch(r -> "end".equals(r.get("kind")));
-      if ((starts == attempts && ended) || System.nanoTime() > deadline) {
+      if (until.test(rows) || System.nanoTime() > deadline) {
         return rows;
       }
       Thread.sleep(300);

@@ -83,9 +83,8 @@ final class RunContext implements WorkerContext, AutoCloseable {
   public int consume(String queue, String group, QueueClient.Handler handler) {
     granted(() -> grants().queues().checkConsume(deployment(), queue));
     return queues().consume(queue, group, messages -> {
-      synchronized (this) {
-        consumed.append('/').append(queue).append('@').append(messages.get(0).position())
-            .append('-').append(messages.get(messages.size() - 1).position());
+      if (!messages.isEmpty()) {
+        consumed(queue, messages.get(0).position(), messages.get(messages.size() - 1).position());
       }
       handler.handle(messages);
     });
@@ -118,6 +117,10 @@ final class RunContext implements WorkerContext, AutoCloseable {
 
   DataGrants grants() {
     return spec.deployment().grants();
+  }
+
+  private synchronized void consumed(String queue, QueuePosition first, QueuePosition last) {
+    consumed.append('/').append(queue).append('@').append(first).append('-').append(last);
   }
 
   /** @throws DataGrantException (logged) if the deployment may not write {@code table} */
