@@ -12,9 +12,12 @@ import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
  * The body of the Flight {@code drop-table} action, as JSON {@code {"namespace":["demo"],
- * "name":"events","purge":false}}. {@code purge} also deletes the table's files.
+ * "name":"events","purge":false,"dropEmptyNamespace":false}}. {@code purge} also deletes the
+ * table's files; {@code dropEmptyNamespace} (optional, default false) also drops the table's
+ * namespace, and its parents in turn, while the drop leaves them empty.
  */
-public record DropTableRequest(List<String> namespace, String name, boolean purge) {
+public record DropTableRequest(List<String> namespace, String name, boolean purge,
+    boolean dropEmptyNamespace) {
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
   public DropTableRequest {
@@ -26,8 +29,18 @@ public record DropTableRequest(List<String> namespace, String name, boolean purg
     }
   }
 
+  /** A request that leaves the namespace alone. */
+  public DropTableRequest(List<String> namespace, String name, boolean purge) {
+    this(namespace, name, purge, false);
+  }
+
   public static DropTableRequest of(TableIdentifier table, boolean purge) {
     return new DropTableRequest(List.of(table.namespace().levels()), table.name(), purge);
+  }
+
+  /** This request, also dropping the namespace levels it leaves empty. */
+  public DropTableRequest withEmptyNamespaceDropped() {
+    return new DropTableRequest(namespace, name, purge, true);
   }
 
   public TableIdentifier identifier() {
@@ -39,6 +52,9 @@ public record DropTableRequest(List<String> namespace, String name, boolean purg
     namespace.forEach(root.putArray("namespace")::add);
     root.put("name", name);
     root.put("purge", purge);
+    if (dropEmptyNamespace) {
+      root.put("dropEmptyNamespace", true);
+    }
     return root.toString();
   }
 
@@ -59,7 +75,7 @@ public record DropTableRequest(List<String> namespace, String name, boolean purg
     root.get("namespace").forEach(level -> namespace.add(level.asText()));
     try {
       return new DropTableRequest(namespace, root.get("name").asText(),
-          root.path("purge").asBoolean(false));
+          root.path("purge").asBoolean(false), root.path("dropEmptyNamespace").asBoolean(false));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("Cannot parse drop-table request: " + e.getMessage(), e);
     }

@@ -46,6 +46,10 @@ class TableActionRequestsTest {
     assertThat(request.toJson()).isEqualTo("{\"namespace\":[\"a\"],\"name\":\"t\",\"purge\":true}");
     assertThat(DropTableRequest.fromJson(request.toJson())).isEqualTo(request);
     assertThat(DropTableRequest.fromJson("{\"namespace\":[\"a\"],\"name\":\"t\"}").purge()).isFalse();
+    DropTableRequest emptied = request.withEmptyNamespaceDropped();
+    assertThat(emptied.toJson()).endsWith(",\"purge\":true,\"dropEmptyNamespace\":true}");
+    assertThat(DropTableRequest.fromJson(emptied.toJson())).isEqualTo(emptied);
+    assertThat(request.dropEmptyNamespace()).isFalse();
     assertThatThrownBy(() -> DropTableRequest.fromJson("{\"name\":\"t\"}"))
         .hasMessageStartingWith("Cannot parse drop-table request: expected");
   }

@@ -339,6 +339,31 @@ class IngestServerITCase {
   }
 
   @Test
+  void dropTableCanDropTheNamespaceLevelsItLeavesEmpty() throws Exception {
+    org.apache.iceberg.catalog.SupportsNamespaces namespaces =
+        (org.apache.iceberg.catalog.SupportsNamespaces) env.catalog();
+    org.apache.iceberg.catalog.Namespace outer = org.apache.iceberg.catalog.Namespace.of("scratch");
+    org.apache.iceberg.catalog.Namespace inner = org.apache.iceberg.catalog.Namespace.of("scratch", "x");
+    try (IngestServer server = env.server("drop-namespaces").build().start();
+        VerglasClient client = client(server)) {
+      for (String name : List.of("a", "b")) {
+        client.createTable(new io.verglas.table.CreateTableRequest(List.of("scratch", "x"), name,
+            TestTables.CLICKS_SCHEMA, List.of(), null, Map.of()));
+      }
+      client.createTable(TestTables.clicks("kept", "c"));
+
+      client.dropTable(TableIdentifier.of("kept", "c"), true);
+      assertThat(namespaces.namespaceExists(org.apache.iceberg.catalog.Namespace.of("kept")))
+          .as("a plain drop leaves the namespace").isTrue();
+      client.dropTableAndEmptyNamespace(TableIdentifier.of(inner, "a"));
+      assertThat(namespaces.namespaceExists(inner)).as("b is still in it").isTrue();
+      client.dropTableAndEmptyNamespace(TableIdentifier.of(inner, "b"));
+      assertThat(namespaces.namespaceExists(inner)).isFalse();
+      assertThat(namespaces.namespaceExists(outer)).isFalse();
+    }
+  }
+
+  @Test
   void aRetriedKeyIsWrittenOnceAlsoAfterARestart() throws Exception {
     String stream = "retries";
     TableIdentifier table = TestTables.id("retry", "clicks");

@@ -136,8 +136,19 @@ public final class VerglasClient implements AutoCloseable {
    * exist.
    */
   public void dropTable(TableIdentifier table, boolean purge) {
-    singleResult(IngestProtocol.ACTION_DROP_TABLE,
-        DropTableRequest.of(table, purge).toJson().getBytes(StandardCharsets.UTF_8));
+    dropTable(DropTableRequest.of(table, purge));
+  }
+
+  /**
+   * Drops a table and its files, then its namespace and the parents of that while the drop
+   * leaves them empty (scratch tables, say, that should leave nothing behind).
+   */
+  public void dropTableAndEmptyNamespace(TableIdentifier table) {
+    dropTable(DropTableRequest.of(table, true).withEmptyNamespaceDropped());
+  }
+
+  private void dropTable(DropTableRequest request) {
+    singleResult(IngestProtocol.ACTION_DROP_TABLE, request.toJson().getBytes(StandardCharsets.UTF_8));
   }
 
   /** The server's metrics in the Prometheus text format. */

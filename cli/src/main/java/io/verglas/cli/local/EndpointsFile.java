@@ -3,6 +3,7 @@ package io.verglas.cli.local;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.verglas.store.ObjectStoreEndpoint;
 import io.verglas.workers.harness.WorkerEndpoints;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -64,10 +65,14 @@ public record EndpointsFile(
         adminToken, catalogToken, s3Endpoints, value);
   }
 
-  /** Where a worker run reaches the stack (Flight, the query endpoint, the change feed). */
+  /**
+   * Where a worker run reaches the stack (Flight, the query endpoint, the change feed, and the
+   * bucket behind the S3 endpoint for queues).
+   */
   public WorkerEndpoints workerEndpoints(Duration commitTimeout) {
     return new WorkerEndpoints(flightUri, flightToken, s3Endpoint, catalogToken, eventsUri,
-        adminToken, commitTimeout);
+        adminToken, commitTimeout).withQueues(
+            new ObjectStoreEndpoint(s3Endpoint, region, accessKey, secretKey, bucket));
   }
 
   /** {@code s3Endpoints}: every cache node's S3 endpoint, the first being {@code s3Endpoint}. */

@@ -1,6 +1,5 @@
 package io.verglas.cli.worker;
 
-import io.verglas.cli.local.EndpointsFile;
 import io.verglas.cli.stack.StackOptions;
 import io.verglas.sdk.VerglasClient;
 import io.verglas.workers.check.CheckFixture;
@@ -52,7 +51,7 @@ public final class WorkerCheckCommand implements Callable<Integer> {
     }
     CheckFixture parsed = fixture == null ? CheckFixture.builder().build()
         : CheckFixtureFile.read(fixture);
-    WorkerEndpoints endpoints = endpoints(stack.endpoints());
+    WorkerEndpoints endpoints = stack.endpoints().workerEndpoints(Duration.ofSeconds(60));
     long chosen = seed != null ? seed : System.nanoTime();
     try (VerglasClient client = endpoints.client();
         WorkerHarness harness = new WorkerHarness(endpoints, HarnessSettings.defaults())) {
@@ -61,11 +60,5 @@ public final class WorkerCheckCommand implements Callable<Integer> {
       verdict.print(System.out);
       return verdict.passed() ? 0 : 1;
     }
-  }
-
-  /** Where runs reach the stack of an endpoints file (the admin token reads the change feed). */
-  static WorkerEndpoints endpoints(EndpointsFile e) {
-    return new WorkerEndpoints(e.flightUri(), e.flightToken(), e.s3Endpoint(), e.catalogToken(),
-        e.eventsUri(), e.adminToken(), Duration.ofSeconds(60));
   }
 }

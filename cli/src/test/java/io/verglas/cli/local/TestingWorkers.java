@@ -1,8 +1,10 @@
 package io.verglas.cli.local;
 
+import io.verglas.queue.QueueMessage;
 import io.verglas.workers.api.Worker;
 import io.verglas.workers.api.WorkerContext;
 import io.verglas.workers.api.WorkerTable;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -38,6 +40,47 @@ public final class TestingWorkers {
     public void handle(WorkerContext ctx) {
       ctx.table(ctx.config().get("target"))
           .commit(List.of(Map.of("trigger", ctx.trigger().getId(), "batch", 0, "n", 0)));
+    }
+  }
+
+  /**
+   * Publishes config {@code count} messages ({@code m0}, ...) to queue config {@code queue},
+   * consumes them in group {@code relay}, logs them with their keys and, when it has an output
+   * {@code out}, commits one row per message to it; then, when config {@code trespass} is
+   * {@code publish} or {@code consume}, does that on queue config {@code other}.
+   */
+  public static final class QueueRelay implements Worker {
+    @Override
+    public void handle(WorkerContext ctx) throws InterruptedException {
+      String queue = ctx.config().get("queue");
+      int count = Integer.parseInt(ctx.config().get("count"));
+      List<QueueMessage> messages = new ArrayList<>();
+      for (int i = 0; i < count; i++) {
+        messages.add(QueueMessage.of(("m" + i).getBytes(StandardCharsets.UTF_8)));
+      }
+      ctx.publish(queue, messages);
+      List<String> got = new ArrayList<>();
+      long deadline = System.nanoTime() + 30_000_000_000L;
+      while (got.size() < count && System.nanoTime() < deadline) {
+        if (ctx.consume(queue, "relay", batch -> batch.forEach(d -> got.add(
+            new String(d.message().payload(), StandardCharsets.UTF_8) + "=" + d.message().key()))) == 0) {
+          Thread.sleep(100);
+        }
+      }
+      ctx.log().info("consumed " + got);
+      if (ctx.outputs().containsKey("out")) {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (int n = 0; n < got.size(); n++) {
+          rows.add(Map.of("trigger", ctx.trigger().getId(), "batch", 0, "n", n));
+        }
+        ctx.output("out").commit(rows);
+      }
+      String other = ctx.config().get("other");
+      switch (ctx.config().getOrDefault("trespass", "none")) {
+        case "publish" -> ctx.publish(other, messages);
+        case "consume" -> ctx.consume(other, "relay", batch -> { });
+        default -> { }
+      }
     }
   }
 

@@ -2,12 +2,21 @@ package io.verglas.cli.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.verglas.catalog.Catalogs;
 import io.verglas.cli.Verglas;
+import io.verglas.workers.check.WorkerCheck;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -16,8 +25,10 @@ import picocli.CommandLine;
 
 /**
  * {@code verglas worker check} against a whole local stack: the docs' example worker (compiled
- * from docs/examples/workers into a jar, with that directory's fixture) passes; a worker that
- * writes a random value fails with the table and rows that differ, and exit status 1.
+ * from docs/examples/workers into a jar, with that directory's fixture) passes, in this JVM and
+ * through the launcher's main class in a process of its own; a worker that writes a random
+ * value fails with the table and rows that differ, and exit status 1. A check, passed or
+ * failed, leaves no scratch namespace in the catalog.
  */
 class WorkerCheckITCase {
   @TempDir static Path dir;
@@ -50,6 +61,33 @@ class WorkerCheckITCase {
   }
 
   @Test
+  void docsExampleWorkerPassesThroughTheLauncher(@TempDir Path work) throws Exception {
+    Path examples = ExampleJar.root().resolve("docs/examples/workers");
+    Path jar = ExampleJar.build(examples.resolve("HourlyAggregate.java"), work);
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+        .filter(arg -> arg.startsWith("--add-opens")).forEach(command::add);
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), Verglas.class.getName(),
+        "worker", "check", jar.toString(), "example.HourlyAggregate",
+        "--fixture", examples.resolve("hourly-check.json").toString(),
+        "--endpoints", endpoints.toString(), "--kills", "0")); // kills: the in-process test's
+    Path log = work.resolve("check.log");
+    Process process = new ProcessBuilder(command).redirectErrorStream(true)
+        .redirectOutput(log.toFile()).start();
+    boolean exited = process.waitFor(3, TimeUnit.MINUTES);
+    if (!exited) {
+      process.destroyForcibly();
+    }
+    String output = Files.readString(log);
+    System.out.print(output);
+    assertThat(exited).as("exited within 3 minutes: %s", output).isTrue();
+    assertThat(process.exitValue()).as(output).isZero();
+    assertThat(output).contains("run 3: the same table state as run 1", "PASS: the same table state");
+    assertNoScratchNamespaces();
+  }
+
+  @Test
   void nondeterministicWorkerFails(@TempDir Path work) throws Exception {
     Path source = Files.createDirectories(work.resolve("src")).resolve("Coin.java");
     Files.writeString(source, """
@@ -76,7 +114,8 @@ class WorkerCheckITCase {
     Check check = check(ExampleJar.build(source, work), "example.Coin", fixture);
     assertThat(check.exit()).as(check.output()).isEqualTo(1);
     assertThat(check.output())
-        .contains("FAIL: table shop.coins differs between run 1 and run 2: 1 vs 1 rows;")
+        // runs 2 and 3 go in parallel: the first to differ is reported
+        .containsPattern("FAIL: table shop.coins differs between run 1 and run [23]: 1 vs 1 rows;")
         .doesNotContain("PASS");
   }
 
@@ -96,6 +135,25 @@ class WorkerCheckITCase {
     }
     String output = captured.toString(StandardCharsets.UTF_8);
     System.out.print(output);
+    assertNoScratchNamespaces();
     return new Check(exit, output);
+  }
+
+  /** The catalog holds no namespace a check made: its scratch tables went with theirs. */
+  private static void assertNoScratchNamespaces() {
+    EndpointsFile e = stack.endpoints();
+    Catalog catalog = Catalogs.load(e.catalogName(), e.catalogProperties());
+    try {
+      assertThat(((SupportsNamespaces) catalog).listNamespaces()).extracting(Namespace::toString)
+          .noneMatch(name -> name.startsWith(WorkerCheck.SCRATCH_PREFIX));
+    } finally {
+      if (catalog instanceof java.io.Closeable closeable) {
+        try {
+          closeable.close();
+        } catch (java.io.IOException ignored) {
+          // a test's catalog client: nothing to keep
+        }
+      }
+    }
   }
 }

@@ -10,6 +10,7 @@ import io.verglas.sdk.TableSnapshot;
 import io.verglas.sdk.VerglasClient;
 import io.verglas.table.CreateTableRequest;
 import io.verglas.workers.api.DataGrants;
+import io.verglas.workers.api.QueueGrants;
 import io.verglas.workers.harness.Deployment;
 import io.verglas.workers.harness.HarnessJobHandler;
 import io.verglas.workers.harness.HarnessSettings;
@@ -48,13 +49,18 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * The worker harness against a whole local stack and the PostgreSQL scheduler: a run SIGKILLed
  * after a random number of its commits and re-dispatched by the queue leaves its output table
  * exactly as one clean run does (append-only output, so a commit made twice would show); a
  * write outside the deployment's grants fails the run with a clear error; a run past its timeout
- * is killed; every run's events land in its deployment's logs table; the example worker of
+ * is killed; a worker publishes to and consumes from the queue it is granted, and touching
+ * another queue fails the run with a clear error, logged, with nothing written to that queue;
+ * every run's events land in its deployment's logs table; the example worker of
  * {@code docs/examples/workers}, compiled into a jar, aggregates an hour of raw events.
  */
 class WorkerHarnessITCase {
@@ -71,14 +77,15 @@ class WorkerHarnessITCase {
   private static LocalStack stack;
   private static VerglasClient client;
   private static WorkerHarness harness;
+  private static WorkerEndpoints endpoints;
 
   @BeforeAll
   static void start() {
     stack = LocalStack.start(TestingOrders.smallStack(dir).build());
-    WorkerEndpoints endpoints = stack.endpoints().workerEndpoints(Duration.ofSeconds(60));
+    endpoints = stack.endpoints().workerEndpoints(Duration.ofSeconds(60));
     client = endpoints.client();
     harness = new WorkerHarness(endpoints, HarnessSettings.defaults());
-    for (String table : List.of("clean", "killed", "raw")) {
+    for (String table : List.of("clean", "killed", "raw", "relayed")) {
       client.createTable(new CreateTableRequest(List.of("shop"), table, OUT, List.of(),
           PartitionSpec.unpartitioned(), Map.of()));
     }
@@ -150,6 +157,50 @@ class WorkerHarnessITCase {
   }
 
   @Test
+  void grantedQueueIsPublishedToAndConsumed() throws Exception {
+    Deployment relay = new Deployment("relay", null, TestingWorkers.QueueRelay.class.getName(),
+        Map.of("queue", "orders", "count", "3"), Map.of(),
+        DataGrants.of(List.of(), List.of("shop.relayed"))
+            .withQueues(QueueGrants.of(List.of("orders"), List.of("orders"))),
+        Map.of("out", "shop.relayed"), Duration.ofSeconds(90));
+    RunResult result = harness.run(harness.spec(relay, "q-1", event("q-1"), "q-1#1", 1));
+    assertThat(result.commits()).isEqualTo(1);
+    assertThat(rows("shop.relayed")).containsExactly("q-1/0/0", "q-1/0/1", "q-1/0/2");
+    List<Map<String, Object>> log = awaitLogRows("relay", rows -> count(rows, "end", null) == 1
+        && count(rows, "log", null) == 1 && count(rows, "commit", null) == 1);
+    assertThat(log).filteredOn(r -> "log".equals(r.get("kind"))).extracting(r -> r.get("message"))
+        .as("the messages came back, keyed by their place in the run")
+        .containsExactly("consumed [m0=relay/q-1/p0.0, m1=relay/q-1/p0.1, m2=relay/q-1/p0.2]");
+    assertThat(log).filteredOn(r -> "commit".equals(r.get("kind"))).singleElement()
+        .satisfies(r -> assertThat((String) r.get("idempotency_key"))
+            .as("a commit after consuming is keyed by what was consumed")
+            .matches("relay/q-1/q(/orders@\\d+:\\d+-\\d+:\\d+)+/c0"));
+  }
+
+  @ParameterizedTest
+  @CsvSource({"publish, publish to", "consume, consume from"})
+  void queueOutsideTheGrantsFailsWithAClearError(String verb, String phrase) throws Exception {
+    String name = "relay-" + verb;
+    String refusal = "Cannot " + phrase + " queue ledger: deployment " + name
+        + " is not granted " + verb + " on it (granted " + verb + ": [orders])";
+    Deployment relay = relay(name, Map.of("other", "ledger", "trespass", verb));
+    assertThatThrownBy(() -> harness.run(harness.spec(relay, "t-1", event("t-1"), "t-1#1", 1)))
+        .isInstanceOf(WorkerRunException.class).hasMessageContaining(refusal);
+    List<Map<String, Object>> log = awaitLogRows(name, rows -> count(rows, "error", null) == 1
+        && count(rows, "log", null) == 2); // what it consumed, then the refusal
+    assertThat(log).filteredOn(r -> "error".equals(r.get("level")))
+        .extracting(r -> r.get("message")).as("the refusal is logged").containsExactly(refusal);
+    assertThat(log).filteredOn(r -> "error".equals(r.get("kind"))).singleElement()
+        .satisfies(r -> assertThat((String) r.get("message")).contains(refusal));
+    try (S3Client s3 = endpoints.queues().newClient()) {
+      for (String prefix : List.of("_queues/ledger/", "_queues.groups/ledger/")) {
+        assertThat(s3.listObjectsV2(b -> b.bucket(endpoints.queues().bucket()).prefix(prefix))
+            .contents()).as("nothing written under %s", prefix).isEmpty();
+      }
+    }
+  }
+
+  @Test
   void runPastItsTimeoutIsKilled() {
     Deployment sleeper = new Deployment("sleeper", null, TestingWorkers.Sleeper.class.getName(),
         Map.of(), Map.of(), DataGrants.of(List.of(), List.of()), Map.of(), Duration.ofSeconds(3));
@@ -177,6 +228,16 @@ class WorkerHarnessITCase {
     assertThat(result.commits()).isEqualTo(1);
     assertThat(HourlyExample.aggregates(client))
         .containsExactlyInAnyOrderElementsOf(HourlyExample.EXPECTED);
+  }
+
+  /** {@link TestingWorkers.QueueRelay} granted publishing to and consuming from {@code orders}. */
+  private static Deployment relay(String name, Map<String, String> config) {
+    Map<String, String> all = new java.util.HashMap<>(config);
+    all.putAll(Map.of("queue", "orders", "count", "3"));
+    return new Deployment(name, null, TestingWorkers.QueueRelay.class.getName(), all, Map.of(),
+        DataGrants.of(List.of(), List.of())
+            .withQueues(QueueGrants.of(List.of("orders"), List.of("orders"))),
+        Map.of(), Duration.ofSeconds(90));
   }
 
   private static Deployment batches(String name, String out) {
@@ -210,18 +271,31 @@ class WorkerHarnessITCase {
     }
   }
 
-  /** The deployment's log rows once it holds an end event and {@code attempts} start events. */
+  /**
+   * The deployment's log rows once it holds an end event, {@code attempts} start events and
+   * every commit of the last attempt (events of one run may become visible out of order).
+   */
   private static List<Map<String, Object>> awaitLog(String deployment, int attempts)
       throws InterruptedException {
+    return awaitLogRows(deployment, rows -> count(rows, "start", null) == attempts
+        && count(rows, "end", null) == 1 && count(rows, "commit", attempts) == BATCHES);
+  }
+
+  private static long count(List<Map<String, Object>> rows, String kind, Integer attempt) {
+    return rows.stream().filter(r -> kind.equals(r.get("kind"))
+        && (attempt == null || attempt == ((Number) r.get("attempt")).intValue())).count();
+  }
+
+  /** The deployment's log rows once they satisfy {@code until} (or after a minute). */
+  private static List<Map<String, Object>> awaitLogRows(String deployment,
+      java.util.function.Predicate<List<Map<String, Object>>> until) throws InterruptedException {
     TableClient logs = client.table(WorkerHarness.logsTable(deployment));
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     while (true) {
       TableSnapshot snapshot = logs.snapshot();
       List<Map<String, Object>> rows = snapshot == null ? List.of()
           : logs.rows(snapshot.snapshotId(), null).rows();
-      long starts = rows.stream().filter(r -> "start".equals(r.get("kind"))).count();
-      boolean ended = rows.stream().anyMatch(r -> "end".equals(r.get("kind")));
-      if ((starts == attempts && ended) || System.nanoTime() > deadline) {
+      if (until.test(rows) || System.nanoTime() > deadline) {
         return rows;
       }
       Thread.sleep(300);

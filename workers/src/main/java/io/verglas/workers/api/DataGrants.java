@@ -8,16 +8,29 @@ import java.util.TreeSet;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
- * The tables a deployment may read and write. A write grant includes reading.
+ * The tables a deployment may read and write (a write grant includes reading), and the queues
+ * it may publish to and consume from ({@link QueueGrants}).
  *
  * <p>Enforced where a worker reaches tables: its {@link WorkerContext}. The run's process holds
  * the stack's credentials, so a worker that builds a client of its own is not stopped by them;
  * grants scoped into the credentials themselves are for the server side.
  */
-public record DataGrants(Set<TableIdentifier> reads, Set<TableIdentifier> writes) {
+public record DataGrants(Set<TableIdentifier> reads, Set<TableIdentifier> writes,
+    QueueGrants queues) {
   public DataGrants {
     reads = Set.copyOf(reads);
     writes = Set.copyOf(writes);
+    java.util.Objects.requireNonNull(queues, "queues");
+  }
+
+  /** Table grants and no queue. */
+  public DataGrants(Set<TableIdentifier> reads, Set<TableIdentifier> writes) {
+    this(reads, writes, QueueGrants.none());
+  }
+
+  /** These table grants with {@code value} as the queue grants. */
+  public DataGrants withQueues(QueueGrants value) {
+    return new DataGrants(reads, writes, value);
   }
 
   /** Grants from table names ({@code ns.t}). */

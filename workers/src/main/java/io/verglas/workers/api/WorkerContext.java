@@ -1,6 +1,10 @@
 package io.verglas.workers.api;
 
 import io.cloudevents.CloudEvent;
+import io.verglas.queue.QueueMessage;
+import io.verglas.queue.QueuePosition;
+import io.verglas.sdk.QueueClient;
+import java.util.List;
 import java.util.Map;
 
 /** What one run of a {@link Worker} is given. */
@@ -24,6 +28,28 @@ public interface WorkerContext {
    * @throws IllegalArgumentException if no output has that name
    */
   WorkerTable output(String name);
+
+  /**
+   * Publishes {@code messages} to {@code queue} as one batch and returns the first one's
+   * position once they are durable. A message without a key gets the key of its place in the
+   * run ({@code deployment/identity/p<publish ordinal>.<index>}), the same in every run of the
+   * trigger: a re-dispatched run publishes again (at-least-once), and consumers drop repeats by
+   * key.
+   *
+   * @throws DataGrantException if the deployment is not granted publishing to {@code queue}
+   */
+  QueuePosition publish(String queue, List<QueueMessage> messages);
+
+  /**
+   * Leases the next messages of consumer {@code group} on {@code queue}, runs {@code handler}
+   * on them and acknowledges them; returns how many (0: nothing to lease). A handler that
+   * throws, or a run killed before the acknowledgement, leaves them for redelivery. A run's
+   * later commits are keyed by what it consumed too: a re-dispatched run that is given the
+   * same messages makes commits the table absorbs, one given other messages makes new ones.
+   *
+   * @throws DataGrantException if the deployment is not granted consuming from {@code queue}
+   */
+  int consume(String queue, String group, QueueClient.Handler handler);
 
   /** Output names to the tables they name, as the deployment configures them. */
   Map<String, String> outputs();

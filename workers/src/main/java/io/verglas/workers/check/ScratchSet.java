@@ -3,6 +3,7 @@ package io.verglas.workers.check;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
 import io.verglas.sdk.VerglasClient;
+import io.verglas.sdk.VerglasException;
 import io.verglas.table.CreateTableRequest;
 import io.verglas.table.TableIdentifiers;
 import io.verglas.workers.api.DataGrants;
@@ -12,38 +13,41 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.arrow.flight.FlightStatusCode;
 import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
  * The fixture's tables copied for one run: fixture table {@code ns.t} is
  * {@code <namespace>.ns__t}, created with the fixture's schema and key and seeded with its rows.
+ * The namespace holds nothing else: {@link #drop} leaves no trace of the set.
  */
 final class ScratchSet {
   private final VerglasClient client;
   private final CheckFixture fixture;
+  private final Namespace namespace;
   private final Map<String, TableIdentifier> copies = new LinkedHashMap<>();
 
-  private ScratchSet(VerglasClient client, CheckFixture fixture, String namespace) {
+  ScratchSet(VerglasClient client, CheckFixture fixture, String namespace) {
     this.client = client;
     this.fixture = fixture;
+    this.namespace = Namespace.of(namespace);
     for (FixtureTable table : fixture.tables()) {
       copies.put(table.name(), TableIdentifier.of(namespace, table.name().replace(".", "__")));
     }
   }
 
-  /** Creates and seeds the copies under {@code namespace}. */
-  static ScratchSet create(VerglasClient client, CheckFixture fixture, String namespace) {
-    ScratchSet set = new ScratchSet(client, fixture, namespace);
+  /** Creates and seeds the copies. */
+  void create() {
     for (FixtureTable table : fixture.tables()) {
-      TableIdentifier copy = set.copies.get(table.name());
-      client.createTable(new CreateTableRequest(List.of(namespace), copy.name(), table.schema(),
-          table.keys(), PartitionSpec.unpartitioned(), Map.of()));
+      TableIdentifier copy = copies.get(table.name());
+      client.createTable(new CreateTableRequest(List.of(namespace.levels()), copy.name(),
+          table.schema(), table.keys(), PartitionSpec.unpartitioned(), Map.of()));
       if (!table.rows().isEmpty()) {
         client.table(copy).commit(table.rows(), "verglas-check-seed");
       }
     }
-    return set;
   }
 
   /** The deployment of the worker with this set's tables in its config, outputs and grants. */
@@ -79,8 +83,28 @@ final class ScratchSet {
     return state;
   }
 
-  void drop() {
-    copies.values().forEach(copy -> client.dropTable(copy, true));
+  /**
+   * Drops the copies that exist, with their files, and the namespace once empty; adds what it
+   * could not drop to {@code failures}.
+   */
+  void drop(List<String> failures) {
+    List<TableIdentifier> existing;
+    try {
+      existing = client.listTables(namespace);
+    } catch (VerglasException e) {
+      if (e.code() != FlightStatusCode.NOT_FOUND) { // not found: the set was never created
+        failures.add("Cannot list the scratch tables in " + namespace + ": " + e.getMessage());
+      }
+      return;
+    }
+    for (TableIdentifier copy : existing) {
+      try {
+        client.dropTableAndEmptyNamespace(copy);
+      } catch (RuntimeException e) {
+        failures.add("Cannot drop scratch table " + TableIdentifiers.toString(copy) + ": "
+            + e.getMessage());
+      }
+    }
   }
 
   private String scratchName(String value) {

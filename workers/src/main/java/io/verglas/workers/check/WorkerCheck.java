@@ -27,6 +27,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
  * The conformance check of a worker ({@code ./verglas worker check JAR CLASS}): a worker must
@@ -44,10 +45,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *       must equal A.
  * </ol>
  * Any difference fails the check, naming the table and a few differing rows; so does a run
- * that fails. The first failure ends the check (runs still going are killed). The scratch tables and the check's logs table are dropped at the end (their
- * namespaces stay).
+ * that fails. The first failure ends the check (runs still going are killed). The scratch
+ * tables, their namespaces and the check's logs table are dropped at the end, whether it passed,
+ * failed or broke off with an exception; what could not be dropped is named in the verdict.
  */
 public final class WorkerCheck {
+  /** How the namespaces of scratch tables begin ({@code verglas_check_<id>_<copy>}). */
+  public static final String SCRATCH_PREFIX = "verglas_check_";
   private final WorkerHarness harness;
   private final VerglasClient client;
   private final int kills;
@@ -75,21 +79,35 @@ public final class WorkerCheck {
     lines.add("worker check of " + workerClass + (jar == null ? "" : " in " + jar)
         + ", kills " + kills + ", seed " + seed);
     List<ScratchSet> sets = new ArrayList<>();
+    String failure;
     try {
       for (String copy : List.of("a", "b", "c")) {
-        sets.add(ScratchSet.create(client, fixture, "verglas_check_" + id + "_" + copy));
+        ScratchSet set = new ScratchSet(client, fixture, SCRATCH_PREFIX + id + "_" + copy);
+        sets.add(set); // before its tables exist: a half-made set is dropped too
+        set.create();
       }
-      String failure = runAll(deployment, jar, workerClass, sets, lines);
-      lines.add(failure == null ? "PASS: the same table state from every run, replay and kill"
-          : "FAIL: " + failure);
-      return new CheckVerdict(failure == null, lines);
+      failure = runAll(deployment, jar, workerClass, sets, lines);
     } finally {
-      sets.forEach(ScratchSet::drop);
-      if (client.listTables(WorkerHarness.logsTable(deployment).namespace())
-          .contains(WorkerHarness.logsTable(deployment))) {
-        client.dropTable(WorkerHarness.logsTable(deployment), true);
-      }
+      lines.addAll(cleanUp(sets, deployment));
     }
+    lines.add(failure == null ? "PASS: the same table state from every run, replay and kill"
+        : "FAIL: " + failure);
+    return new CheckVerdict(failure == null, lines);
+  }
+
+  /** Drops the scratch sets (tables and namespaces) and the logs table; what failed, as lines. */
+  private List<String> cleanUp(List<ScratchSet> sets, String deployment) {
+    List<String> failures = new ArrayList<>();
+    sets.forEach(set -> set.drop(failures));
+    TableIdentifier logs = WorkerHarness.logsTable(deployment);
+    try {
+      if (client.listTables(logs.namespace()).contains(logs)) {
+        client.dropTable(logs, true);
+      }
+    } catch (RuntimeException e) {
+      failures.add("Cannot drop the check's logs table " + logs + ": " + e.getMessage());
+    }
+    return failures.stream().map(f -> "left behind: " + f).toList();
   }
 
   /** The steps; null when all agree, else what failed. */

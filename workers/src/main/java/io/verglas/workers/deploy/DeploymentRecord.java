@@ -1,6 +1,9 @@
 package io.verglas.workers.deploy;
 
+import io.verglas.queue.log.QueueLayout;
 import io.verglas.table.TableIdentifiers;
+import io.verglas.workers.api.DataGrants;
+import io.verglas.workers.api.QueueGrants;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,7 +19,8 @@ import java.util.regex.Pattern;
 
 /**
  * A deployment as stored: name, kind, triggers, placement, code (jar and worker class),
- * config, secret references, data grants, named outputs, run timeout and scaling shape. What
+ * config, secret references, data grants (tables to read and write, queues to publish to and
+ * consume from), named outputs, run timeout and scaling shape. What
  * makes a deployment portable: the same record runs unchanged wherever its placement is served.
  *
  * <p>Secrets are references ({@code env:NAME}, {@code file:/absolute/path}) resolved where the
@@ -51,6 +55,7 @@ public final class DeploymentRecord {
   private final Map<String, String> secrets;
   private final List<String> reads;
   private final List<String> writes;
+  private final QueueGrants queues;
   private final Map<String, String> outputs;
   private final Duration timeout;
   private final int maxConcurrency;
@@ -66,6 +71,7 @@ public final class DeploymentRecord {
     this.secrets = unmodifiableSorted(b.secrets);
     this.reads = List.copyOf(new TreeSet<>(b.reads));
     this.writes = List.copyOf(new TreeSet<>(b.writes));
+    this.queues = QueueGrants.of(b.publish, b.consume);
     this.outputs = unmodifiableSorted(b.outputs);
     this.timeout = b.timeout;
     this.maxConcurrency = b.maxConcurrency;
@@ -89,6 +95,10 @@ public final class DeploymentRecord {
   public List<String> reads() { return reads; }
   /** Tables granted for writing (and reading), sorted. */
   public List<String> writes() { return writes; }
+  /** The queues it may publish to and consume from (none unless granted). */
+  public QueueGrants queues() { return queues; }
+  /** Its table and queue grants as the harness enforces them. */
+  public DataGrants grants() { return DataGrants.of(reads, writes).withQueues(queues); }
   /** Output name to table; every table is write-granted. */
   public Map<String, String> outputs() { return outputs; }
   public Duration timeout() { return timeout; }
@@ -107,6 +117,7 @@ public final class DeploymentRecord {
         && triggers.equals(r.triggers) && placement == r.placement && jar.equals(r.jar)
         && workerClass.equals(r.workerClass) && config.equals(r.config)
         && secrets.equals(r.secrets) && reads.equals(r.reads) && writes.equals(r.writes)
+        && queues.equals(r.queues)
         && outputs.equals(r.outputs) && timeout.equals(r.timeout)
         && maxConcurrency == r.maxConcurrency;
   }
@@ -138,6 +149,8 @@ public final class DeploymentRecord {
     private final Map<String, String> secrets = new LinkedHashMap<>();
     private final Set<String> reads = new TreeSet<>();
     private final Set<String> writes = new TreeSet<>();
+    private final Set<String> publish = new TreeSet<>();
+    private final Set<String> consume = new TreeSet<>();
     private final Map<String, String> outputs = new LinkedHashMap<>();
     private Duration timeout = TIMEOUT_DEFAULT;
     private int maxConcurrency = 1;
@@ -210,6 +223,18 @@ public final class DeploymentRecord {
       return this;
     }
 
+    /** Grants publishing to {@code queue}. */
+    public Builder publish(String queue) {
+      publish.add(queue(queue));
+      return this;
+    }
+
+    /** Grants consuming from {@code queue} (in any consumer group). */
+    public Builder consume(String queue) {
+      consume.add(queue(queue));
+      return this;
+    }
+
     public Builder output(String key, String table) {
       outputs.put(key(key, "output"), table(table));
       return this;
@@ -266,6 +291,14 @@ public final class DeploymentRecord {
         throw new IllegalArgumentException(fail("empty or over-long " + what + " name '" + key + "'"));
       }
       return key;
+    }
+
+    private String queue(String queue) {
+      try {
+        return QueueLayout.checkQueue(queue);
+      } catch (RuntimeException e) {
+        throw new IllegalArgumentException(fail(e.getMessage()), e);
+      }
     }
 
     private String table(String table) {

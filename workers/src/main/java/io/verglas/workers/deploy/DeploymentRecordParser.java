@@ -17,12 +17,15 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.BiConsumer;
 
 /**
  * The JSON form of a {@link DeploymentRecord}: what {@code ./verglas deploy FILE.json} reads
- * and what the deployments table stores, version {@value #VERSION}. Unknown keys fail (a typo
- * must not silently drop a grant or a trigger), and a reader refuses versions it does not know.
+ * and what the deployments table stores. Unknown keys fail (a typo must not silently drop a
+ * grant or a trigger), and a reader refuses versions it does not know. Version {@value #VERSION}
+ * adds queue grants ({@code grants.publish}, {@code grants.consume}: queue names); a record
+ * without them is written as version 1, which every reader knows and which grants no queue.
  *
  * <pre>{@code
  * {"version": 1, "name": "hourly", "kind": "worker", "placement": "local",
@@ -32,12 +35,15 @@ import java.util.function.BiConsumer;
  *               {"type": "webhook", "name": "hook", "secret": "env:HOURLY_WEBHOOK_SECRET"},
  *               {"type": "event", "name": "raw", "eventType": "io.verglas.commit", "source": null, "subject": null}],
  *  "config": {"source": "shop.raw_events"}, "secrets": {"token": "env:HOURLY_TOKEN"},
- *  "grants": {"read": ["shop.raw_events"], "write": ["shop.hourly"]},
+ *  "grants": {"read": ["shop.raw_events"], "write": ["shop.hourly"],
+ *             "publish": ["hourly-done"], "consume": ["orders"]},
  *  "outputs": {"hourly": "shop.hourly"}, "timeout": "PT90S", "scaling": {"maxConcurrency": 1}}
  * }</pre>
  */
 public final class DeploymentRecordParser {
-  public static final int VERSION = 1;
+  public static final int VERSION = 2;
+  private static final Set<String> GRANTS_V1 = Set.of("read", "write");
+  private static final Set<String> GRANTS = Set.of("read", "write", "publish", "consume");
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final Set<String> KEYS = Set.of("version", "name", "kind", "placement", "code",
       "triggers", "config", "secrets", "grants", "outputs", "timeout", "scaling");
@@ -46,7 +52,7 @@ public final class DeploymentRecordParser {
 
   public static String toJson(DeploymentRecord record) {
     ObjectNode root = MAPPER.createObjectNode();
-    root.put("version", VERSION);
+    root.put("version", record.queues().isEmpty() ? 1 : VERSION);
     root.put("name", record.name());
     root.put("kind", lower(record.kind()));
     root.put("placement", lower(record.placement()));
@@ -58,6 +64,10 @@ public final class DeploymentRecordParser {
     ObjectNode grants = root.putObject("grants");
     record.reads().forEach(grants.putArray("read")::add);
     record.writes().forEach(grants.putArray("write")::add);
+    if (!record.queues().isEmpty()) {
+      new TreeSet<>(record.queues().publish()).forEach(grants.putArray("publish")::add);
+      new TreeSet<>(record.queues().consume()).forEach(grants.putArray("consume")::add);
+    }
     record.outputs().forEach(root.putObject("outputs")::put);
     root.put("timeout", record.timeout().toString());
     root.putObject("scaling").put("maxConcurrency", record.maxConcurrency());
@@ -89,9 +99,9 @@ public final class DeploymentRecordParser {
     }
     checkKeys(root, KEYS, "deployment");
     int version = root.path("version").asInt(VERSION);
-    if (version != VERSION) {
+    if (version != 1 && version != VERSION) {
       throw new IllegalArgumentException("Cannot read deployment: unknown version " + version
-          + " (this reader knows " + VERSION + ")");
+          + " (this reader knows 1 and " + VERSION + ")");
     }
     DeploymentRecord.Builder b = DeploymentRecord.builder(text(root, "name", true));
     b.kind(enumOf(DeploymentRecord.Kind.class, root, "kind", DeploymentRecord.Kind.WORKER));
@@ -104,9 +114,11 @@ public final class DeploymentRecordParser {
     strings(root.path("config"), "config", b::config);
     strings(root.path("secrets"), "secrets", b::secret);
     JsonNode grants = root.path("grants");
-    checkKeys(grants, Set.of("read", "write"), "grants");
+    checkKeys(grants, version == 1 ? GRANTS_V1 : GRANTS, version == 1 ? "grants of a version 1 record" : "grants");
     grants.path("read").forEach(t -> b.read(t.asText()));
     grants.path("write").forEach(t -> b.write(t.asText()));
+    grants.path("publish").forEach(q -> b.publish(q.asText()));
+    grants.path("consume").forEach(q -> b.consume(q.asText()));
     strings(root.path("outputs"), "outputs", b::output);
     String timeout = text(root, "timeout", false);
     if (timeout != null) {

@@ -1,7 +1,6 @@
 package io.verglas.workers.deploy;
 
 import io.verglas.workers.WorkerScheduler;
-import io.verglas.workers.api.DataGrants;
 import io.verglas.workers.harness.Deployment;
 import io.verglas.workers.harness.HarnessJobHandler;
 import io.verglas.workers.harness.RunObserver;
@@ -121,7 +120,7 @@ public final class DeploymentScheduler implements AutoCloseable {
   public static Deployment runtime(DeploymentRecord record, Map<String, String> env) {
     return new Deployment(record.name(), Path.of(record.jar()), record.workerClass(),
         record.config(), SecretReferences.resolve(record, env),
-        DataGrants.of(record.reads(), record.writes()), record.outputs(), record.timeout());
+        record.grants(), record.outputs(), record.timeout());
   }
 
   @Override

@@ -26,6 +26,14 @@ public final class CommitKeys {
     return bounded(deployment + "/" + identity, "/c" + ordinal);
   }
 
+  /**
+   * The key of message {@code index} of the {@code ordinal}-th publish (both from 0) of a run of
+   * {@code identity}: what consumers drop a re-dispatched run's repeated messages by.
+   */
+  public static String message(String deployment, String identity, int ordinal, int index) {
+    return bounded(deployment + "/" + identity, "/p" + ordinal + "." + index);
+  }
+
   /** The key of the {@code seq}-th log event of run {@code runId}. */
   static String logEvent(String runId, int seq) {
     return bounded("log/" + runId, "/" + seq);

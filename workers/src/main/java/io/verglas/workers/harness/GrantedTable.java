@@ -27,7 +27,7 @@ final class GrantedTable implements WorkerTable {
 
   @Override
   public long commit(Iterable<?> rows) {
-    run.grants().checkWrite(client.identifier());
+    run.checkWrite(client.identifier());
     String key = run.nextCommitKey();
     long[] count = {0};
     Iterable<?> counted = () -> new Iterator<Object>() {

@@ -1,24 +1,34 @@
 package io.verglas.workers.harness;
 
 import io.cloudevents.CloudEvent;
+import io.verglas.queue.QueueMessage;
+import io.verglas.queue.QueuePosition;
+import io.verglas.sdk.QueueClient;
 import io.verglas.sdk.VerglasClient;
 import io.verglas.table.TableIdentifiers;
+import io.verglas.workers.api.DataGrantException;
 import io.verglas.workers.api.DataGrants;
 import io.verglas.workers.api.WorkerContext;
 import io.verglas.workers.api.WorkerLog;
 import io.verglas.workers.api.WorkerTable;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
- * The {@link WorkerContext} of one run, in the run's process: tables through the grant check,
- * commits keyed by their ordinal in the run, every commit reported to the harness.
+ * The {@link WorkerContext} of one run, in the run's process: tables and queues through the
+ * grant checks (a refusal is also logged), commits keyed by their ordinal in the run and by the
+ * messages consumed before them, every commit reported to the harness.
  */
-final class RunContext implements WorkerContext {
+final class RunContext implements WorkerContext, AutoCloseable {
   private final RunSpec spec;
   private final VerglasClient client;
   private final RunReporter reporter;
+  private final StringBuilder consumed = new StringBuilder();
+  private QueueClient queues;
   private int commits;
+  private int publishes;
   private long rowsCommitted;
 
   RunContext(RunSpec spec, VerglasClient client, RunReporter reporter) {
@@ -40,7 +50,7 @@ final class RunContext implements WorkerContext {
   @Override
   public WorkerTable table(String table) {
     TableIdentifier identifier = TableIdentifiers.identifier(table);
-    grants().checkRead(identifier);
+    granted(() -> grants().checkRead(identifier));
     return new GrantedTable(client.table(identifier), this);
   }
 
@@ -52,6 +62,32 @@ final class RunContext implements WorkerContext {
           + deployment() + " (outputs: " + spec.deployment().outputs().keySet() + ")");
     }
     return table(table);
+  }
+
+  @Override
+  public QueuePosition publish(String queue, List<QueueMessage> messages) {
+    granted(() -> grants().queues().checkPublish(deployment(), queue));
+    int ordinal;
+    synchronized (this) {
+      ordinal = publishes++;
+    }
+    List<QueueMessage> keyed = new ArrayList<>(messages.size());
+    for (QueueMessage m : messages) {
+      keyed.add(m.key() != null ? m : new QueueMessage(CommitKeys.message(deployment(),
+          spec.identity(), ordinal, keyed.size()), m.payload(), m.headers()));
+    }
+    return queues().publish(queue, keyed);
+  }
+
+  @Override
+  public int consume(String queue, String group, QueueClient.Handler handler) {
+    granted(() -> grants().queues().checkConsume(deployment(), queue));
+    return queues().consume(queue, group, messages -> {
+      if (!messages.isEmpty()) {
+        consumed(queue, messages.get(0).position(), messages.get(messages.size() - 1).position());
+      }
+      handler.handle(messages);
+    });
   }
 
   @Override
@@ -83,9 +119,47 @@ final class RunContext implements WorkerContext {
     return spec.deployment().grants();
   }
 
-  /** The key of the next commit; commits of one run are numbered in the order they start. */
+  private synchronized void consumed(String queue, QueuePosition first, QueuePosition last) {
+    consumed.append('/').append(queue).append('@').append(first).append('-').append(last);
+  }
+
+  /** @throws DataGrantException (logged) if the deployment may not write {@code table} */
+  void checkWrite(TableIdentifier table) {
+    granted(() -> grants().checkWrite(table));
+  }
+
+  /** Runs a grant check; a refusal goes to the run's log as well as to the worker. */
+  private void granted(Runnable check) {
+    try {
+      check.run();
+    } catch (DataGrantException e) {
+      reporter.error(e.getMessage());
+      throw e;
+    }
+  }
+
+  private synchronized QueueClient queues() {
+    if (queues == null) {
+      queues = spec.endpoints().queueClient();
+    }
+    return queues;
+  }
+
+  /**
+   * The key of the next commit; commits of one run are numbered in the order they start, and
+   * once the run consumed messages the key names them too.
+   */
   synchronized String nextCommitKey() {
-    return spec.commitKey(commits++);
+    int ordinal = commits++;
+    return consumed.isEmpty() ? spec.commitKey(ordinal)
+        : CommitKeys.commit(deployment(), spec.identity() + "/q" + consumed, ordinal);
+  }
+
+  @Override
+  public synchronized void close() {
+    if (queues != null) {
+      queues.close();
+    }
   }
 
   synchronized void committed(String table, long rows, long snapshotId, String key) {

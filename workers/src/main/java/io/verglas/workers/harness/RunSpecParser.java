@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.verglas.table.TableIdentifiers;
+import io.verglas.store.ObjectStoreEndpoint;
 import io.verglas.workers.api.DataGrants;
+import io.verglas.workers.api.QueueGrants;
 import io.verglas.workers.event.CloudEventCodec;
 import java.io.IOException;
 import java.net.URI;
@@ -38,6 +40,11 @@ final class RunSpecParser {
         .put("query", e.query().toString()).put("queryToken", e.queryToken())
         .put("events", e.events() == null ? null : e.events().toString())
         .put("eventsToken", e.eventsToken()).put("commitTimeoutMs", e.commitTimeout().toMillis());
+    if (e.queues() != null) {
+      ObjectStoreEndpoint q = e.queues();
+      root.putObject("queues").put("endpoint", q.endpoint().toString()).put("region", q.region())
+          .put("accessKey", q.accessKey()).put("secretKey", q.secretKey()).put("bucket", q.bucket());
+    }
     return root.toString();
   }
 
@@ -53,13 +60,20 @@ final class RunSpecParser {
       WorkerEndpoints endpoints = new WorkerEndpoints(URI.create(e.path("flight").asText()),
           RunEventCodec.text(e, "flightToken"), URI.create(e.path("query").asText()), RunEventCodec.text(e, "queryToken"),
           events == null ? null : URI.create(events), RunEventCodec.text(e, "eventsToken"),
-          Duration.ofMillis(e.path("commitTimeoutMs").asLong()));
+          Duration.ofMillis(e.path("commitTimeoutMs").asLong()),
+          queues(root.path("queues")));
       return new RunSpec(deployment(root.path("deployment")), root.path("identity").asText(),
           CloudEventCodec.fromJson(root.path("event").asText()), root.path("runId").asText(),
           root.path("attempt").asInt(), endpoints);
     } catch (IOException e) {
       throw new IllegalArgumentException("Cannot read run spec: " + e.getMessage(), e);
     }
+  }
+
+  private static ObjectStoreEndpoint queues(JsonNode q) {
+    return q.isObject() ? new ObjectStoreEndpoint(URI.create(q.path("endpoint").asText()),
+        q.path("region").asText(), q.path("accessKey").asText(), q.path("secretKey").asText(),
+        q.path("bucket").asText()) : null;
   }
 
   private static ObjectNode deployment(Deployment d) {
@@ -71,6 +85,8 @@ final class RunSpecParser {
     node.set("outputs", JSON.valueToTree(d.outputs()));
     node.set("reads", names(d.grants().reads()));
     node.set("writes", names(d.grants().writes()));
+    node.set("publish", JSON.valueToTree(d.grants().queues().publish()));
+    node.set("consume", JSON.valueToTree(d.grants().queues().consume()));
     return node;
   }
 
@@ -78,7 +94,8 @@ final class RunSpecParser {
     String jar = RunEventCodec.text(node, "jar");
     return new Deployment(node.path("name").asText(), jar == null ? null : Path.of(jar),
         node.path("workerClass").asText(), map(node.path("config")), map(node.path("secrets")),
-        DataGrants.of(strings(node.path("reads")), strings(node.path("writes"))),
+        DataGrants.of(strings(node.path("reads")), strings(node.path("writes"))).withQueues(
+            QueueGrants.of(strings(node.path("publish")), strings(node.path("consume")))),
         map(node.path("outputs")), Duration.ofMillis(node.path("timeoutMs").asLong()));
   }
 

@@ -37,8 +37,8 @@ public final class WorkerMain {
       reporter.failed("Cannot start the run: " + describe(e));
       return NOT_STARTED;
     }
-    try (VerglasClient client = spec.endpoints().client()) {
-      RunContext context = new RunContext(spec, client, reporter);
+    try (VerglasClient client = spec.endpoints().client();
+        RunContext context = new RunContext(spec, client, reporter)) {
       worker.handle(context);
       reporter.ended(context.rowsCommitted(), context.commits() + " commits");
       return 0;

@@ -21,6 +21,24 @@ class DataGrantsTest {
   }
 
   @Test
+  void queuesAreGrantedPerVerbAndTheRefusalNamesTheDeployment() {
+    QueueGrants queues = DataGrants.of(List.of(), List.of())
+        .withQueues(QueueGrants.of(List.of("orders"), List.of("orders", "refunds"))).queues();
+    assertThatCode(() -> queues.checkPublish("shop", "orders")).doesNotThrowAnyException();
+    assertThatCode(() -> queues.checkConsume("shop", "refunds")).doesNotThrowAnyException();
+    assertThatThrownBy(() -> queues.checkPublish("shop", "refunds"))
+        .isInstanceOf(DataGrantException.class)
+        .hasMessage("Cannot publish to queue refunds: deployment shop is not granted publish on it"
+            + " (granted publish: [orders])");
+    assertThatThrownBy(() -> grants.queues().checkConsume("shop", "orders"))
+        .as("table grants alone grant no queue")
+        .hasMessage("Cannot consume from queue orders: deployment shop is not granted consume on it"
+            + " (granted consume: [])");
+    assertThatThrownBy(() -> QueueGrants.of(List.of("no/slash"), List.of()))
+        .hasMessageStartingWith("Invalid queue name: 'no/slash'");
+  }
+
+  @Test
   void tablesOutsideTheGrantsAreNamedWithWhatIsGranted() {
     assertThatThrownBy(() -> grants.checkRead(TableIdentifier.of("hr", "salaries")))
         .isInstanceOf(DataGrantException.class)

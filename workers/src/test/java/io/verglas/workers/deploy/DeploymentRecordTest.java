@@ -48,6 +48,27 @@ class DeploymentRecordTest {
   }
 
   @Test
+  void queueGrantsMakeAVersion2RecordAndVersion1RecordsGrantNoQueue() {
+    DeploymentRecord record = full().publish("hourly-done").consume("orders").build();
+    String json = DeploymentRecordParser.toJson(record);
+    assertThat(json).startsWith("{\"version\":2,")
+        .contains("\"publish\":[\"hourly-done\"],\"consume\":[\"orders\"]");
+    DeploymentRecord back = DeploymentRecordParser.fromJson(json);
+    assertThat(back).isEqualTo(record);
+    assertThat(back.grants().queues().publish()).containsExactly("hourly-done");
+    assertThat(back.grants().queues().consume()).containsExactly("orders");
+
+    String v1 = DeploymentRecordParser.toJson(full().build());
+    assertThat(v1).startsWith("{\"version\":1,").doesNotContain("publish");
+    assertThat(DeploymentRecordParser.fromJson(v1).grants().queues().isEmpty()).isTrue();
+    assertThatThrownBy(() -> DeploymentRecordParser.fromJson(
+        v1.replace("\"write\":[", "\"publish\":[\"q\"],\"write\":[")))
+        .hasMessageStartingWith("Cannot read deployment: unknown key 'publish' in grants of a version 1 record");
+    assertThatThrownBy(() -> full().consume("bad queue"))
+        .hasMessageStartingWith("Cannot define deployment agg: Invalid queue name: 'bad queue'");
+  }
+
+  @Test
   void aWriteGrantIncludesReading() {
     DeploymentRecord record = full().read("shop.out").build();
     assertThat(record.reads()).containsExactly("shop.raw");
@@ -85,8 +106,8 @@ class DeploymentRecordTest {
     String good = DeploymentRecordParser.toJson(full().build());
     assertThatThrownBy(() -> DeploymentRecordParser.fromJson(good.replace("\"grants\"", "\"grant\"")))
         .hasMessageStartingWith("Cannot read deployment: unknown key 'grant' in deployment");
-    assertThatThrownBy(() -> DeploymentRecordParser.fromJson(good.replace("\"version\":1", "\"version\":2")))
-        .hasMessage("Cannot read deployment: unknown version 2 (this reader knows 1)");
+    assertThatThrownBy(() -> DeploymentRecordParser.fromJson(good.replace("\"version\":1", "\"version\":3")))
+        .hasMessage("Cannot read deployment: unknown version 3 (this reader knows 1 and 2)");
     assertThatThrownBy(() -> DeploymentRecordParser.fromJson(good.replace("\"type\":\"webhook\"", "\"type\":\"mail\"")))
         .hasMessage("Cannot read trigger hook: unknown type 'mail' (cron, webhook or event)");
     assertThatThrownBy(() -> DeploymentRecordParser.fromJson(good.replace("PT1M30S", "90s")))

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cloudevents.core.builder.CloudEventBuilder;
+import io.verglas.store.ObjectStoreEndpoint;
 import io.verglas.workers.api.DataGrants;
+import io.verglas.workers.api.QueueGrants;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,17 +20,19 @@ class RunSpecParserTest {
   void specRoundTripsThroughJson() {
     Deployment deployment = new Deployment("hourly", Path.of("/jars/w.jar"), "com.example.Hourly",
         Map.of("window", "1h"), Map.of("api-key", "s3cret"),
-        DataGrants.of(List.of("shop.raw"), List.of("shop.hourly")), Map.of("out", "shop.hourly"),
-        Duration.ofSeconds(30));
+        DataGrants.of(List.of("shop.raw"), List.of("shop.hourly"))
+            .withQueues(QueueGrants.of(List.of("done"), List.of("orders"))),
+        Map.of("out", "shop.hourly"), Duration.ofSeconds(30));
     RunSpec spec = new RunSpec(deployment, "hourly/cron/1", CloudEventBuilder.v1().withId("e1")
         .withSource(URI.create("/s")).withType("t").build(), "hourly/cron/1#3", 2,
         new WorkerEndpoints(URI.create("grpc+tcp://127.0.0.1:1"), "flight-token", URI.create("http://127.0.0.1:2"),
-            "query-token", null, null, Duration.ofSeconds(5)));
+            "query-token", null, null, Duration.ofSeconds(5)).withQueues(new ObjectStoreEndpoint(
+                URI.create("http://127.0.0.1:3"), "us-east-1", "ak", "s3-secret-key", "warehouse")));
     RunSpec read = RunSpecParser.fromJson(RunSpecParser.toJson(spec));
     assertThat(read).usingRecursiveComparison().isEqualTo(spec);
     assertThat(read.commitKey(1)).isEqualTo("hourly/hourly/cron/1/c1");
     assertThat(spec.toString()).as("no secret, no token").doesNotContain("s3cret")
-        .doesNotContain("flight-token").doesNotContain("query-token");
+        .doesNotContain("flight-token").doesNotContain("query-token").doesNotContain("s3-secret-key");
   }
 
   @Test
