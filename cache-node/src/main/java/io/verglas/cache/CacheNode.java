@@ -137,7 +137,14 @@ public final class CacheNode implements AutoCloseable {
     this.config = config;
     this.cluster = clusterConfig == null ? null
         : new Cluster(clusterConfig, config.dramCapacityBytes() + config.nvmeCapacityBytes());
-    this.writeBack = writeBackConfig == null ? null : openWriteBack(writeBackConfig, config.clock(), cluster);
+    try {
+      this.writeBack = writeBackConfig == null ? null : openWriteBack(writeBackConfig, config.clock(), cluster);
+    } catch (RuntimeException e) {
+      if (cluster != null) {
+        cluster.close();
+      }
+      throw e;
+    }
     this.catalog = catalogConfig == null ? null
         : new CatalogProxy(catalogConfig, this::endpoint, config.region(), config.clock());
     List<ServiceEndpoint> served = new ArrayList<>(services);
@@ -927,6 +934,13 @@ public final class CacheNode implements AutoCloseable {
       if (adminPort != null && port != null && port != 0 && adminPort.equals(port)
           && (adminHost == null || adminHost.equals(config.host()))) {
         throw new IllegalStateException("Cannot build a cache node whose admin port equals its S3 port: " + port);
+      }
+      if (writeBack != null && (cluster != null) == writeBack.localFragmentStores()) {
+        throw new IllegalStateException(cluster != null
+            ? "Cannot build a cluster node with local fragment stores: the other nodes could not read its buffered "
+                + "writes (leave localFragmentStores off: fragments then go to distinct members)"
+            : "Cannot build a write-back node outside a cluster without local fragment stores: its k+m fragments "
+                + "need k+m nodes (set localFragmentStores, or join a cluster)");
       }
       Origin observed = originRequests == null ? origin : new ObservedOrigin(origin, originRequests);
       return new CacheNode(config, observed, adminHost != null ? adminHost : config.host(), adminPort,
