@@ -4,7 +4,9 @@ import io.verglas.cache.origin.Origin;
 import io.verglas.cache.writeback.fragment.FragmentStore;
 import io.verglas.cache.cluster.peer.PeerClient;
 import io.verglas.cache.writeback.fragment.ObjectIdentity;
+import io.verglas.cache.writeback.fragment.FragmentReader;
 import io.verglas.cache.writeback.journal.JournalRecord;
+import io.verglas.cache.writeback.journal.Placement;
 import io.verglas.cache.writeback.journal.ReplicaJournals;
 import io.verglas.cache.writeback.journal.ReplicatedRecords;
 import io.verglas.cache.writeback.journal.WriteJournal;
@@ -13,7 +15,9 @@ import io.verglas.cache.writeback.peer.JournalRecovery;
 import io.verglas.cache.writeback.peer.JournalReplication;
 import io.verglas.cache.writeback.peer.PeerFragmentNodes;
 import io.verglas.cache.writeback.peer.PeerTransport;
+import io.verglas.cache.writeback.peer.ReplicaReconciliation;
 import java.nio.file.Files;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
@@ -56,12 +60,17 @@ import org.slf4j.LoggerFactory;
  * WriteBackConfig#MAX_PROPAGATION_BACKOFF}), so an origin outage costs one attempt per buffered
  * key per backoff period, and nothing is dropped. Each origin call goes through the node's
  * origin protection (concurrency limit, circuit breaker) since {@link #wrap} is given the
- * protected origin. Scrubbing: every {@value #SCRUB_EVERY_PASSES} passes on the same thread.
+ * protected origin. Scrubbing: every {@value #SCRUB_EVERY_PASSES} passes on the same thread; in a
+ * cluster, reconciling the journal copies kept for other coordinators ({@link #reconcile})
+ * every {@value #RECONCILE_EVERY_PASSES}.
  * Threads: staging and reconstruction run on {@value #BLOCKING_THREADS} threads of their own.
  */
 public final class WriteBackNode implements AutoCloseable {
   static final int BLOCKING_THREADS = 4;
   static final int SCRUB_EVERY_PASSES = 300;
+  static final int RECONCILE_EVERY_PASSES = 50;
+  /** How old a journal copy must be before reconciliation may drop it (its coordinator journals after replicating). */
+  public static final Duration STALE_COPY_AGE = Duration.ofMinutes(1);
   /** The largest cell in a cluster: one cell and its request header travel in one peer frame. */
   public static final int MAX_CLUSTER_CELL_BYTES = PeerClient.MAX_WRITE_BACK_BYTES - 64;
   private static final Logger LOG = LoggerFactory.getLogger(WriteBackNode.class);
@@ -86,7 +95,7 @@ public final class WriteBackNode implements AutoCloseable {
 
   /** The cluster side of a node: the fragment service its peers use, replicas it keeps, its recovery. */
   private record Peers(FragmentService service, ReplicaJournals replicas, ExecutorService executor,
-      JournalRecovery recovery) {}
+      JournalRecovery recovery, ReplicaReconciliation reconciliation) {}
 
   private WriteBackNode(WriteBackConfig config, Clock clock, WriteJournal journal, Supplier<List<FragmentNode>> nodes,
       Peers peers) {
@@ -136,8 +145,15 @@ public final class WriteBackNode implements AutoCloseable {
     ExecutorService executor = Executors.newFixedThreadPool(BLOCKING_THREADS, threads("verglas-writeback-peer"));
     try {
       WriteJournal journal = WriteJournal.open(config.journalFile(), new JournalReplication(transport));
-      Peers peers = new Peers(new FragmentService(store, replicas, executor), replicas, executor,
-          lostJournal ? new JournalRecovery(transport) : null);
+      JournalRecovery recovery = lostJournal ? new JournalRecovery(transport) : null;
+      FragmentService service = new FragmentService(store, replicas, executor, requester -> {
+        if (recovery != null && !recovery.complete()) {
+          throw new IllegalStateException("Cannot list this node's pending writes: it is recovering its lost journal");
+        }
+        return journal.pending();
+      });
+      Peers peers = new Peers(service, replicas, executor, recovery,
+          new ReplicaReconciliation(transport, replicas, clock::millis));
       return new WriteBackNode(config, clock, journal, new PeerFragmentNodes(transport, store).nodes(), peers);
     } catch (IOException | RuntimeException e) {
       executor.shutdown();
@@ -207,6 +223,9 @@ public final class WriteBackNode implements AutoCloseable {
       if (++passes % SCRUB_EVERY_PASSES == 0) {
         scrub();
       }
+      if (passes % RECONCILE_EVERY_PASSES == 0) {
+        reconcile(STALE_COPY_AGE);
+      }
     } catch (IOException | RuntimeException e) {
       failed = true;
       LOG.warn("Cannot run a write-back propagation pass: {}", e.getMessage(), e);
@@ -229,13 +248,46 @@ public final class WriteBackNode implements AutoCloseable {
     List<JournalRecord.Pending> records = recovery.fetch();
     Set<ObjectIdentity> known = journal.pending().stream().map(JournalRecord::identity).collect(Collectors.toSet());
     for (JournalRecord.Pending record : records) {
-      if (!known.contains(record.identity())) {
+      if (!known.contains(record.identity()) && intact(record)) {
         stager.adopt(record);
         recovered.increment();
         adopted++;
       }
     }
     return adopted;
+  }
+
+  /**
+   * Whether a recovered write still has {@code k} fragments on live nodes: a copy whose write
+   * was delivered and released (its holder missed the clean mark) has not, and is left out.
+   */
+  private boolean intact(JournalRecord.Pending record) {
+    if (!(record instanceof JournalRecord.Staged staged)) {
+      return true;
+    }
+    int found = 0;
+    for (Placement p : staged.placements()) {
+      Optional<FragmentNode> node = nodes.get().stream().filter(n -> n.id().equals(p.nodeId())).findFirst();
+      try (FragmentReader reader = node.isPresent() ? node.get().store().open(staged.identity(), p.fragment()) : null) {
+        found += reader == null ? 0 : 1;
+      } catch (IOException e) {
+        // absent, unreachable or damaged
+      }
+    }
+    if (found < staged.geometry().dataFragments()) {
+      LOG.warn("Write-back recovery leaves out {}: {} of its fragments found, k={} (delivered and released, or lost)",
+          staged.identity(), found, staged.geometry().dataFragments());
+    }
+    return found >= staged.geometry().dataFragments();
+  }
+
+  /**
+   * Drops the journal copies this node keeps whose coordinators no longer hold their writes
+   * (missed clean marks), but for copies younger than {@code minAge}; returns how many. Also
+   * every {@value #RECONCILE_EVERY_PASSES} passes, with {@link #STALE_COPY_AGE}.
+   */
+  public int reconcile(Duration minAge) {
+    return peers == null ? 0 : peers.reconciliation().runOnce(minAge.toMillis());
   }
 
   /** Records this node took back from its peers' copies after losing its journal. */

@@ -1,8 +1,13 @@
 package io.verglas.cache.writeback.peer;
 
 import io.verglas.cache.writeback.fragment.ObjectIdentity;
+import io.verglas.cache.writeback.journal.JournalCodec;
+import io.verglas.cache.writeback.journal.JournalRecord;
+import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The write-back operations carried by the peer protocol's {@code WRITE_BACK} frames (the frame's
@@ -19,6 +24,9 @@ import java.nio.charset.StandardCharsets;
  *   RELEASE (6) index:u8  bucket:str  key:str  writeId:str     answer: released:u8
  *   RECORD (7)  coordinator:str  journal record ({@code JournalCodec} payload)  answered once fsynced
  *   RECORDS (8) coordinator:str  answer: (length:u32  journal record)* of its pending records here
+ *   PENDING (9) requester:str  answer: (length:u32  journal record)* of this node's own
+ *               journal's pending records (failed while this node, recovering its lost
+ *               journal, has not asked the requester for its copies yet)
  * str: length:u16, UTF-8 bytes; integers big-endian
  * </pre>
  *
@@ -35,6 +43,7 @@ final class FragmentProtocol {
   static final byte RELEASE = 6;
   static final byte RECORD = 7;
   static final byte RECORDS = 8;
+  static final byte PENDING = 9;
   /** The stripe a READ asks for to get the fragment's header. */
   static final long HEADER = -1;
 
@@ -58,6 +67,31 @@ final class FragmentProtocol {
     byte[] name = utf8(coordinator);
     return ByteBuffer.allocate(3 + name.length + record.length).put(op).putShort((short) name.length).put(name)
         .put(record).array();
+  }
+
+  /** Records as RECORDS and PENDING answer them. */
+  static byte[] records(List<? extends JournalRecord> records) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    for (JournalRecord record : records) {
+      byte[] payload = JournalCodec.payload(record);
+      out.writeBytes(ByteBuffer.allocate(4).putInt(payload.length).array());
+      out.writeBytes(payload);
+    }
+    return out.toByteArray();
+  }
+
+  /** The pending records of a RECORDS or PENDING answer. */
+  static List<JournalRecord.Pending> parseRecords(byte[] answer) {
+    List<JournalRecord.Pending> records = new ArrayList<>();
+    ByteBuffer in = ByteBuffer.wrap(answer);
+    while (in.hasRemaining()) {
+      byte[] payload = new byte[in.getInt()];
+      in.get(payload);
+      if (JournalCodec.parse(payload) instanceof JournalRecord.Pending pending) {
+        records.add(pending);
+      }
+    }
+    return records;
   }
 
   static ObjectIdentity identity(ByteBuffer in) {

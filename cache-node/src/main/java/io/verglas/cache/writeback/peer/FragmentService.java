@@ -9,10 +9,10 @@ import io.verglas.cache.writeback.fragment.ObjectIdentity;
 import io.verglas.cache.writeback.journal.JournalCodec;
 import io.verglas.cache.writeback.journal.JournalRecord;
 import io.verglas.cache.writeback.journal.ReplicaJournals;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Callable;
@@ -20,6 +20,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.function.Function;
 import java.util.zip.CRC32C;
 
 /**
@@ -50,9 +51,16 @@ public final class FragmentService {
   private final FragmentStore store;
   private final ReplicaJournals replicas;
   private final Executor executor;
+  private final Function<String, List<JournalRecord.Pending>> own;
   private final Map<SessionKey, Session> sessions = new ConcurrentHashMap<>();
 
-  public FragmentService(FragmentStore store, ReplicaJournals replicas, Executor executor) {
+  /**
+   * @param own this node's own pending records, for the peer of the given id reconciling its
+   *     copies; it throws while this node is recovering its journal and has not asked that peer
+   */
+  public FragmentService(FragmentStore store, ReplicaJournals replicas, Executor executor,
+      Function<String, List<JournalRecord.Pending>> own) {
+    this.own = Objects.requireNonNull(own, "own");
     this.store = Objects.requireNonNull(store, "store");
     this.replicas = Objects.requireNonNull(replicas, "replicas");
     this.executor = Objects.requireNonNull(executor, "executor");
@@ -68,6 +76,10 @@ public final class FragmentService {
           inSession(new SessionKey(connection, in.getLong()), op, in);
       case FragmentProtocol.READ, FragmentProtocol.RELEASE -> fragment(op, in);
       case FragmentProtocol.RECORD, FragmentProtocol.RECORDS -> record(op, in);
+      case FragmentProtocol.PENDING -> {
+        String requester = FragmentProtocol.string(in);
+        yield async(() -> FragmentProtocol.records(own.apply(requester)));
+      }
       default -> CompletableFuture.failedFuture(new IllegalArgumentException(
           "Cannot serve write-back operation " + op + ": unknown"));
     };
@@ -149,15 +161,7 @@ public final class FragmentService {
         return new byte[0];
       });
     }
-    return async(() -> {
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      for (JournalRecord.Pending pending : replicas.pending(coordinator)) {
-        byte[] payload = JournalCodec.payload(pending);
-        out.write(ByteBuffer.allocate(4).putInt(payload.length).array());
-        out.write(payload);
-      }
-      return out.toByteArray();
-    });
+    return async(() -> FragmentProtocol.records(replicas.pending(coordinator)));
   }
 
   /** Abandons the fragments connection {@code connection} left uncommitted. */
