@@ -57,11 +57,7 @@ final class FileFragmentReader implements FragmentReader {
 
   @Override
   public void readCell(long stripe, ByteBuffer cell) throws IOException {
-    int expected = header.geometry().cellLength(header.bodyLength(), stripe);
-    if (cell.remaining() != expected) {
-      throw new IllegalArgumentException("Cannot read cell " + stripe + ": a buffer of " + cell.remaining()
-          + " bytes, the cell has " + expected);
-    }
+    int expected = FragmentReader.cellLength(header, stripe, cell);
     long offset = header.cellOffset(stripe);
     ByteBuffer target = cell.duplicate();
     readFully(channel, target, offset);

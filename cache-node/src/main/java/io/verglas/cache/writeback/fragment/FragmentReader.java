@@ -22,6 +22,16 @@ public interface FragmentReader extends Closeable {
 
   FragmentHeader header();
 
+  /** Stripe {@code stripe}'s cell length, after checking that {@code cell} has exactly that many bytes left. */
+  static int cellLength(FragmentHeader header, long stripe, ByteBuffer cell) {
+    int expected = header.geometry().cellLength(header.bodyLength(), stripe);
+    if (cell.remaining() != expected) {
+      throw new IllegalArgumentException("Cannot read cell " + stripe + ": a buffer of " + cell.remaining()
+          + " bytes, the cell has " + expected);
+    }
+    return expected;
+  }
+
   /**
    * Fills {@code cell} (exactly its remaining bytes, the stripe's cell length) with stripe
    * {@code stripe}'s cell.

@@ -41,11 +41,7 @@ final class RemoteFragmentReader implements FragmentReader {
 
   @Override
   public void readCell(long stripe, ByteBuffer cell) throws IOException {
-    int expected = header.geometry().cellLength(header.bodyLength(), stripe);
-    if (cell.remaining() != expected) {
-      throw new IllegalArgumentException("Cannot read cell " + stripe + ": a buffer of " + cell.remaining()
-          + " bytes, the cell has " + expected);
-    }
+    int expected = FragmentReader.cellLength(header, stripe, cell);
     byte[] answer = link.call(FragmentProtocol.fragment(FragmentProtocol.READ, header.identity(), header.index(),
         stripe));
     CRC32C crc = new CRC32C();
