@@ -1,12 +1,10 @@
 package io.verglas.bench.cluster;
 
+import io.verglas.bench.stack.LoopbackPorts;
 import io.verglas.cache.cluster.process.ChildClusterNode;
 import io.verglas.cache.cluster.process.ClusterNodeProcess;
 import io.verglas.cache.cluster.process.NodeSettings;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,7 +35,7 @@ final class ClusterNodes implements AutoCloseable {
     this.peakRssMb = new long[count];
     this.logs = logs;
     for (int i = 0; i < count; i++) {
-      gossipPorts.add(freePort());
+      gossipPorts.add(LoopbackPorts.free());
     }
     this.settings = NodeSettings.builder(gossipPorts, blockBytes, dramBytes).originEndpoint(origin)
         .immutableObjects(true) // the workload's objects never change
@@ -55,7 +53,7 @@ final class ClusterNodes implements AutoCloseable {
   /** Starts node {@code i} (again: under the same id, with an empty cache, on a fresh gossip port). */
   void start(int i) throws IOException {
     if (started >= nodes.length) {
-      gossipPorts.set(i, freePort()); // the old one may be taken by now
+      gossipPorts.set(i, LoopbackPorts.free()); // the old one may be taken by now
     }
     nodes[i] = ChildClusterNode.start(settings.index(i).build(), // with the ports as they are now
         Map.of(ClusterNodeProcess.SECRET_ENV, SECRET), logs.resolve("node-" + i + "-" + started + ".log"));
@@ -105,11 +103,4 @@ final class ClusterNodes implements AutoCloseable {
     }
   }
 
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot find a free port for the cache cluster", e);
-    }
-  }
 }
