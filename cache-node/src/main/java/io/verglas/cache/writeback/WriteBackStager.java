@@ -18,6 +18,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -217,7 +218,7 @@ public final class WriteBackStager {
   /** The latest pending change of every key of {@code bucket} starting with {@code prefix}. */
   public List<JournalRecord.Pending> latestUnder(String bucket, String prefix) {
     String start = indexKey(bucket, prefix);
-    Map<String, JournalRecord.Pending> merged = new java.util.HashMap<>();
+    Map<String, JournalRecord.Pending> merged = new HashMap<>();
     others.latestUnder(bucket, prefix).forEach(r -> merged.put(indexKey(bucket, r.identity().key()), r));
     latest.entrySet().stream().filter(e -> e.getKey().startsWith(start))
         .forEach(e -> merged.merge(e.getKey(), e.getValue(), (theirs, mine) -> later(mine, theirs)));
