@@ -26,6 +26,7 @@ import io.verglas.cache.protection.OriginProtection;
 import io.verglas.cache.protection.ProtectedOrigin;
 import io.verglas.cache.writeback.WriteBackConfig;
 import io.verglas.cache.writeback.WriteBackNode;
+import io.verglas.cache.writeback.peer.ClusterTransport;
 import io.verglas.cache.writeback.WriteBackStats;
 import io.verglas.cache.s3.ReadObserver;
 import io.verglas.cache.s3.ServiceEndpoint;
@@ -134,9 +135,16 @@ public final class CacheNode implements AutoCloseable {
       String adminToken, Awareness awareness, RestCatalogConfig catalogConfig,
       List<ServiceEndpoint> services, ClusterConfig clusterConfig, WriteBackConfig writeBackConfig) {
     this.config = config;
-    this.writeBack = writeBackConfig == null ? null : openWriteBack(writeBackConfig, config.clock());
     this.cluster = clusterConfig == null ? null
         : new Cluster(clusterConfig, config.dramCapacityBytes() + config.nvmeCapacityBytes());
+    try {
+      this.writeBack = writeBackConfig == null ? null : openWriteBack(writeBackConfig, config.clock(), cluster);
+    } catch (RuntimeException e) {
+      if (cluster != null) {
+        cluster.close();
+      }
+      throw e;
+    }
     this.catalog = catalogConfig == null ? null
         : new CatalogProxy(catalogConfig, this::endpoint, config.region(), config.clock());
     List<ServiceEndpoint> served = new ArrayList<>(services);
@@ -159,9 +167,10 @@ public final class CacheNode implements AutoCloseable {
     return new Builder();
   }
 
-  private static WriteBackNode openWriteBack(WriteBackConfig config, Clock clock) {
+  private static WriteBackNode openWriteBack(WriteBackConfig config, Clock clock, Cluster cluster) {
     try {
-      return WriteBackNode.open(config, clock);
+      return cluster == null ? WriteBackNode.open(config, clock)
+          : WriteBackNode.open(config, clock, new ClusterTransport(cluster));
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot open write-back in " + config.directory() + ": " + e.getMessage(), e);
     }
@@ -223,6 +232,18 @@ public final class CacheNode implements AutoCloseable {
     @Override
     public void replicate(BlockId id, int length) {
       cluster.replicaOffered(id, length);
+    }
+
+    @Override
+    public java.util.concurrent.CompletableFuture<byte[]> writeBack(long connection, byte[] request) {
+      return writeBack == null ? PeerService.super.writeBack(connection, request) : writeBack.serve(connection, request);
+    }
+
+    @Override
+    public void disconnected(long connection) {
+      if (writeBack != null) {
+        writeBack.disconnected(connection);
+      }
     }
   }
 
@@ -914,9 +935,12 @@ public final class CacheNode implements AutoCloseable {
           && (adminHost == null || adminHost.equals(config.host()))) {
         throw new IllegalStateException("Cannot build a cache node whose admin port equals its S3 port: " + port);
       }
-      if (writeBack != null && cluster != null) {
-        throw new IllegalStateException("Cannot build a cluster node with write-back: the other nodes could not "
-            + "read its buffered writes (fragments and journal records over the peer protocol are not built yet)");
+      if (writeBack != null && (cluster != null) == writeBack.localFragmentStores()) {
+        throw new IllegalStateException(cluster != null
+            ? "Cannot build a cluster node with local fragment stores: the other nodes could not read its buffered "
+                + "writes (leave localFragmentStores off: fragments then go to distinct members)"
+            : "Cannot build a write-back node outside a cluster without local fragment stores: its k+m fragments "
+                + "need k+m nodes (set localFragmentStores, or join a cluster)");
       }
       Origin observed = originRequests == null ? origin : new ObservedOrigin(origin, originRequests);
       return new CacheNode(config, observed, adminHost != null ? adminHost : config.host(), adminPort,

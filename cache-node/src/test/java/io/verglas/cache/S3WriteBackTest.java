@@ -231,12 +231,13 @@ class S3WriteBackTest {
   }
 
   @Test
-  void aClusterNodeRefusesWriteBackUntilFragmentsTravelBetweenNodes() {
+  void aClusterNodeRefusesLocalFragmentStores() {
     assertThatThrownBy(() -> CacheNode.builder().allowAnonymous(true).origin(new TestingCountingOrigin(null))
         .cluster(io.verglas.cache.cluster.ClusterConfig.builder().nodeId("a").gossipPort(7800)
             .secret("0123456789abcdef").build())
         .writeBack(WriteBackConfig.builder().directory(buffers).localFragmentStores(true).build()).build())
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("not built yet");
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("Cannot build a cluster node with local fragment stores");
   }
 
   @Test

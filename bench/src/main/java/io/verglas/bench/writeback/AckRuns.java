@@ -1,11 +1,9 @@
 package io.verglas.bench.writeback;
 
-import io.verglas.bench.stack.TemporaryDirectory;
 import io.verglas.cache.CacheNode;
 import io.verglas.cache.origin.LocalDirectoryOrigin;
 import io.verglas.cache.origin.ObjectBody;
 import io.verglas.cache.origin.Origin;
-import io.verglas.cache.writeback.WriteBackConfig;
 import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -28,16 +26,16 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * PUT acknowledgment through two cache nodes over one latency-injected origin: one writes
- * through, the other buffers (write-back, k=2, m=1, w=3, local fragment stores, as a single
- * node can run it). PUTs alternate between the nodes, one at a time, so load on the machine
- * hits both alike.
+ * PUT acknowledgment over one latency-injected origin: through a cache node writing through,
+ * and through the coordinator of a three-node cache cluster with write-back (k=2, m=1, w=3: a
+ * fragment on every node, journal records copied to the others; {@link WriteBackCluster}). PUTs
+ * alternate between the two, one at a time, so load on the machine hits both alike.
  *
  * <p>The origin is a local directory behind an in-process delay: every PUT and DELETE completes
  * {@code latency + length / bandwidth} after it was asked (an S3-like time to first byte and
- * upload rate); reads are not delayed. Halfway through, the write-back node is closed, one of
- * its three fragment stores deleted (a lost disk) and the node opened again on the rest: a
- * coordinator restart and a fragment loss mid-run. Then the run waits for propagation to
+ * upload rate); reads are not delayed. Halfway through, a fragment node is halted (no
+ * leave message, as a crash, in-process) and started again, then the coordinator likewise, on
+ * its journal: a node kill and a coordinator restart mid-run. Then the run waits for propagation to
  * drain and checks every acknowledged object at the origin by MD5 ({@code acked_objects_lost}).
  * Propagation lag: from a PUT's acknowledgment to the end of its origin write.
  */
@@ -62,8 +60,8 @@ final class AckRuns {
     try (LocalDirectoryOrigin local = new LocalDirectoryOrigin(Files.createDirectories(dir.resolve("origin")))) {
       Origin origin = delayed(local);
       local.createBucket(BUCKET).join();
-      CacheNode through = node(origin, null).start();
-      CacheNode back = node(origin, writeBack()).start();
+      CacheNode through = node(origin).start();
+      WriteBackCluster cluster = new WriteBackCluster(dir, origin);
       try {
         List<Long> wb = new ArrayList<>();
         List<Long> wt = new ArrayList<>();
@@ -71,11 +69,12 @@ final class AckRuns {
         Map<String, Long> ackedAt = new ConcurrentHashMap<>();
         for (int i = -warmup; i < measured; i++) {
           if (i == measured / 2) {
-            back = restartLosingOneStore(back, origin);
+            cluster.crashAndRestart(2); // a fragment node
+            cluster.crashAndRestart(0); // the coordinator, its journal kept
           }
           byte[] body = body(i + warmup);
           String key = "wb/" + (i + warmup);
-          long wbNanos = put(back, key, body);
+          long wbNanos = put(cluster.node(0), key, body);
           ackedAt.put(key, System.nanoTime());
           acked.put(key, md5(body));
           long wtNanos = put(through, "wt/" + (i + warmup), body);
@@ -84,7 +83,7 @@ final class AckRuns {
             wt.add(wtNanos);
           }
         }
-        drain(back);
+        drain(cluster);
         int lost = 0;
         for (Map.Entry<String, byte[]> e : acked.entrySet()) {
           Path file = dir.resolve("origin").resolve(BUCKET).resolve(e.getKey());
@@ -96,35 +95,19 @@ final class AckRuns {
             .mapToLong(e -> Math.max(0, originDone.get(e.getKey()) - e.getValue())).toArray();
         return new Result(longs(wb), longs(wt), lags, lost, acked.size());
       } finally {
-        back.close();
+        cluster.close();
         through.close();
       }
     }
   }
 
-  private WriteBackConfig writeBack() {
-    return WriteBackConfig.builder().dataFragments(2).parityFragments(1).ackFragments(3)
-        .directory(dir.resolve("writeback")).localFragmentStores(true).enable(BUCKET, "wb/")
-        .propagationInterval(Duration.ofMillis(50)).build();
+  private static CacheNode node(Origin origin) {
+    return CacheNode.builder().allowAnonymous(true).origin(origin).build();
   }
 
-  private static CacheNode node(Origin origin, WriteBackConfig writeBack) {
-    CacheNode.Builder builder = CacheNode.builder().allowAnonymous(true).origin(origin);
-    if (writeBack != null) {
-      builder.writeBack(writeBack);
-    }
-    return builder.build();
-  }
-
-  private CacheNode restartLosingOneStore(CacheNode back, Origin origin) {
-    back.close();
-    TemporaryDirectory.deleteRecursively(dir.resolve("writeback").resolve("fragments").resolve("local-1"));
-    return node(origin, writeBack()).start();
-  }
-
-  private static void drain(CacheNode back) throws InterruptedException {
+  private static void drain(WriteBackCluster cluster) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
-    while (back.writeBack().stats().dirtyObjects() > 0) {
+    while (cluster.dirtyObjects() > 0) {
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException("Cannot finish the write-back run: propagation did not drain in 5 minutes");
       }

@@ -14,15 +14,14 @@ import java.util.Set;
 /**
  * {@code writeback}: the erasure coder of write-back, one core, and PUT acknowledgment through
  * the S3 endpoint with write-back against write-through over a latency-injected origin ({@link
- * AckRuns}). Fragments do not travel between nodes yet, so the write-back node keeps its three
- * fragment stores on its own disk (local mode): the figures are one node's, not the issue's
- * three-node setup, and the report's environment says so.
+ * AckRuns}): three cache nodes in this process form a cache cluster, PUTs go through one of them
+ * (the coordinator), which places one fragment on each.
  *
  * <p>Acknowledgment metrics: {@code ack_p50_ms}/{@code ack_p99_ms} of write-back PUTs (8 MiB,
  * k=2, m=1, w=3), peers {@code write_through_ack_p50_ms}/{@code _p99_ms}, the ratio {@code
  * ack_speedup_vs_write_through} (write-through p50 over write-back p50), {@code
- * propagation_lag_p99_ms} and {@code acked_objects_lost} after a fragment store's loss and a
- * restart of the node mid-run, {@code peak_rss_mb} of the whole benchmark process.
+ * propagation_lag_p99_ms} and {@code acked_objects_lost} after a fragment node's and the
+ * coordinator's crash and restart mid-run, {@code peak_rss_mb} of the whole benchmark process.
  *
  * <p>Coder metrics: {@code encode_mb_per_s_2_1} and {@code encode_mb_per_s_4_2}: body bytes (10^6
  * per MB) encoded per CPU second of the encoding thread by our streaming {@code StripeEncoder}
@@ -47,7 +46,7 @@ public final class WriteBackBenchmark implements Benchmark {
   public String description() {
     return "Write-back's Reed-Solomon coder on 8 MiB bodies, one core: our streaming encoder at 2+1 and 4+2 "
         + "vs Hadoop's raw encoder alone, and reconstruction with two data fragments lost; then 8 MiB PUT "
-        + "acknowledgment with write-back (one node, local fragment stores) vs write-through over a latency-injected origin";
+        + "acknowledgment with write-back (3 nodes, a fragment on each) vs write-through over a latency-injected origin";
   }
 
   @Override
@@ -61,10 +60,10 @@ public final class WriteBackBenchmark implements Benchmark {
         .environment("bodies_measured", measured).environment("bodies_warmup", warmup)
         .environment("clock", "CPU time of the one encoding thread; MB = 10^6 bytes of body")
         .environment("coder", "Hadoop RSRawErasureCoderFactory (pure Java), hadoop-client-api")
-        .environment("note", "Fragments do not travel between nodes yet: the write-back node keeps its 3 "
-            + "fragment stores on its own disk (local mode), so the ack figures are one node's, not 3 nodes'; "
-            + "acked_objects_lost covers the loss of one fragment store and a restart of the node (close and "
-            + "reopen in-process, not SIGKILL)")
+        .environment("note", "Write-back through the coordinator of 3 cache nodes in this process (k=2, m=1, "
+            + "w=3: a fragment on each node, journal records copied to the other two); acked_objects_lost "
+            + "covers a fragment node's and then the coordinator's halt and restart mid-run (in-process, "
+            + "no leave message, not SIGKILL)")
         .environment("origin", "local directory; every PUT/DELETE delayed " + AckRuns.LATENCY.toMillis()
             + " ms + length at " + AckRuns.BANDWIDTH_BYTES_PER_S / 1_000_000 + " MB/s; reads not delayed")
         .environment("ack_puts_measured", quick ? 10 : 40);

@@ -239,6 +239,19 @@ public final class Cluster implements AutoCloseable {
     }).thenCompose(f -> f);
   }
 
+  /** This node's member id. */
+  public String nodeId() {
+    return config.nodeId();
+  }
+
+  /**
+   * Sends a write-back request to {@code member}'s peer endpoint (see {@link
+   * PeerClient#writeBack}); completes within the peer timeout.
+   */
+  public CompletableFuture<byte[]> writeBack(Member member, byte[] request) {
+    return client.writeBack(member.peerHost(), member.peerPort(), request);
+  }
+
   /** The current view (empty before {@link #start} and after {@link #close}). */
   public ClusterView view() {
     Membership m = membership;

@@ -2,8 +2,26 @@ package io.verglas.cache.writeback;
 
 import io.verglas.cache.origin.Origin;
 import io.verglas.cache.writeback.fragment.FragmentStore;
+import io.verglas.cache.cluster.peer.PeerClient;
+import io.verglas.cache.writeback.fragment.ObjectIdentity;
+import io.verglas.cache.writeback.fragment.FragmentReader;
 import io.verglas.cache.writeback.journal.JournalRecord;
+import io.verglas.cache.writeback.journal.Placement;
+import io.verglas.cache.writeback.journal.ReplicaJournals;
+import io.verglas.cache.writeback.journal.ReplicatedRecords;
 import io.verglas.cache.writeback.journal.WriteJournal;
+import io.verglas.cache.writeback.peer.FragmentService;
+import io.verglas.cache.writeback.peer.JournalRecovery;
+import io.verglas.cache.writeback.peer.JournalReplication;
+import io.verglas.cache.writeback.peer.PeerFragmentNodes;
+import io.verglas.cache.writeback.peer.PeerTransport;
+import io.verglas.cache.writeback.peer.ReplicaReconciliation;
+import java.nio.file.Files;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
@@ -29,33 +47,47 @@ import org.slf4j.LoggerFactory;
  * <p>Design. Fragment stores: in {@link WriteBackConfig#localFragmentStores() local} mode the
  * {@code k + m} stores are directories of this node ({@code fragments/local-0} ...), each with
  * an equal share of the fragment ceiling; a write then survives the loss of fragment files but
- * not of the node's disk. Fragments on other cluster nodes are not built: opening a node
- * without local mode fails saying so. Restart: the journal is replayed on open, the stager's
+ * not of the node's disk. In a cluster ({@link #open(WriteBackConfig, Clock, PeerTransport)})
+ * each member holds at most one fragment of a write, in {@code fragments/}, and reaches the
+ * others' over the peer protocol ({@code writeback.peer}); every journal record is copied to
+ * the other members first ({@code replicas/} on each), so every node serves reads of every
+ * buffered write, and a coordinator whose journal is new on start (its disk was wiped) takes
+ * its pending records back from those copies on its propagation passes, until every member
+ * answered. Restart: the journal is replayed on open, the stager's
  * index rebuilt from its dirty records, and the propagator picks them up on its first pass.
  * Propagation: one thread runs a pass every {@link WriteBackConfig#propagationInterval()};
  * after a pass with failures it waits twice as long as before (up to {@link
  * WriteBackConfig#MAX_PROPAGATION_BACKOFF}), so an origin outage costs one attempt per buffered
  * key per backoff period, and nothing is dropped. Each origin call goes through the node's
  * origin protection (concurrency limit, circuit breaker) since {@link #wrap} is given the
- * protected origin. Scrubbing: every {@value #SCRUB_EVERY_PASSES} passes on the same thread.
+ * protected origin. Scrubbing: every {@value #SCRUB_EVERY_PASSES} passes on the same thread; in a
+ * cluster, reconciling the journal copies kept for other coordinators ({@link #reconcile})
+ * every {@value #RECONCILE_EVERY_PASSES}.
  * Threads: staging and reconstruction run on {@value #BLOCKING_THREADS} threads of their own;
- * the writes and fsyncs of a write's fragments on one more thread per fragment store, in
- * parallel, and the body's MD5 on one more, beside the coding.
+ * the writes and fsyncs (local or over the peer protocol) of a write's fragments on one more
+ * thread per fragment, in parallel, and the body's MD5 on one more, beside the coding.
  */
 public final class WriteBackNode implements AutoCloseable {
   static final int BLOCKING_THREADS = 4;
   static final int SCRUB_EVERY_PASSES = 300;
+  static final int RECONCILE_EVERY_PASSES = 50;
+  /** How old a journal copy must be before reconciliation may drop it (its coordinator journals after replicating). */
+  public static final Duration STALE_COPY_AGE = Duration.ofMinutes(1);
+  /** The largest cell in a cluster: one cell and its request header travel in one peer frame. */
+  public static final int MAX_CLUSTER_CELL_BYTES = PeerClient.MAX_WRITE_BACK_BYTES - 64;
   private static final Logger LOG = LoggerFactory.getLogger(WriteBackNode.class);
 
   private final WriteBackConfig config;
   private final Clock clock;
   private final WriteJournal journal;
-  private final List<FragmentNode> nodes;
+  private final Supplier<List<FragmentNode>> nodes;
+  private final Peers peers;
   private final ExecutorService blocking;
   private final ExecutorService fragmentIo;
   private final ScheduledExecutorService propagation;
   private final LongAdder acknowledged = new LongAdder();
   private final LongAdder writtenThrough = new LongAdder();
+  private final LongAdder recovered = new LongAdder();
   private final AtomicLong repaired = new AtomicLong();
   private final AtomicLong unrepairable = new AtomicLong();
   private WriteBackStager stager;
@@ -64,22 +96,29 @@ public final class WriteBackNode implements AutoCloseable {
   private Duration backoff;
   private long passes;
 
-  private WriteBackNode(WriteBackConfig config, Clock clock, WriteJournal journal, List<FragmentNode> nodes) {
+  /** The cluster side of a node: the fragment service its peers use, replicas it keeps, its recovery. */
+  private record Peers(FragmentService service, ReplicaJournals replicas, ExecutorService executor,
+      JournalRecovery recovery, ReplicaReconciliation reconciliation) {}
+
+  private WriteBackNode(WriteBackConfig config, Clock clock, WriteJournal journal, Supplier<List<FragmentNode>> nodes,
+      Peers peers) {
     this.config = config;
     this.clock = clock;
     this.journal = journal;
-    this.nodes = List.copyOf(nodes);
+    this.nodes = nodes;
+    this.peers = peers;
     this.blocking = Executors.newFixedThreadPool(BLOCKING_THREADS, threads("verglas-writeback-io"));
-    this.fragmentIo = Executors.newFixedThreadPool(nodes.size() + 1, threads("verglas-writeback-fragment-io"));
+    this.fragmentIo = Executors.newFixedThreadPool(config.geometry().totalFragments() + 1,
+        threads("verglas-writeback-fragment-io"));
     this.propagation = Executors.newSingleThreadScheduledExecutor(threads("verglas-writeback-propagator"));
     this.backoff = config.propagationInterval();
   }
 
-  /** Opens the node's stores and replays its journal. */
+  /** Opens the node's local stores and replays its journal (a node outside a cluster). */
   public static WriteBackNode open(WriteBackConfig config, Clock clock) throws IOException {
     if (!config.localFragmentStores()) {
-      throw new IllegalStateException("Cannot enable write-back across cluster nodes: fragments over the peer "
-          + "protocol are not built yet; set localFragmentStores to keep all k+m fragments on this node");
+      throw new IllegalStateException("Cannot enable write-back on a node outside a cluster without local "
+          + "fragment stores: its k+m fragments need k+m nodes; set localFragmentStores or join a cluster");
     }
     int count = config.geometry().totalFragments();
     List<FragmentNode> nodes = new ArrayList<>();
@@ -88,7 +127,60 @@ public final class WriteBackNode implements AutoCloseable {
       nodes.add(new FragmentNode(id, FragmentStore.open(config.fragmentDirectory().resolve(id),
           Math.max(1, config.fragmentCeilingBytes() / count))));
     }
-    return new WriteBackNode(config, clock, WriteJournal.open(config.journalFile()), nodes);
+    List<FragmentNode> fixed = List.copyOf(nodes);
+    return new WriteBackNode(config, clock, WriteJournal.open(config.journalFile()), () -> fixed, null);
+  }
+
+  /**
+   * Opens a cluster member's write-back: its fragment store, the journal copies it keeps for
+   * other coordinators and its journal, replicated to the members {@code transport} reaches.
+   */
+  public static WriteBackNode open(WriteBackConfig config, Clock clock, PeerTransport transport) throws IOException {
+    if (config.localFragmentStores()) {
+      throw new IllegalStateException("Cannot enable write-back with local fragment stores on a cluster node: the "
+          + "other nodes could not read its buffered writes");
+    }
+    if (config.geometry().cellBytes() > MAX_CLUSTER_CELL_BYTES) {
+      throw new IllegalArgumentException("Invalid cell size " + config.geometry().cellBytes() + " for a cluster: "
+          + "a cell travels in one peer frame, at most " + MAX_CLUSTER_CELL_BYTES + " bytes");
+    }
+    boolean lostJournal = Files.notExists(config.journalFile());
+    FragmentStore store = FragmentStore.open(config.fragmentDirectory(), config.fragmentCeilingBytes());
+    ReplicaJournals replicas = ReplicaJournals.open(config.directory().resolve("replicas"));
+    ExecutorService executor = Executors.newFixedThreadPool(BLOCKING_THREADS, threads("verglas-writeback-peer"));
+    try {
+      WriteJournal journal = WriteJournal.open(config.journalFile(), new JournalReplication(transport));
+      JournalRecovery recovery = lostJournal ? new JournalRecovery(transport) : null;
+      FragmentService service = new FragmentService(store, replicas, executor, requester -> {
+        if (recovery != null && !recovery.complete()) {
+          throw new IllegalStateException("Cannot list this node's pending writes: it is recovering its lost journal");
+        }
+        return journal.pending();
+      });
+      Peers peers = new Peers(service, replicas, executor, recovery,
+          new ReplicaReconciliation(transport, replicas, clock::millis));
+      return new WriteBackNode(config, clock, journal, new PeerFragmentNodes(transport, store).nodes(), peers);
+    } catch (IOException | RuntimeException e) {
+      executor.shutdown();
+      replicas.close();
+      throw e;
+    }
+  }
+
+  /** Serves a peer's write-back request (fragments, journal copies) that came on peer connection {@code connection}. */
+  public CompletableFuture<byte[]> serve(long connection, byte[] request) {
+    if (peers == null) {
+      return CompletableFuture.failedFuture(new IllegalStateException(
+          "Cannot serve a peer's write-back request: this node keeps its fragments locally"));
+    }
+    return peers.service().serve(connection, request);
+  }
+
+  /** Peer connection {@code connection} closed: fragments it left unfinished are abandoned. */
+  public void disconnected(long connection) {
+    if (peers != null) {
+      peers.service().disconnected(connection);
+    }
   }
 
   public WriteBackConfig config() {
@@ -104,8 +196,9 @@ public final class WriteBackNode implements AutoCloseable {
       throw new IllegalStateException("Cannot wrap a second origin with one write-back node");
     }
     OriginApplier applier = new OriginApplier(origin);
-    stager = new WriteBackStager(config, journal, () -> nodes, applier, clock::millis,
-        () -> UUID.randomUUID().toString(), fragmentIo);
+    stager = new WriteBackStager(config, journal, nodes, applier, clock::millis,
+        () -> UUID.randomUUID().toString(), fragmentIo,
+        peers == null ? ReplicatedRecords.NONE : peers.replicas());
     propagator = new Propagator(stager, journal, applier);
     scrubber = new Scrubber(stager);
     schedule(config.propagationInterval());
@@ -127,6 +220,7 @@ public final class WriteBackNode implements AutoCloseable {
   private void pass() {
     boolean failed;
     try {
+      recover();
       Propagator.Pass pass = propagator.runOnce();
       failed = pass.failed() > 0;
       if (failed) {
@@ -134,6 +228,9 @@ public final class WriteBackNode implements AutoCloseable {
       }
       if (++passes % SCRUB_EVERY_PASSES == 0) {
         scrub();
+      }
+      if (passes % RECONCILE_EVERY_PASSES == 0) {
+        reconcile(STALE_COPY_AGE);
       }
     } catch (IOException | RuntimeException e) {
       failed = true;
@@ -144,6 +241,66 @@ public final class WriteBackNode implements AutoCloseable {
     schedule(backoff);
   }
 
+  /**
+   * While this coordinator's journal was lost (new on start), adopts the records the members not
+   * asked yet keep for it; returns how many it adopted now. Also the first step of every pass.
+   */
+  public int recover() throws IOException {
+    JournalRecovery recovery = peers == null ? null : peers.recovery();
+    if (recovery == null || recovery.complete()) {
+      return 0;
+    }
+    int adopted = 0;
+    List<JournalRecord.Pending> records = recovery.fetch();
+    Set<ObjectIdentity> known = journal.pending().stream().map(JournalRecord::identity).collect(Collectors.toSet());
+    for (JournalRecord.Pending record : records) {
+      if (!known.contains(record.identity()) && intact(record)) {
+        stager.adopt(record);
+        recovered.increment();
+        adopted++;
+      }
+    }
+    return adopted;
+  }
+
+  /**
+   * Whether a recovered write still has {@code k} fragments on live nodes: a copy whose write
+   * was delivered and released (its holder missed the clean mark) has not, and is left out.
+   */
+  private boolean intact(JournalRecord.Pending record) {
+    if (!(record instanceof JournalRecord.Staged staged)) {
+      return true;
+    }
+    int found = 0;
+    for (Placement p : staged.placements()) {
+      Optional<FragmentNode> node = nodes.get().stream().filter(n -> n.id().equals(p.nodeId())).findFirst();
+      try (FragmentReader reader = node.isPresent() ? node.get().store().open(staged.identity(), p.fragment()) : null) {
+        found += reader == null ? 0 : 1;
+      } catch (IOException e) {
+        // absent, unreachable or damaged
+      }
+    }
+    if (found < staged.geometry().dataFragments()) {
+      LOG.warn("Write-back recovery leaves out {}: {} of its fragments found, k={} (delivered and released, or lost)",
+          staged.identity(), found, staged.geometry().dataFragments());
+    }
+    return found >= staged.geometry().dataFragments();
+  }
+
+  /**
+   * Drops the journal copies this node keeps whose coordinators no longer hold their writes
+   * (missed clean marks), but for copies younger than {@code minAge}; returns how many. Also
+   * every {@value #RECONCILE_EVERY_PASSES} passes, with {@link #STALE_COPY_AGE}.
+   */
+  public int reconcile(Duration minAge) {
+    return peers == null ? 0 : peers.reconciliation().runOnce(minAge.toMillis());
+  }
+
+  /** Records this node took back from its peers' copies after losing its journal. */
+  public long recovered() {
+    return recovered.sum();
+  }
+
   /** One scrub pass now (also every {@value #SCRUB_EVERY_PASSES} propagation passes). */
   public Scrubber.Report scrub() throws IOException {
     Scrubber.Report report = scrubber.runOnce();
@@ -152,8 +309,9 @@ public final class WriteBackNode implements AutoCloseable {
     return report;
   }
 
-  /** One propagation pass now, on the caller's thread (tests, and draining before a stop). */
+  /** One propagation pass now (recovery first), on the caller's thread (tests, and draining before a stop). */
   public Propagator.Pass propagate() throws IOException {
+    recover();
     return propagator.runOnce();
   }
 
@@ -186,6 +344,10 @@ public final class WriteBackNode implements AutoCloseable {
     }
     try {
       journal.close();
+      if (peers != null) {
+        peers.executor().shutdownNow();
+        peers.replicas().close();
+      }
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot close the write journal: " + e.getMessage(), e);
     }

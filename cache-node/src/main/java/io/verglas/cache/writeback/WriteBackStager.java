@@ -13,11 +13,13 @@ import io.verglas.cache.writeback.fragment.FragmentSink;
 import io.verglas.cache.writeback.fragment.ObjectIdentity;
 import io.verglas.cache.writeback.journal.JournalRecord;
 import io.verglas.cache.writeback.journal.Placement;
+import io.verglas.cache.writeback.journal.ReplicatedRecords;
 import io.verglas.cache.writeback.journal.WriteJournal;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -48,11 +50,13 @@ import java.util.function.Supplier;
  * wins: index updates happen in journal order under one lock); it is rebuilt from the journal's
  * dirty set on start. Time and write ids are injected.
  *
- * <p>Not here yet: fragments on other nodes over the peer protocol, stragglers after the
- * acknowledgment, journal replication. Propagation to the origin is {@link Propagator}'s
- * ({@link #superseded}, {@link #retire}), verification and repair the {@link Scrubber}'s
- * ({@link #replace}). Memory per PUT: {@code 2 * (k + m) * cell} bytes (two stripes: one being
- * coded, one being written); per GET {@code (k + m) * cell}.
+ * <p>Fragment nodes are whatever {@code nodes} supplies: local stores, or the cluster's members
+ * over the peer protocol ({@code writeback.peer}); journal replication is the journal's. Not
+ * here yet: stragglers after the acknowledgment.
+ * Propagation to the origin is {@link Propagator}'s ({@link #superseded}, {@link #retire}),
+ * verification and repair the {@link Scrubber}'s ({@link #replace}). Memory per PUT:
+ * {@code 2 * (k + m) * cell} bytes (two stripes: one being coded, one being written); per GET
+ * {@code (k + m) * cell}.
  */
 public final class WriteBackStager {
   private final WriteBackConfig config;
@@ -62,6 +66,7 @@ public final class WriteBackStager {
   private final LongSupplier clock;
   private final Supplier<String> writeIds;
   private final Executor fragmentIo;
+  private final ReplicatedRecords others;
   private final Map<String, JournalRecord.Pending> latest = new ConcurrentHashMap<>();
 
   /**
@@ -71,11 +76,24 @@ public final class WriteBackStager {
    */
   public WriteBackStager(WriteBackConfig config, WriteJournal journal, Supplier<List<FragmentNode>> nodes,
       OriginWriter origin, LongSupplier clock, Supplier<String> writeIds) {
-    this(config, journal, nodes, origin, clock, writeIds, Runnable::run);
+    this(config, journal, nodes, origin, clock, writeIds, Runnable::run, ReplicatedRecords.NONE);
+  }
+
+  /** As above, with the records other coordinators replicated to this node laid under its own. */
+  public WriteBackStager(WriteBackConfig config, WriteJournal journal, Supplier<List<FragmentNode>> nodes,
+      OriginWriter origin, LongSupplier clock, Supplier<String> writeIds, ReplicatedRecords others) {
+    this(config, journal, nodes, origin, clock, writeIds, Runnable::run, others);
+  }
+
+  /** As the first constructor, with a write's fragments written and committed by {@code fragmentIo}. */
+  public WriteBackStager(WriteBackConfig config, WriteJournal journal, Supplier<List<FragmentNode>> nodes,
+      OriginWriter origin, LongSupplier clock, Supplier<String> writeIds, Executor fragmentIo) {
+    this(config, journal, nodes, origin, clock, writeIds, fragmentIo, ReplicatedRecords.NONE);
   }
 
   /**
-   * As the other constructor, which writes and commits a write's fragments on the caller's thread.
+   * As the first constructor, with a write's fragments written and committed by {@code fragmentIo}
+   * and the records other coordinators replicated to this node laid under its own.
    *
    * @param fragmentIo runs the writes and commits (file and directory fsyncs) of a write's
    *     fragments, one task per fragment and step, so that they overlap each other and the coding
@@ -83,7 +101,9 @@ public final class WriteBackStager {
    *     also runs {@code put}
    */
   public WriteBackStager(WriteBackConfig config, WriteJournal journal, Supplier<List<FragmentNode>> nodes,
-      OriginWriter origin, LongSupplier clock, Supplier<String> writeIds, Executor fragmentIo) {
+      OriginWriter origin, LongSupplier clock, Supplier<String> writeIds, Executor fragmentIo,
+      ReplicatedRecords others) {
+    this.others = Objects.requireNonNull(others, "others");
     this.config = Objects.requireNonNull(config, "config");
     this.journal = Objects.requireNonNull(journal, "journal");
     this.nodes = Objects.requireNonNull(nodes, "nodes");
@@ -219,15 +239,46 @@ public final class WriteBackStager {
     return latest(bucket, key).filter(JournalRecord.Staged.class::isInstance).map(JournalRecord.Staged.class::cast);
   }
 
-  /** The latest acknowledged change of the key not yet applied to the origin: a write or a delete. */
+  /**
+   * The latest acknowledged change of the key not yet applied to the origin: a write or a
+   * delete, this node's or one another coordinator replicated here (the later staged wins).
+   */
   public Optional<JournalRecord.Pending> latest(String bucket, String key) {
-    return Optional.ofNullable(latest.get(indexKey(bucket, key)));
+    return Optional.ofNullable(later(latest.get(indexKey(bucket, key)), others.latest(bucket, key).orElse(null)));
   }
 
   /** The latest pending change of every key of {@code bucket} starting with {@code prefix}. */
   public List<JournalRecord.Pending> latestUnder(String bucket, String prefix) {
     String start = indexKey(bucket, prefix);
-    return latest.entrySet().stream().filter(e -> e.getKey().startsWith(start)).map(Map.Entry::getValue).toList();
+    Map<String, JournalRecord.Pending> merged = new HashMap<>();
+    others.latestUnder(bucket, prefix).forEach(r -> merged.put(indexKey(bucket, r.identity().key()), r));
+    latest.entrySet().stream().filter(e -> e.getKey().startsWith(start))
+        .forEach(e -> merged.merge(e.getKey(), e.getValue(), (theirs, mine) -> later(mine, theirs)));
+    return List.copyOf(merged.values());
+  }
+
+  private static JournalRecord.Pending later(JournalRecord.Pending mine, JournalRecord.Pending theirs) {
+    return mine == null || (theirs != null && theirs.stagedAtMillis() > mine.stagedAtMillis()) ? theirs : mine;
+  }
+
+  /**
+   * Journals (replicated, fsynced) and indexes a pending record recovered from the copies other
+   * nodes keep, unless a later change of its key is indexed already.
+   */
+  void adopt(JournalRecord.Pending record) throws IOException {
+    boolean superseded;
+    synchronized (latest) {
+      String key = indexKey(record.identity().bucket(), record.identity().key());
+      JournalRecord.Pending now = latest.get(key);
+      journal.append(record);
+      superseded = now != null && later(now, record) == now;
+      if (!superseded) {
+        latest.put(key, record);
+      }
+    }
+    if (superseded) {
+      retire(record); // a later write of the key was acknowledged since: this one must never reach the origin
+    }
   }
 
   /**
@@ -279,10 +330,15 @@ public final class WriteBackStager {
     }
   }
 
-  /** Whether a later acknowledged write of the same key replaced this one in the index. */
+  /**
+   * Whether a later acknowledged write of the same key replaced this one in the index, or
+   * another coordinator replicated a later change of the key here.
+   */
   boolean superseded(JournalRecord.Pending record) {
     JournalRecord.Pending current = latest.get(indexKey(record.identity().bucket(), record.identity().key()));
-    return current != null && !current.equals(record);
+    Optional<JournalRecord.Pending> other = others.latest(record.identity().bucket(), record.identity().key());
+    return (current != null && !current.equals(record))
+        || (other.isPresent() && other.get().stagedAtMillis() > record.stagedAtMillis());
   }
 
   /**

@@ -37,6 +37,7 @@ final class TestingCluster implements AutoCloseable {
   private final int[] ports;
   private final Duration peerTimeout;
   private final UnaryOperator<ClusterConfig.Builder> settings;
+  private final java.util.function.BiFunction<Integer, CacheNode.Builder, CacheNode.Builder> nodeSettings;
 
   TestingCluster(Path root, int size, Duration peerTimeout) {
     this(root, size, size, peerTimeout, b -> b);
@@ -52,6 +53,14 @@ final class TestingCluster implements AutoCloseable {
    */
   TestingCluster(Path root, int size, int started, Duration peerTimeout,
       UnaryOperator<ClusterConfig.Builder> settings) {
+    this(root, size, started, peerTimeout, settings, (i, b) -> b);
+  }
+
+  /** As above, with node {@code i}'s builder given to {@code nodeSettings} before it is built. */
+  TestingCluster(Path root, int size, int started, Duration peerTimeout,
+      UnaryOperator<ClusterConfig.Builder> settings,
+      java.util.function.BiFunction<Integer, CacheNode.Builder, CacheNode.Builder> nodeSettings) {
+    this.nodeSettings = nodeSettings;
     this.origin = new LocalDirectoryOrigin(root);
     this.ports = TestingPorts.free(size);
     this.peerTimeout = peerTimeout;
@@ -80,18 +89,31 @@ final class TestingCluster implements AutoCloseable {
     }
     TestingCountingOrigin counting = new TestingCountingOrigin(origin);
     origins.add(counting);
-    CacheNode node = CacheNode.builder()
+    CacheNode node = build(i, counting);
+    nodes.add(node);
+    clients.add(client(node));
+  }
+
+  /** Starts node {@code i} again (closed before), with the same id, on a gossip port free now. */
+  void restartNode(int i) {
+    ports[i] = TestingPorts.free(1)[0];
+    clients.get(i).close();
+    CacheNode node = build(i, origins.get(i));
+    nodes.set(i, node);
+    clients.set(i, client(node));
+  }
+
+  private CacheNode build(int i, TestingCountingOrigin counting) {
+    return nodeSettings.apply(i, CacheNode.builder()
         .credentials(TestingCacheNode.ACCESS_KEY, TestingCacheNode.SECRET_KEY)
         .origin(counting)
         .blockSize(BLOCK)
         .dramCapacityBytes(CAPACITY)
         .metadataStoreCapacityBytes(0)
         .adminPort(0)
-        .cluster(settings.apply(TestingPorts.config(i, ports).peerTimeout(peerTimeout)).build())
+        .cluster(settings.apply(TestingPorts.config(i, ports).peerTimeout(peerTimeout)).build()))
         .build()
         .start();
-    nodes.add(node);
-    clients.add(client(node));
   }
 
   void awaitMembers(int count) {

@@ -113,8 +113,8 @@ class PropagatorTest {
     assertThat(stager.dirty("bucket", "a")).isEmpty();
     assertThat(stager.dirty("bucket", "k")).isEmpty();
     for (FragmentNode node : nodes) {
-      assertThat(node.store().usedBytes()).isZero();
-      assertThat(node.store().list()).isEmpty();
+      assertThat(node.local().usedBytes()).isZero();
+      assertThat(node.local().list()).isEmpty();
     }
   }
 }

@@ -63,10 +63,10 @@ class ScrubberTest {
 
   @Test
   void aCorruptFragmentIsReEncodedSoASecondCorruptionIsStillReadable() throws IOException {
-    TestingCorruption.flipLastCellByte(holder(0).store());
+    TestingCorruption.flipLastCellByte(holder(0).local());
     assertThat(scrubber.runOnce()).isEqualTo(new Scrubber.Report(3, 1, 1, 0));
     assertThat(scrubber.runOnce()).isEqualTo(new Scrubber.Report(3, 0, 0, 0));
-    TestingCorruption.flipLastCellByte(holder(1).store());
+    TestingCorruption.flipLastCellByte(holder(1).local());
     assertThat(read()).isEqualTo(body);
   }
 
@@ -81,18 +81,18 @@ class ScrubberTest {
       assertThat(reopened.dirty()).singleElement().satisfies(r -> assertThat(r.placements())
           .extracting(Placement::nodeId).contains(unused.id()).doesNotContain(gone.id()).hasSize(3));
     }
-    TestingCorruption.flipLastCellByte(holder(0).store());
+    TestingCorruption.flipLastCellByte(holder(0).local());
     assertThat(read()).isEqualTo(body);
   }
 
   @Test
   void corruptionBeyondTheParityBudgetIsReportedAndLeftAlone() throws IOException {
-    TestingCorruption.flipLastCellByte(holder(0).store());
-    TestingCorruption.flipLastCellByte(holder(1).store());
+    TestingCorruption.flipLastCellByte(holder(0).local());
+    TestingCorruption.flipLastCellByte(holder(1).local());
     assertThat(scrubber.runOnce()).isEqualTo(new Scrubber.Report(3, 2, 0, 1));
     assertThat(journal.dirty()).containsExactly(record);
     for (Placement p : record.placements()) {
-      assertThat(holder(p.fragment()).store().list()).as("fragment %d kept", p.fragment()).hasSize(1);
+      assertThat(holder(p.fragment()).local().list()).as("fragment %d kept", p.fragment()).hasSize(1);
     }
   }
 

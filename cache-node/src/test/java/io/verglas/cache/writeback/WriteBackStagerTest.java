@@ -61,10 +61,10 @@ class WriteBackStagerTest {
     assertThat(record.placements()).extracting(Placement::nodeId).doesNotHaveDuplicates().hasSize(3);
     assertThat(journal.dirty()).containsExactly(record);
     for (FragmentNode node : nodes) {
-      assertThat(node.store().list()).hasSize(1);
+      assertThat(node.local().list()).hasSize(1);
     }
     assertThat(get(stager, "b", "t/data/1.parquet")).isEqualTo(body);
-    TestingDirectories.delete(nodes.get(1).store().directory());
+    TestingDirectories.delete(nodes.get(1).local().directory());
     assertThat(get(stager, "b", "t/data/1.parquet")).isEqualTo(body);
     assertThat(origin.objects).isEmpty();
   }
@@ -74,9 +74,9 @@ class WriteBackStagerTest {
     WriteBackStager stager = stager(3, 1 << 20, 3);
     byte[] body = body(200_000);
     stager.put("b", "k", META, body.length, new ByteArrayInputStream(body));
-    TestingCorruption.flipLastCellByte(nodes.get(0).store());
+    TestingCorruption.flipLastCellByte(nodes.get(0).local());
     assertThat(get(stager, "b", "k")).isEqualTo(body);
-    TestingCorruption.flipLastCellByte(nodes.get(2).store());
+    TestingCorruption.flipLastCellByte(nodes.get(2).local());
     assertThatThrownBy(() -> get(stager, "b", "k")).isInstanceOf(NotEnoughFragmentsException.class)
         .hasMessageContaining("only 1 intact fragments of the 2 needed");
   }
@@ -179,7 +179,7 @@ class WriteBackStagerTest {
         int n = super.read(b, off, len);
         if (read < after && read + n >= after) {
           for (int i = 0; i < lost; i++) {
-            TestingDirectories.delete(nodes.get(i).store().directory());
+            TestingDirectories.delete(nodes.get(i).local().directory());
           }
         }
         read += Math.max(n, 0);
@@ -208,9 +208,9 @@ class WriteBackStagerTest {
   private long usedBytes() throws IOException {
     long used = 0;
     for (FragmentNode node : nodes) {
-      used += node.store().usedBytes();
-      if (Files.exists(node.store().directory())) {
-        try (Stream<Path> files = Files.list(node.store().directory())) {
+      used += node.local().usedBytes();
+      if (Files.exists(node.local().directory())) {
+        try (Stream<Path> files = Files.list(node.local().directory())) {
           used += files.count();
         }
       }

@@ -35,6 +35,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * through to the origin.
  */
 public final class PeerClient implements AutoCloseable {
+  /** The largest write-back request or answer, in bytes. */
+  public static final int MAX_WRITE_BACK_BYTES = PeerFrames.MAX_WRITE_BACK_BYTES;
   /** Request ids in flight on a connection, failed together when it closes. */
   private static final io.netty.util.AttributeKey<java.util.Set<Long>> IN_FLIGHT =
       io.netty.util.AttributeKey.valueOf("verglas-peer-in-flight");
@@ -82,6 +84,15 @@ public final class PeerClient implements AutoCloseable {
   public CompletableFuture<Void> forget(String host, int port, String bucket, String key) {
     return send(host, port, (channel, requestId) -> PeerFrames.forget(channel.alloc(), auth, requestId, bucket, key))
         .thenApply(answer -> null);
+  }
+
+  /**
+   * Sends a write-back request to the peer at host:port; completes with its answer, or
+   * exceptionally with the message the peer failed it with (or on timeout or a closed
+   * connection).
+   */
+  public CompletableFuture<byte[]> writeBack(String host, int port, byte[] request) {
+    return send(host, port, (channel, requestId) -> PeerFrames.writeBack(channel.alloc(), auth, requestId, request));
   }
 
   private CompletableFuture<byte[]> send(String host, int port,
@@ -177,7 +188,10 @@ public final class PeerClient implements AutoCloseable {
         ctx.close();
         return;
       }
-      if (answer != null) {
+      if (answer != null && status == Status.FAILED) {
+        answer.completeExceptionally(new IOException("The peer " + ctx.channel().remoteAddress() + " failed: "
+            + frame.toString(java.nio.charset.StandardCharsets.UTF_8)));
+      } else if (answer != null) {
         answer.complete(status == Status.OK ? ByteBufUtil.getBytes(frame) : null);
       }
     }

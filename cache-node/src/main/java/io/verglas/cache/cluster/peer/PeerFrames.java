@@ -16,8 +16,11 @@ import java.nio.charset.StandardCharsets;
  *   FORGET (2) fields:    bucket:str  key:str
  *   REPLICATE (3) fields: as GET_BLOCK (the sender owns the block and offers a standby copy;
  *                         answered OK at once, the receiver fetches it with GET_BLOCK if it will)
+ *   WRITE_BACK (4) fields: connection-scoped write-back request, opaque here (its operations,
+ *                         fragments and journal records, are {@code writeback.peer.FragmentProtocol}'s)
  *   tag: 32 bytes, HMAC-SHA256 of everything before it
- * response: version:u8=1  status:u8  requestId:i64  block bytes (GET_BLOCK with status OK only)
+ * response: version:u8=1  status:u8  requestId:i64  then: the block (GET_BLOCK, OK), the
+ *           answer (WRITE_BACK, OK) or a UTF-8 message (WRITE_BACK, FAILED); nothing otherwise
  * str:      length:u16, UTF-8 bytes
  * </pre>
  *
@@ -32,14 +35,17 @@ final class PeerFrames {
   static final byte GET_BLOCK = 1;
   static final byte FORGET = 2;
   static final byte REPLICATE = 3;
+  static final byte WRITE_BACK = 4;
   /** The largest response frame: a block of the largest size plus the response header. */
   static final int MAX_FRAME = 8 * 1024 * 1024 + 1024;
-  /** The largest request frame: three names of at most 64 KiB each and the fixed fields. */
-  static final int MAX_REQUEST_FRAME = 3 * (2 + 0xffff) + 64;
+  /** The largest write-back request or answer: a fragment's cell and its framing fit in it. */
+  static final int MAX_WRITE_BACK_BYTES = 8 * 1024 * 1024;
+  /** The largest request frame: a write-back request (block requests are three names and fixed fields). */
+  static final int MAX_REQUEST_FRAME = MAX_FRAME + ClusterSecret.TAG_BYTES;
 
   /** Response statuses. */
   enum Status {
-    OK, MISS, DENIED, BAD_REQUEST;
+    OK, MISS, DENIED, BAD_REQUEST, FAILED;
 
     static Status of(int code) {
       return code >= 0 && code < values().length ? values()[code] : BAD_REQUEST;
@@ -47,7 +53,7 @@ final class PeerFrames {
   }
 
   /** A decoded, authenticated request. */
-  sealed interface Request permits BlockRequest, ForgetRequest, ReplicateRequest {
+  sealed interface Request permits BlockRequest, ForgetRequest, ReplicateRequest, WriteBackRequest {
     long requestId();
   }
 
@@ -59,6 +65,9 @@ final class PeerFrames {
 
   /** To drop the resolved ETag of a key another node wrote. */
   record ForgetRequest(long requestId, String bucket, String key) implements Request {}
+
+  /** A write-back operation for this node's fragment service (see {@link PeerService#writeBack}). */
+  record WriteBackRequest(long requestId, byte[] body) implements Request {}
 
   private PeerFrames() {}
 
@@ -89,6 +98,16 @@ final class PeerFrames {
     return signed(out, auth);
   }
 
+  static ByteBuf writeBack(ByteBufAllocator alloc, ClusterSecret auth, long requestId, byte[] body) {
+    if (body.length > MAX_WRITE_BACK_BYTES) {
+      throw new IllegalArgumentException("Cannot encode a write-back request of " + body.length + " bytes: at most "
+          + MAX_WRITE_BACK_BYTES);
+    }
+    ByteBuf out = alloc.heapBuffer(body.length + 64);
+    out.writeByte(VERSION).writeByte(WRITE_BACK).writeLong(requestId).writeBytes(body);
+    return signed(out, auth);
+  }
+
   private static ByteBuf signed(ByteBuf out, ClusterSecret auth) {
     byte[] signed = ByteBufUtil.getBytes(out);
     return out.writeBytes(auth.tag(signed, 0, signed.length));
@@ -101,7 +120,7 @@ final class PeerFrames {
   static Request parseRequest(ByteBuf frame, ClusterSecret auth) {
     byte[] bytes = ByteBufUtil.getBytes(frame);
     if (bytes.length < 2 + 8 + ClusterSecret.TAG_BYTES || bytes[0] != VERSION
-        || bytes[1] < GET_BLOCK || bytes[1] > REPLICATE) {
+        || bytes[1] < GET_BLOCK || bytes[1] > WRITE_BACK) {
       throw new IllegalArgumentException("Cannot read a peer request: unknown version or type");
     }
     int signedLength = bytes.length - ClusterSecret.TAG_BYTES;
@@ -111,6 +130,9 @@ final class PeerFrames {
     }
     ByteBuf in = io.netty.buffer.Unpooled.wrappedBuffer(bytes, 2, signedLength - 2);
     long requestId = in.readLong();
+    if (bytes[1] == WRITE_BACK) {
+      return new WriteBackRequest(requestId, ByteBufUtil.getBytes(in));
+    }
     String bucket = string(in);
     String key = string(in);
     if (bytes[1] == FORGET) {

@@ -20,6 +20,8 @@ import java.util.concurrent.atomic.LongAdder;
  * requester reads the origin itself.
  */
 final class PeerServerHandler extends SimpleChannelInboundHandler<ByteBuf> {
+  private static final java.util.concurrent.atomic.AtomicLong CONNECTIONS = new java.util.concurrent.atomic.AtomicLong();
+  private final long connection = CONNECTIONS.incrementAndGet();
   private final ClusterSecret auth;
   private final PeerService blocks;
   private final LongAdder served;
@@ -46,6 +48,10 @@ final class PeerServerHandler extends SimpleChannelInboundHandler<ByteBuf> {
     if (parsed instanceof ForgetRequest forget) {
       blocks.forget(forget.bucket(), forget.key());
       ctx.writeAndFlush(PeerFrames.responseHead(ctx.alloc(), Status.OK, forget.requestId()));
+      return;
+    }
+    if (parsed instanceof PeerFrames.WriteBackRequest request) {
+      writeBack(ctx, request);
       return;
     }
     if (parsed instanceof ReplicateRequest offer) {
@@ -78,6 +84,38 @@ final class PeerServerHandler extends SimpleChannelInboundHandler<ByteBuf> {
     served.increment();
     ctx.writeAndFlush(Unpooled.wrappedBuffer(
         PeerFrames.responseHead(ctx.alloc(), Status.OK, request.requestId()), block.data()));
+  }
+
+  private void writeBack(ChannelHandlerContext ctx, PeerFrames.WriteBackRequest request) {
+    java.util.concurrent.CompletableFuture<byte[]> answer;
+    try {
+      answer = blocks.writeBack(connection, request.body());
+    } catch (RuntimeException e) {
+      answer = java.util.concurrent.CompletableFuture.failedFuture(e);
+    }
+    answer.whenComplete((bytes, error) -> {
+      boolean ok = error == null && bytes != null && bytes.length <= PeerFrames.MAX_WRITE_BACK_BYTES;
+      ByteBuf head = PeerFrames.responseHead(ctx.alloc(), ok ? Status.OK : Status.FAILED, request.requestId());
+      byte[] body = ok ? bytes : failure(error, bytes).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      ctx.writeAndFlush(Unpooled.wrappedBuffer(head, Unpooled.wrappedBuffer(body)));
+    });
+  }
+
+  private static String failure(Throwable error, byte[] bytes) {
+    Throwable cause = error;
+    while ((cause instanceof java.util.concurrent.CompletionException || cause instanceof java.io.UncheckedIOException)
+        && cause.getCause() != null) {
+      cause = cause.getCause();
+    }
+    String message = cause == null ? "an answer of " + (bytes == null ? "nothing" : bytes.length + " bytes")
+        : cause.getClass().getSimpleName() + ": " + cause.getMessage();
+    return message.length() > 1000 ? message.substring(0, 1000) : message;
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) {
+    blocks.disconnected(connection);
+    ctx.fireChannelInactive();
   }
 
   @Override

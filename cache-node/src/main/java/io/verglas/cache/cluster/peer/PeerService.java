@@ -21,4 +21,18 @@ public interface PeerService {
    * node takes it (asynchronously) if its standby budget allows. Returns at once.
    */
   void replicate(BlockId id, int length);
+
+  /**
+   * Serves a write-back request (fragments and journal records, {@code
+   * writeback.peer.FragmentProtocol}) that arrived on peer connection {@code connection}; the
+   * answer's bytes, or a failure whose message goes back to the requester. Never on the caller's
+   * (network) thread.
+   */
+  default CompletableFuture<byte[]> writeBack(long connection, byte[] request) {
+    return CompletableFuture.failedFuture(new IllegalStateException(
+        "Cannot serve a write-back request: write-back is not enabled on this node"));
+  }
+
+  /** Peer connection {@code connection} closed: what it left unfinished is abandoned. */
+  default void disconnected(long connection) {}
 }

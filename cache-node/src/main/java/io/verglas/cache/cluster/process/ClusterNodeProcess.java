@@ -6,6 +6,7 @@ import io.verglas.cache.cluster.ClusterConfig;
 import io.verglas.cache.origin.LocalDirectoryOrigin;
 import io.verglas.cache.origin.Origin;
 import io.verglas.cache.origin.s3.S3Origin;
+import io.verglas.cache.writeback.WriteBackConfig;
 
 /**
  * One cache node of a cluster in a process of its own, for kill drills and the cluster
@@ -19,6 +20,8 @@ public final class ClusterNodeProcess {
   public static final String SECRET_ENV = "VERGLAS_CLUSTER_SECRET";
   public static final String ACCESS_KEY_ENV = "VERGLAS_NODE_ACCESS_KEY";
   public static final String SECRET_KEY_ENV = "VERGLAS_NODE_SECRET_KEY";
+  /** The cell size of a child node's write-back (k=2, m=1, w=3). */
+  public static final int WRITE_BACK_CELL_BYTES = 64 * 1024;
 
   private ClusterNodeProcess() {}
 
@@ -59,6 +62,13 @@ public final class ClusterNodeProcess {
     }
     if (settings.immutableObjects()) {
       node.immutableObjects((bucket, key) -> true);
+    }
+    if (settings.writeBackDir() != null) {
+      String scope = settings.writeBackScope();
+      int slash = scope.indexOf('/');
+      node.writeBack(WriteBackConfig.builder().directory(settings.writeBackDir()).dataFragments(2)
+          .parityFragments(1).ackFragments(3).cellBytes(WRITE_BACK_CELL_BYTES)
+          .enable(scope.substring(0, slash), scope.substring(slash + 1)).build());
     }
     return node;
   }

@@ -19,10 +19,15 @@ import java.util.stream.Collectors;
  * @param originDir a {@code LocalDirectoryOrigin}'s root, or null
  * @param originEndpoint an S3 origin read anonymously, or null (exactly one of the two is set)
  * @param immutableObjects every object is immutable (never revalidated); else Iceberg's paths
+ * @param writeBackDir the node's write-back directory (fragments, journal, journal copies), or
+ *     null for none
+ * @param writeBackScope with {@code writeBackDir}: {@code BUCKET/PREFIX}, the keys whose PUTs
+ *     are buffered (k=2, m=1, w=3, 64 KiB cells)
  */
 public record NodeSettings(int index, List<Integer> gossipPorts, Path originDir,
     URI originEndpoint, int blockBytes, long dramBytes, Duration peerTimeout,
-    Duration failureTimeout, long hotReplicaBytes, boolean immutableObjects) {
+    Duration failureTimeout, long hotReplicaBytes, boolean immutableObjects, Path writeBackDir,
+    String writeBackScope) {
   public NodeSettings {
     gossipPorts = List.copyOf(gossipPorts);
     if (index < 0 || index >= gossipPorts.size()) {
@@ -34,6 +39,11 @@ public record NodeSettings(int index, List<Integer> gossipPorts, Path originDir,
     }
     Objects.requireNonNull(peerTimeout, "peerTimeout");
     Objects.requireNonNull(failureTimeout, "failureTimeout");
+    if ((writeBackDir == null) != (writeBackScope == null)
+        || (writeBackScope != null && writeBackScope.indexOf('/') < 1)) {
+      throw new IllegalArgumentException("Invalid node settings: write-back needs both a directory and a scope "
+          + "BUCKET/PREFIX, got " + writeBackDir + " and " + writeBackScope);
+    }
   }
 
   /** Settings for a node of {@code blockBytes} blocks and {@code dramBytes} DRAM over {@code gossipPorts}. */
@@ -53,6 +63,8 @@ public record NodeSettings(int index, List<Integer> gossipPorts, Path originDir,
     private Duration failureTimeout = Duration.ofMillis(1500);
     private long hotReplicaBytes;
     private boolean immutableObjects;
+    private Path writeBackDir;
+    private String writeBackScope;
 
     private Builder(List<Integer> gossipPorts, int blockBytes, long dramBytes) {
       this.gossipPorts = gossipPorts;
@@ -91,9 +103,16 @@ public record NodeSettings(int index, List<Integer> gossipPorts, Path originDir,
       return this;
     }
 
+    /** Buffers PUTs of {@code bucket}'s keys starting with {@code prefix}, with fragments and journal in {@code dir}. */
+    public Builder writeBack(Path dir, String bucket, String prefix) {
+      writeBackDir = dir;
+      writeBackScope = bucket + "/" + prefix;
+      return this;
+    }
+
     public NodeSettings build() {
       return new NodeSettings(index, gossipPorts, originDir, originEndpoint, blockBytes, dramBytes,
-          peerTimeout, failureTimeout, hotReplicaBytes, immutableObjects);
+          peerTimeout, failureTimeout, hotReplicaBytes, immutableObjects, writeBackDir, writeBackScope);
     }
   }
 
@@ -109,6 +128,10 @@ public record NodeSettings(int index, List<Integer> gossipPorts, Path originDir,
         "--peer-timeout-ms=" + peerTimeout.toMillis(), "--failure-timeout-ms=" + failureTimeout.toMillis(),
         "--hot-replica-bytes=" + hotReplicaBytes, "--immutable-objects=" + immutableObjects));
     args.add(originDir != null ? "--origin-dir=" + originDir : "--origin-endpoint=" + originEndpoint);
+    if (writeBackDir != null) {
+      args.add("--write-back-dir=" + writeBackDir);
+      args.add("--write-back-scope=" + writeBackScope);
+    }
     return args;
   }
 
@@ -131,7 +154,9 @@ public record NodeSettings(int index, List<Integer> gossipPorts, Path originDir,
           Duration.ofMillis(Long.parseLong(values.remove("peer-timeout-ms"))),
           Duration.ofMillis(Long.parseLong(values.remove("failure-timeout-ms"))),
           Long.parseLong(values.remove("hot-replica-bytes")),
-          Boolean.parseBoolean(values.remove("immutable-objects")));
+          Boolean.parseBoolean(values.remove("immutable-objects")),
+          values.containsKey("write-back-dir") ? Path.of(values.remove("write-back-dir")) : null,
+          values.remove("write-back-scope"));
       if (!values.isEmpty()) {
         throw new IllegalArgumentException("Cannot start the cluster node: unknown arguments " + values.keySet());
       }

@@ -3,56 +3,33 @@ package io.verglas.cache.writeback.fragment;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /**
- * Reads one fragment file: its header, checked when opened, and any stripe's cell, checked
- * against its CRC32C before it is handed out. Positional reads: one reader may serve cells in
- * any order. Not thread-safe (one CRC buffer).
+ * Reads one fragment: its header, checked when opened, and any stripe's cell, checked against
+ * its CRC32C before it is handed out, in any order. From a local file ({@link #open}) or from
+ * the node that holds it over the peer protocol. Not thread-safe.
  */
-public final class FragmentReader implements Closeable {
-  private final FileChannel channel;
-  private final FragmentHeader header;
-  private final ByteBuffer crc = ByteBuffer.allocate(FragmentFormat.CELL_CRC_BYTES);
-
-  private FragmentReader(FileChannel channel, FragmentHeader header) {
-    this.channel = channel;
-    this.header = header;
-  }
-
+public interface FragmentReader extends Closeable {
   /**
    * Opens the fragment file and checks its header and length.
    *
    * @throws CorruptFragmentException if either is wrong
    */
-  public static FragmentReader open(Path file) throws IOException {
-    FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
-    try {
-      FragmentHeader header = readHeader(channel);
-      if (channel.size() != header.fileLength()) {
-        throw new CorruptFragmentException("Cannot read fragment " + file.getFileName() + ": length "
-            + channel.size() + ", expected " + header.fileLength());
-      }
-      return new FragmentReader(channel, header);
-    } catch (IOException | RuntimeException e) {
-      channel.close();
-      throw e;
+  static FragmentReader open(Path file) throws IOException {
+    return FileFragmentReader.open(file);
+  }
+
+  FragmentHeader header();
+
+  /** Stripe {@code stripe}'s cell length, after checking that {@code cell} has exactly that many bytes left. */
+  static int cellLength(FragmentHeader header, long stripe, ByteBuffer cell) {
+    int expected = header.geometry().cellLength(header.bodyLength(), stripe);
+    if (cell.remaining() != expected) {
+      throw new IllegalArgumentException("Cannot read cell " + stripe + ": a buffer of " + cell.remaining()
+          + " bytes, the cell has " + expected);
     }
-  }
-
-  static FragmentHeader readHeader(FileChannel channel) throws IOException {
-    ByteBuffer first = ByteBuffer.allocate(8);
-    readFully(channel, first, 0);
-    int length = FragmentFormat.announcedHeaderLength(first.array());
-    ByteBuffer all = ByteBuffer.allocate(length);
-    readFully(channel, all, 0);
-    return FragmentFormat.decodeHeader(all.array());
-  }
-
-  public FragmentHeader header() {
-    return header;
+    return expected;
   }
 
   /**
@@ -61,32 +38,5 @@ public final class FragmentReader implements Closeable {
    *
    * @throws CorruptFragmentException if the cell fails its checksum
    */
-  public void readCell(long stripe, ByteBuffer cell) throws IOException {
-    int expected = header.geometry().cellLength(header.bodyLength(), stripe);
-    if (cell.remaining() != expected) {
-      throw new IllegalArgumentException("Cannot read cell " + stripe + ": a buffer of " + cell.remaining()
-          + " bytes, the cell has " + expected);
-    }
-    long offset = header.cellOffset(stripe);
-    ByteBuffer target = cell.duplicate();
-    readFully(channel, target, offset);
-    crc.clear();
-    readFully(channel, crc, offset + expected);
-    if (crc.getInt(0) != FragmentFormat.crc(cell)) {
-      throw new CorruptFragmentException("Cannot read cell " + stripe + " of fragment " + header.index()
-          + " of " + header.identity() + ": checksum mismatch");
-    }
-  }
-
-  private static void readFully(FileChannel channel, ByteBuffer into, long offset) throws IOException {
-    long end = offset + into.remaining();
-    if (!LocalFiles.readFully(channel, into, offset)) {
-      throw new CorruptFragmentException("Cannot read fragment: truncated before byte " + end);
-    }
-  }
-
-  @Override
-  public void close() throws IOException {
-    channel.close();
-  }
+  void readCell(long stripe, ByteBuffer cell) throws IOException;
 }

@@ -31,7 +31,7 @@ import java.util.stream.Stream;
  * another write's bytes. Concurrency: the used-bytes count is one atomic; files of different
  * writes never share a name.
  */
-public final class FragmentStore {
+public final class FragmentStore implements FragmentHolder {
   static final String SUFFIX = ".frag";
   static final String TEMPORARY = ".tmp";
 

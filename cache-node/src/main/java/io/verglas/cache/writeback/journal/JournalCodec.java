@@ -31,7 +31,7 @@ import java.util.zip.CRC32C;
  *
  * Integers are big-endian. Unknown versions and record types are refused, never skipped.
  */
-final class JournalCodec {
+public final class JournalCodec {
   static final byte[] MAGIC = {'V', 'G', 'W', 'J'};
   static final int VERSION = 1;
   static final int FILE_HEADER = 8;
@@ -54,7 +54,8 @@ final class JournalCodec {
         .put(payload).array();
   }
 
-  static byte[] payload(JournalRecord record) {
+  /** The record's bytes, as a journal or a peer carries them (unframed). */
+  public static byte[] payload(JournalRecord record) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (DataOutputStream out = new DataOutputStream(bytes)) {
       out.writeByte(record instanceof JournalRecord.Staged ? STAGED
@@ -97,8 +98,12 @@ final class JournalCodec {
     }
   }
 
-  /** Parses a payload whose CRC was checked. */
-  static JournalRecord parse(byte[] payload) {
+  /**
+   * Parses a payload whose CRC was checked.
+   *
+   * @throws IllegalArgumentException if it is not a record of this version
+   */
+  public static JournalRecord parse(byte[] payload) {
     ByteBuffer in = ByteBuffer.wrap(payload);
     try {
       byte type = in.get();

@@ -33,20 +33,38 @@ public final class WriteJournal implements Closeable {
   /** Stale records tolerated beyond twice the live ones before compaction. */
   static final int COMPACT_SLACK = 1024;
 
+  /**
+   * Sends a record to the other nodes that keep a copy of this journal's records, before it is
+   * appended here; a failure fails the append.
+   */
+  @FunctionalInterface
+  public interface Replication {
+    Replication NONE = record -> {};
+
+    void replicate(JournalRecord record) throws IOException;
+  }
+
   private final Path file;
+  private final Replication replication;
   private final Map<ObjectIdentity, JournalRecord.Pending> dirty = new LinkedHashMap<>();
   private final long discardedBytes;
   private FileChannel channel;
   private long staleRecords;
 
-  private WriteJournal(Path file, FileChannel channel, long discardedBytes) {
+  private WriteJournal(Path file, FileChannel channel, long discardedBytes, Replication replication) {
     this.file = file;
+    this.replication = replication;
     this.channel = channel;
     this.discardedBytes = discardedBytes;
   }
 
   /** Opens (creating) the journal and replays it; a torn last record is truncated away. */
   public static WriteJournal open(Path file) throws IOException {
+    return open(file, Replication.NONE);
+  }
+
+  /** As {@link #open(Path)}, each later append first replicated with {@code replication}. */
+  public static WriteJournal open(Path file, Replication replication) throws IOException {
     Path directory = file.toAbsolutePath().getParent();
     Files.createDirectories(directory);
     FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
@@ -62,7 +80,7 @@ public final class WriteJournal implements Closeable {
         channel.truncate(replay.validEnd());
         channel.force(true);
       }
-      WriteJournal journal = new WriteJournal(file, channel, discarded);
+      WriteJournal journal = new WriteJournal(file, channel, discarded, replication);
       replay.records().forEach(journal::apply);
       return journal;
     } catch (IOException | RuntimeException e) {
@@ -77,8 +95,9 @@ public final class WriteJournal implements Closeable {
     channel.force(true);
   }
 
-  /** Appends the record and fsyncs the journal before returning. */
+  /** Replicates the record (see {@link Replication}), appends it and fsyncs the journal before returning. */
   public synchronized void append(JournalRecord record) throws IOException {
+    replication.replicate(record);
     writeFully(channel, ByteBuffer.wrap(JournalCodec.frame(record)), channel.size());
     channel.force(true);
     apply(record);

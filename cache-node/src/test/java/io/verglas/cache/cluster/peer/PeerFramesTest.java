@@ -41,6 +41,20 @@ class PeerFramesTest {
   }
 
   @Test
+  void aWriteBackRequestCarriesItsBodyAsItIsAndIsSigned() {
+    byte[] body = {9, 0, 0, 0, 0, 0, 0, 0, 1, 'x'};
+    PeerFrames.Request parsed = parse(PeerFrames.writeBack(ALLOC, SECRET, 11, body), SECRET);
+    assertThat(parsed).isInstanceOfSatisfying(PeerFrames.WriteBackRequest.class, r -> {
+      assertThat(r.requestId()).isEqualTo(11);
+      assertThat(r.body()).isEqualTo(body);
+    });
+    assertThatThrownBy(() -> parse(PeerFrames.writeBack(ALLOC, SECRET, 11, body), new ClusterSecret("another-cluster-secret")))
+        .isInstanceOf(SecurityException.class);
+    assertThatThrownBy(() -> PeerFrames.writeBack(ALLOC, SECRET, 12, new byte[PeerFrames.MAX_WRITE_BACK_BYTES + 1]))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most");
+  }
+
+  @Test
   void aWrongSecretOrATamperedFrameIsRefused() {
     assertThatThrownBy(() -> parse(PeerFrames.request(ALLOC, SECRET, 7, ID, 1000), new ClusterSecret("another-cluster-secret")))
         .isInstanceOf(SecurityException.class).hasMessageContaining("wrong cluster secret");

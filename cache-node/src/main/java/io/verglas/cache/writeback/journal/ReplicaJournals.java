@@ -1,0 +1,132 @@
+package io.verglas.cache.writeback.journal;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+/**
+ * The journal records other coordinators replicated to this node: one {@link WriteJournal} per
+ * coordinator ({@code replicas/HEX(coordinator id)}), appended and fsynced before the
+ * coordinator hears back, so a coordinator that lost its disk gets its pending records back
+ * from here ({@link #pending}), and this node serves reads of their writes ({@link #latest}).
+ *
+ * <p>Design. The copies follow the coordinator's journal: a staged write or a delete is added, a
+ * clean mark removes it; each file compacts itself as the coordinator's does. The read index
+ * holds every pending record by key, and a key's latest is the one staged last by its
+ * coordinator's clock (coordinators' clocks are assumed close; a tie keeps the one replicated
+ * first). Memory: one entry per pending record replicated here.
+ */
+public final class ReplicaJournals implements ReplicatedRecords, Closeable {
+  private final Path directory;
+  private final Map<String, WriteJournal> journals = new HashMap<>();
+  private final TreeMap<String, List<JournalRecord.Pending>> byKey = new TreeMap<>();
+
+  private ReplicaJournals(Path directory) {
+    this.directory = directory;
+  }
+
+  /** Opens (creating) the directory and replays every coordinator's journal in it. */
+  public static ReplicaJournals open(Path directory) throws IOException {
+    Files.createDirectories(directory);
+    ReplicaJournals replicas = new ReplicaJournals(directory);
+    try (Stream<Path> files = Files.list(directory)) {
+      for (Path file : (Iterable<Path>) files::iterator) {
+        String name = file.getFileName().toString();
+        if (!name.endsWith(".compact")) {
+          String coordinator = new String(HexFormat.of().parseHex(name), StandardCharsets.UTF_8);
+          WriteJournal journal = WriteJournal.open(file);
+          replicas.journals.put(coordinator, journal);
+          journal.pending().forEach(replicas::index);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      replicas.close();
+      throw e;
+    }
+    return replicas;
+  }
+
+  /** Appends (fsynced) a record of {@code coordinator}'s journal. */
+  public synchronized void append(String coordinator, JournalRecord record) throws IOException {
+    WriteJournal journal = journals.get(coordinator);
+    if (journal == null) {
+      String name = HexFormat.of().formatHex(coordinator.getBytes(StandardCharsets.UTF_8));
+      journal = WriteJournal.open(directory.resolve(name));
+      journals.put(coordinator, journal);
+    }
+    journal.append(record);
+    List<JournalRecord.Pending> ofKey = byKey.get(indexKey(record.identity().bucket(), record.identity().key()));
+    if (ofKey != null) {
+      ofKey.removeIf(p -> p.identity().equals(record.identity()));
+    }
+    if (record instanceof JournalRecord.Pending pending) {
+      index(pending);
+    } else if (ofKey != null && ofKey.isEmpty()) {
+      byKey.remove(indexKey(record.identity().bucket(), record.identity().key()));
+    }
+  }
+
+  private void index(JournalRecord.Pending pending) {
+    byKey.computeIfAbsent(indexKey(pending.identity().bucket(), pending.identity().key()), k -> new ArrayList<>())
+        .add(pending);
+  }
+
+  /** {@code coordinator}'s records held here and not marked clean, in its journal order. */
+  public synchronized List<JournalRecord.Pending> pending(String coordinator) {
+    WriteJournal journal = journals.get(coordinator);
+    return journal == null ? List.of() : journal.pending();
+  }
+
+  @Override
+  public synchronized Optional<JournalRecord.Pending> latest(String bucket, String key) {
+    return latestOf(byKey.get(indexKey(bucket, key)));
+  }
+
+  @Override
+  public synchronized List<JournalRecord.Pending> latestUnder(String bucket, String prefix) {
+    String start = indexKey(bucket, prefix);
+    List<JournalRecord.Pending> found = new ArrayList<>();
+    for (Map.Entry<String, List<JournalRecord.Pending>> e : byKey.tailMap(start, true).entrySet()) {
+      if (!e.getKey().startsWith(start)) {
+        break;
+      }
+      latestOf(e.getValue()).ifPresent(found::add);
+    }
+    return found;
+  }
+
+  private static Optional<JournalRecord.Pending> latestOf(List<JournalRecord.Pending> records) {
+    return records == null ? Optional.empty()
+        : records.stream().max(Comparator.comparingLong(JournalRecord.Pending::stagedAtMillis));
+  }
+
+  private static String indexKey(String bucket, String key) {
+    return bucket + '\0' + key;
+  }
+
+  @Override
+  public synchronized void close() throws IOException {
+    IOException failure = null;
+    for (WriteJournal journal : journals.values()) {
+      try {
+        journal.close();
+      } catch (IOException e) {
+        failure = e;
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+}

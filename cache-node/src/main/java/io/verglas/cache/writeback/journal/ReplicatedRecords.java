@@ -1,0 +1,25 @@
+package io.verglas.cache.writeback.journal;
+
+import java.util.List;
+import java.util.Optional;
+
+/** The pending records other coordinators replicated to this node, by key: what it serves reads of. */
+public interface ReplicatedRecords {
+  ReplicatedRecords NONE = new ReplicatedRecords() {
+    @Override
+    public Optional<JournalRecord.Pending> latest(String bucket, String key) {
+      return Optional.empty();
+    }
+
+    @Override
+    public List<JournalRecord.Pending> latestUnder(String bucket, String prefix) {
+      return List.of();
+    }
+  };
+
+  /** The key's latest pending change another coordinator acknowledged (the latest staged time wins). */
+  Optional<JournalRecord.Pending> latest(String bucket, String key);
+
+  /** The latest pending change of every key of {@code bucket} starting with {@code prefix}. */
+  List<JournalRecord.Pending> latestUnder(String bucket, String prefix);
+}
