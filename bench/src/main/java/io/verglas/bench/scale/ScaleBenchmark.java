@@ -9,18 +9,21 @@ import java.time.Duration;
  * one run after the other, on a PostgreSQL catalog ({@link ScaleRun}): first with a small
  * catalog (1 000 tables), then with a large one ({@code --tables N}; 10 000 quick, 100 000
  * full), both with the same active load: 1% of the large catalog's tables take a batch of 20
- * upserts in turn, 20 batches a second, for 60 s (quick) or 120 s, then until each batch is
- * visible. The small run is the large run's peer: the difference between the two is what the
- * idle tables cost.
+ * upserts in turn, 20 batches a second for 60 s (quick) or 120 s (the same number of batches in
+ * both runs however long a loaded machine takes), then until each batch is visible. The small
+ * run is the large run's peer: the difference between the two is what the idle tables cost.
  *
  * <p>Method, per figure: {@code create_tables_per_s}: tables created over Flight by 16 clients
- * at once, with the catalog growing from empty. {@code heap_bytes_per_idle_table}: used heap
- * after full collections at the end of the push phase, large run minus small run, over the
- * difference in tables. Every long-lived component runs in this one JVM (ingest, materializer
- * and maintenance on MiniClusters, the cache node), so this is their retained state together,
- * at equal active load; the benchmark itself keeps nothing per table (names are made from
- * indexes). Heap noise between two runs is a few MB, so quick runs (9 000 idle tables) cannot
- * resolve 64 B a table: full runs (99 000) can. {@code origin_requests_per_idle_table}: the
+ * at once, with the catalog growing from empty. {@code heap_bytes_per_idle_table_<component>}:
+ * for each long-lived component, a process of its own in a deployment ({@code ingest},
+ * {@code cache_node}, {@code materializer}, {@code maintenance}; here all in this JVM, the
+ * jobs on MiniClusters), the bytes strongly reachable from it ({@link RetainedHeap}), large run
+ * minus small run, over the difference in tables, read at the same phase of both runs (every
+ * batch committed, two checkpoints later); {@code heap_holders_<component>} names the classes
+ * that grew. {@code heap_bytes_per_idle_table} is the largest component's figure;
+ * {@code heap_bytes_per_idle_table_jvm} the used heap after full collections, which also holds
+ * what the first run left behind. The benchmark itself keeps nothing per table (names are made
+ * from indexes). {@code origin_requests_per_idle_table}: the
  * cache nodes' origin requests whose key names an idle table, over the idle tables.
  * {@code catalog_queries_per_idle_table}: the catalog's SQL statements that name an idle table
  * (a counting JDBC driver, {@link CountingCatalogDriver}), over the idle tables. Both count from
@@ -76,6 +79,8 @@ public final class ScaleBenchmark implements Benchmark {
         .metric("active_tables", large.active())
         .metric("create_tables_per_s", round(large.createTablesPerS()))
         .metric("heap_bytes_per_idle_table", idleDifference == 0 ? "n/a"
+            : round(ComponentHeap.largest(small, large, idleDifference)))
+        .metric("heap_bytes_per_idle_table_jvm", idleDifference == 0 ? "n/a"
             : round((double) (large.heapAfterPushBytes() - small.heapAfterPushBytes()) / idleDifference))
         .metric("heap_after_push_mb", large.heapAfterPushBytes() >> 20)
         .metric("heap_at_start_mb", large.heapStartBytes() >> 20)
@@ -88,7 +93,10 @@ public final class ScaleBenchmark implements Benchmark {
         .metric("freshness_p50_ms", Freshness.quantile(large.freshnessMs(), 0.50))
         .metric("freshness_p99_ms", largeP99)
         .metric("pushes", large.pushes())
+        .metric("pushes_s", round(large.pushS()))
         .peer("small_catalog_tables", small.tables())
+        .peer("small_catalog_pushes", small.pushes())
+        .peer("small_catalog_pushes_s", round(small.pushS()))
         .peer("small_catalog_create_tables_per_s", round(small.createTablesPerS()))
         .peer("small_catalog_heap_after_push_mb", small.heapAfterPushBytes() >> 20)
         .peer("small_catalog_checkpoint_bytes", small.checkpointBytes())
@@ -99,8 +107,15 @@ public final class ScaleBenchmark implements Benchmark {
         .environment("push_s", push.toSeconds())
         .environment("settle_s", round(large.settleS()))
         .environment("small_catalog_settle_s", round(small.settleS()))
-        .environment("heap_method", "used heap after System.gc(), end of push phase, large run"
-            + " minus small run at equal active load, all components in this JVM");
+        .environment("heap_method", "per component (ingest, cache_node, materializer,"
+            + " maintenance; all in this JVM): bytes strongly reachable from its roots, not through"
+            + " threads, class loaders or classes, once every pushed batch is committed and two"
+            + " checkpoints later; large run minus small run after the same batches, over the extra"
+            + " tables; heap_bytes_per_idle_table is the largest, _jvm the used heap after"
+            + " System.gc()");
+    if (idleDifference > 0) {
+      ComponentHeap.report(report, small, large, idleDifference);
+    }
     if (smallP99 > 0) {
       report.ratio("freshness_p99_vs_small_catalog", largeP99, smallP99);
     }
@@ -124,11 +139,12 @@ public final class ScaleBenchmark implements Benchmark {
   }
 
   private static void print(ScaleRun.Figures figures) {
-    System.err.printf("scale: %d tables (%d active): create %.0f/s, heap %d MB, checkpoint %d B,"
-            + " catalog %s, origin %s, freshness p50 %.0f ms p99 %.0f ms over %d pushes%n",
+    System.err.printf("scale: %d tables (%d active): create %.0f/s, heap %d MB (%s), checkpoint %d B,"
+            + " catalog %s, origin %s, freshness p50 %.0f ms p99 %.0f ms over %d pushes in %.0f s%n",
         figures.tables(), figures.active(), figures.createTablesPerS(),
-        figures.heapAfterPushBytes() >> 20, figures.checkpointBytes(), figures.catalogQueries(),
+        figures.heapAfterPushBytes() >> 20, ComponentHeap.megabytes(figures),
+        figures.checkpointBytes(), figures.catalogQueries(),
         figures.originRequests(), Freshness.quantile(figures.freshnessMs(), 0.5),
-        Freshness.quantile(figures.freshnessMs(), 0.99), figures.pushes());
+        Freshness.quantile(figures.freshnessMs(), 0.99), figures.pushes(), figures.pushS());
   }
 }

@@ -19,6 +19,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -35,10 +36,12 @@ import org.apache.iceberg.catalog.Catalog;
  * One run of the scale benchmark: the whole local stack ({@link LocalStack}: cache node as the
  * S3 endpoint over a local-directory origin, ingest, materializer, maintenance) on a PostgreSQL
  * catalog in a database of its own, {@code tables.count()} tables created over Flight, then
- * batches pushed round-robin to the first {@code tables.active()} for {@code push}, then the
- * figures. The catalog's queries and the origin's requests are counted from the push phase's
- * start until every pushed batch is visible; the heap is read after collections with the stack
- * still running. The database, the data directory and the driver swap are undone at the end.
+ * batches pushed round-robin to the first {@code tables.active()} ({@code push} at the full
+ * rate: the same number in every run), then the figures. The catalog's queries and the origin's
+ * requests are counted from the push phase's start until every pushed batch is visible; the heap
+ * is read once every batch is committed and two more checkpoints have passed, after collections,
+ * with the stack still running: in all, and per long-lived component ({@link RetainedHeap}). The
+ * database, the data directory and the driver swap are undone at the end.
  */
 final class ScaleRun {
   static final String SERVER = System.getProperty("verglas.bench.pg-url",
@@ -60,9 +63,10 @@ final class ScaleRun {
 
   /** What one run measured. */
   record Figures(int tables, int active, double createTablesPerS, double settleS,
-      long heapStartBytes,
-      long heapAfterPushBytes, long checkpointBytes, ScaleCounts.Figures catalogQueries,
-      ScaleCounts.Figures originRequests, double[] freshnessMs, int pushes) {}
+      long heapStartBytes, long heapAfterPushBytes,
+      Map<String, RetainedHeap.Footprint> componentHeap, long checkpointBytes,
+      ScaleCounts.Figures catalogQueries, ScaleCounts.Figures originRequests,
+      double[] freshnessMs, int pushes, double pushS) {}
 
   static Figures run(ScaleTables tables, Duration push) throws Exception {
     // a database of its own, not a schema: Iceberg's JdbcCatalog looks for its tables in every
@@ -102,18 +106,21 @@ final class ScaleRun {
       Freshness freshness = new Freshness();
       catalogCounts.enable(true);
       originCounts.enable(true);
-      pushFor(client, schema, tables.active(), push, freshness);
+      double pushS = pushFor(client, schema, tables.active(), pushes(push), freshness);
       drain(catalog, tables.active(), freshness);
       catalogCounts.enable(false);
       originCounts.enable(false);
-      long heap = heapAfterGc();
       double[] millis = freshness.millis(catalog, tables.active());
       if (catalog instanceof AutoCloseable closeable) {
         closeable.close();
       }
+      // the same phase in every run: all batches committed, then two more checkpoints
+      Thread.sleep(stack.config().checkpointInterval().multipliedBy(2).toMillis());
+      long heap = heapAfterGc();
+      Map<String, RetainedHeap.Footprint> components = componentHeap(stack);
       return new Figures(tables.count(), tables.active(), createRate, settle, heapStart, heap,
-          directoryBytes(stack.config().checkpointDir()), catalogCounts.figures(),
-          originCounts.figures(), millis, freshness.size());
+          components, directoryBytes(stack.config().checkpointDir()), catalogCounts.figures(),
+          originCounts.figures(), millis, freshness.size(), pushS);
     }
   }
 
@@ -160,12 +167,31 @@ final class ScaleRun {
     return (System.nanoTime() - start) / 1e9;
   }
 
-  /** Pushes a batch of upserts to the next active table, {@value #PUSH_RATE} a second. */
-  private static void pushFor(VerglasClient client, Schema schema, int active, Duration push,
+  /** Batches a run pushes: {@value #PUSH_RATE} a second of {@code push}, the same in every run. */
+  static int pushes(Duration push) {
+    return (int) (push.toSeconds() * PUSH_RATE);
+  }
+
+  /**
+   * What each long-lived component retains ({@link RetainedHeap}), by its process name: each
+   * walked on its own, so what two share counts in both.
+   */
+  private static Map<String, RetainedHeap.Footprint> componentHeap(LocalStack stack) {
+    Map<String, RetainedHeap.Footprint> heap = new LinkedHashMap<>();
+    stack.components().forEach((name, root) -> heap.put(name, RetainedHeap.of(root)));
+    return heap;
+  }
+
+  /**
+   * Pushes {@code count} batches of upserts, each to the next active table, at most
+   * {@value #PUSH_RATE} a second (a loaded machine takes longer, but every run pushes as many);
+   * the seconds it took.
+   */
+  private static double pushFor(VerglasClient client, Schema schema, int active, int count,
       Freshness freshness) throws InterruptedException {
-    long end = System.nanoTime() + push.toNanos();
-    long next = System.nanoTime();
-    for (int i = 0; System.nanoTime() < end; i++) {
+    long start = System.nanoTime();
+    long next = start;
+    for (int i = 0; i < count; i++) {
       long wait = next - System.nanoTime();
       if (wait > 0) {
         Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
@@ -184,6 +210,7 @@ final class ScaleRun {
         }
       }
     }
+    return (System.nanoTime() - start) / 1e9;
   }
 
   /** Waits until every pushed batch is visible in its table. */

@@ -56,6 +56,7 @@ final class CatalogPoller implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(CatalogPoller.class);
   static final int MAX_NAMESPACE_DEPTH = 16;
   static final int MAX_NAMESPACES = 10_000;
+  private static final String FIRST_METADATA_PREFIX = "00000-";
 
   private final Supplier<Catalog> catalog;
   private final Supplier<MetadataLocations> locations;
@@ -132,7 +133,8 @@ final class CatalogPoller implements AutoCloseable {
   /**
    * A poll from the catalog's own listing of metadata locations: no table is loaded, and only a
    * table whose location changed is walked (which reads its new metadata), so idle tables cost
-   * a row of one listing each and nothing at the origin.
+   * a row of one listing each and nothing at the origin. A table whose location is its first
+   * metadata file ({@link #isFirstMetadata}) is taken as created without data.
    */
   private int pollLocations(MetadataLocations source) throws InterruptedException {
     int[] seen = {0};
@@ -147,7 +149,8 @@ final class CatalogPoller implements AutoCloseable {
         }
         seen[0]++;
         counters.tablesPolled.increment();
-        found[0] += changed(TableIdentifiers.toString(identifier), location) ? 1 : 0;
+        found[0] += changed(TableIdentifiers.toString(identifier), location,
+            isFirstMetadata(location)) ? 1 : 0;
       });
     } catch (RuntimeException e) {
       failed("list the catalog's metadata locations", e);
@@ -160,10 +163,10 @@ final class CatalogPoller implements AutoCloseable {
 
   /** Loads the table (within the throttle); true if its metadata was new and is to be walked. */
   private boolean check(Catalog current, TableIdentifier identifier) throws InterruptedException {
-    String location;
+    TableMetadata metadata;
     throttle.beforeRead();
     try {
-      location = metadataLocation(current.loadTable(identifier));
+      metadata = metadata(current.loadTable(identifier));
     } catch (NoSuchTableException e) {
       return false; // dropped since it was listed
     } catch (RuntimeException e) {
@@ -173,12 +176,22 @@ final class CatalogPoller implements AutoCloseable {
       throttle.afterRead(1);
     }
     counters.tablesPolled.increment();
-    return location != null && changed(TableIdentifiers.toString(identifier), location);
+    return metadata != null && changed(TableIdentifiers.toString(identifier),
+        metadata.metadataFileLocation(), metadata.currentSnapshot() == null);
   }
 
-  /** Records the table's location; true (and the walk submitted) if it is a new commit. */
-  private boolean changed(String name, String location) {
+  /**
+   * Records the table's location; true (and the walk submitted) if it is a new commit. A table
+   * first seen without data ({@code empty}: just created) is recorded but not walked: its
+   * metadata file is all a walk would read, and a catalog of many such tables would otherwise
+   * fill the node's caches with them; its first commit is walked.
+   */
+  private boolean changed(String name, String location, boolean empty) {
+    boolean known = tables.knows(name);
     if (!tables.putIfChanged(name, location)) {
+      return false;
+    }
+    if (empty && !known) {
       return false;
     }
     counters.commitsPolled.increment();
@@ -186,10 +199,19 @@ final class CatalogPoller implements AutoCloseable {
     return true;
   }
 
-  private static String metadataLocation(Table table) {
+  /**
+   * Whether a metadata location is a table's first metadata file, as Iceberg's metastore
+   * catalogs (JDBC, Hive, Glue) name it: {@code 00000-<uuid>.metadata.json}, the metadata a
+   * table is created with. A table created together with its first commit (create-table-as-select)
+   * has data in that file too; it is warmed on its next commit, and read on demand until then.
+   */
+  static boolean isFirstMetadata(String location) {
+    return location.startsWith(FIRST_METADATA_PREFIX, location.lastIndexOf('/') + 1);
+  }
+
+  private static TableMetadata metadata(Table table) {
     if (table instanceof HasTableOperations withOperations) {
-      TableMetadata metadata = withOperations.operations().current();
-      return metadata == null ? null : metadata.metadataFileLocation();
+      return withOperations.operations().current();
     }
     return null; // a metadata table or a view-like table: no metadata file of its own
   }

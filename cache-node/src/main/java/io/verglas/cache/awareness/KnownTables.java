@@ -26,6 +26,10 @@ final class KnownTables {
     }
   }
 
+  synchronized boolean knows(String table) {
+    return tables.containsKey(table);
+  }
+
   /** Records the table's metadata location; false (nothing changed) if it was already known. */
   synchronized boolean putIfChanged(String table, String metadataLocation) {
     if (metadataLocation.equals(tables.get(table))) {

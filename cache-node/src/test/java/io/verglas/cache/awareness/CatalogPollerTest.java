@@ -158,6 +158,42 @@ class CatalogPollerTest {
     assertThat(counters.pollFailures.sum()).isZero();
   }
 
+  @Test
+  void aTableCreatedWithoutDataIsRecordedButNotWalkedUntilItsFirstCommit()
+      throws InterruptedException {
+    InMemoryCatalog memory = catalog();
+    memory.createNamespace(Namespace.of("db"));
+    Table table = memory.createTable(TableIdentifier.of(Namespace.of("db"), "empty"),
+        TestingTables.SCHEMA);
+    String created = location(table);
+
+    assertThat(poller(100).poll()).isZero();
+    assertThat(known.snapshot()).containsEntry("db.empty", created);
+    String first = append(table);
+    assertThat(poller(100).poll()).isEqualTo(1);
+
+    awaitWalks();
+    assertThat(walked).containsExactly("db.empty@" + first);
+  }
+
+  @Test
+  void inTheListingOfLocationsATablesFirstMetadataFileIsNotWalked() throws InterruptedException {
+    catalog();
+    Map<TableIdentifier, String> listing = new java.util.LinkedHashMap<>();
+    TableIdentifier id = TableIdentifier.of(Namespace.of("db"), "t");
+    listing.put(id, "memory:/db/t/metadata/00000-6b1c.metadata.json");
+    locations.set(listing::forEach);
+
+    assertThat(poller(100).poll()).isZero();
+    listing.put(id, "memory:/db/t/metadata/00001-9a2d.metadata.json");
+    assertThat(poller(100).poll()).isEqualTo(1);
+
+    awaitWalks();
+    assertThat(walked).containsExactly("db.t@memory:/db/t/metadata/00001-9a2d.metadata.json");
+    assertThat(CatalogPoller.isFirstMetadata("s3://b/w/00000-x/metadata/00001-y.metadata.json"))
+        .isFalse();
+  }
+
   private void awaitWalks() {
     Eventually.await("the walks", () -> warmer.pending() == 0);
   }

@@ -46,6 +46,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -94,6 +95,8 @@ public final class LocalStack implements AutoCloseable {
   static final Duration QUEUE_RETENTION_INTERVAL = Duration.ofMinutes(5);
   private final Deque<AutoCloseable> started = new ArrayDeque<>();
   private final List<CacheNode> cacheNodes = new ArrayList<>();
+  /** The long-lived components by process name, for what each retains ({@link #components()}). */
+  private final Map<String, Object> components = new LinkedHashMap<>();
   private EndpointsFile endpoints;
   private LocalWorkers workers;
   private Supplier<String> materializerStatus = () -> "unknown";
@@ -212,6 +215,7 @@ public final class LocalStack implements AutoCloseable {
     }
     CacheNode cache = nodes.get(0);
     cacheNodes.addAll(nodes);
+    components.put("cache_node", List.copyOf(nodes));
     cacheNode.set(cache);
     ObjectStoreEndpoint s3 = new ObjectStoreEndpoint(cache.endpoint(), config.region(),
         credentials.accessKey(), credentials.secretKey(), config.bucket());
@@ -235,6 +239,7 @@ public final class LocalStack implements AutoCloseable {
 
     IngestServer ingest = startIngest(catalog, jobsS3, credentials);
     started.push(ingest);
+    components.put("ingest", ingest);
     ingestServer.set(ingest);
 
     FeedCredential feedCredential =
@@ -251,10 +256,12 @@ public final class LocalStack implements AutoCloseable {
     } else {
       MiniClusterJob materializer = startMaterializer(jobsS3, jobsCatalogProperties, feedCredential);
       started.push(materializer);
+      components.put("materializer", materializer);
       materializerStatus = () -> jobStatus(materializer);
       MiniClusterJob maintenance =
           startMaintenance(jobsCatalogProperties, feedCredential, feed.lastSequence() + 1);
       started.push(maintenance);
+      components.put("maintenance", maintenance);
       maintenanceStatus = () -> jobStatus(maintenance);
     }
 
@@ -515,6 +522,15 @@ public final class LocalStack implements AutoCloseable {
 
   public LocalConfig config() {
     return config;
+  }
+
+  /**
+   * The long-lived components that would be processes of their own in a deployment, by name
+   * ({@code ingest}, {@code cache_node}, and with MiniClusters {@code materializer} and
+   * {@code maintenance}): the roots from which a measurement finds what each one retains.
+   */
+  public Map<String, Object> components() {
+    return Collections.unmodifiableMap(components);
   }
 
   /** Whether the stack runs workers: "on: ..." or "off: why". */

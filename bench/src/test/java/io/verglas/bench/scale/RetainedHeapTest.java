@@ -1,0 +1,43 @@
+package io.verglas.bench.scale;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+
+class RetainedHeapTest {
+  private record Holder(List<byte[]> blocks) {}
+
+  @Test
+  void countsWhatIsReachableThroughRecordsAndLambdas() {
+    List<byte[]> blocks = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      blocks.add(new byte[1_000]);
+    }
+    Holder holder = new Holder(blocks);
+    Supplier<Holder> lambda = () -> holder;
+
+    RetainedHeap.Footprint footprint = RetainedHeap.of(lambda);
+
+    assertThat(footprint.bytes()).isBetween(100_000L, 110_000L);
+    assertThat(footprint.classes().get("[B")[0]).isEqualTo(100);
+  }
+
+  @Test
+  void doesNotFollowThreadsOrWeakReferents() {
+    byte[] large = new byte[1 << 20];
+    Object root = List.of(new java.lang.ref.WeakReference<>(large), Thread.currentThread());
+
+    assertThat(RetainedHeap.of(root).bytes()).isLessThan(1_000);
+  }
+
+  @Test
+  void perTableIsTheLargestGrowthOverTheTables() {
+    RetainedHeap.Footprint small = RetainedHeap.of(List.of(new byte[984]));
+    RetainedHeap.Footprint large = RetainedHeap.of(List.of(new byte[984], new byte[9_984]));
+
+    assertThat(RetainedHeap.perTable(small, large, 10, 1)).containsEntry("[B", 1_000.0);
+  }
+}
