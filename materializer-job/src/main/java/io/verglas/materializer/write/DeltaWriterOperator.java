@@ -71,8 +71,8 @@ import org.slf4j.LoggerFactory;
  *       as they are: the least recently written first while the open intervals hold more than
  *       half the byte bound (rows, and the configured bytes of each file whose Parquet writer
  *       is open: {@link TableInterval#heldBytes}) or are more than the configured number of
- *       tables; and a table's when its schema or partition spec
- *       changed. So a writer's memory is bounded however many tables a checkpoint touches.
+ *       tables; and a table's when its schema or partition spec changed. So a writer's memory
+ *       is bounded however many tables a checkpoint touches.
  *   <li>At the barrier one {@link TableDelta} per table is emitted downstream to the committer,
  *       with the segment progress of every row consumed, losers included.
  * </ol>
