@@ -36,6 +36,17 @@ public final class MaterializerConfig implements Serializable {
   public static final Duration CHECKPOINT_INTERVAL_DEFAULT = Duration.ofSeconds(2);
   public static final Duration DISCOVERY_INTERVAL_DEFAULT = Duration.ofMillis(500);
   public static final long WRITER_BUFFER_BYTES_DEFAULT = 128L << 20;
+  /**
+   * Tables with an open interval per writer subtask: beyond it, the least recently written one
+   * ends early (its files join the checkpoint as they are).
+   */
+  public static final int WRITER_MAX_OPEN_TABLES_DEFAULT = 1024;
+  /**
+   * What a data file whose Parquet writer is open holds besides its rows, counted in the byte
+   * bound: a compression buffer of a page and a bloom filter per key column, 1 MB each by
+   * default, which G1 gives a region of 2 MB each (measured: 4.2 MB per file with a key column).
+   */
+  public static final long WRITER_OPEN_FILE_BYTES_DEFAULT = 4L << 20;
   /** Key index entries cached on the heap per writer subtask: ~200 MB at ~200 bytes each. */
   public static final int WRITER_INDEX_CACHE_ENTRIES_DEFAULT = 1_000_000;
   /** The most entries a writer's key index cache takes (its array stays indexable by an int). */
@@ -66,6 +77,8 @@ public final class MaterializerConfig implements Serializable {
   private final int parallelism;
   private final Duration discoveryInterval;
   private final long writerBufferBytes;
+  private final int writerMaxOpenTables;
+  private final long writerOpenFileBytes;
   private final int writerIndexCacheEntries;
   private final IntervalStaging intervalStaging;
   private final Duration writerRowIdWait;
@@ -89,6 +102,10 @@ public final class MaterializerConfig implements Serializable {
     this.discoveryInterval =
         b.discoveryInterval == null ? DISCOVERY_INTERVAL_DEFAULT : b.discoveryInterval;
     this.writerBufferBytes = b.writerBufferBytes < 0 ? WRITER_BUFFER_BYTES_DEFAULT : b.writerBufferBytes;
+    this.writerMaxOpenTables = b.writerMaxOpenTables < 0
+        ? WRITER_MAX_OPEN_TABLES_DEFAULT : b.writerMaxOpenTables;
+    this.writerOpenFileBytes = b.writerOpenFileBytes < 0
+        ? WRITER_OPEN_FILE_BYTES_DEFAULT : b.writerOpenFileBytes;
     this.writerIndexCacheEntries = b.writerIndexCacheEntries < 0
         ? WRITER_INDEX_CACHE_ENTRIES_DEFAULT : b.writerIndexCacheEntries;
     this.intervalStaging = b.intervalStaging == null ? IntervalStaging.AUTO : b.intervalStaging;
@@ -168,6 +185,21 @@ public final class MaterializerConfig implements Serializable {
     return writerBufferBytes;
   }
 
+  /**
+   * How many tables have an open interval on one writer subtask at most; beyond it the least
+   * recently written one ends early.
+   */
+  public int writerMaxOpenTables() {
+    return writerMaxOpenTables;
+  }
+
+  /**
+   * What each data file whose Parquet writer is open counts in the byte bound besides its rows.
+   */
+  public long writerOpenFileBytes() {
+    return writerOpenFileBytes;
+  }
+
   /** How many key index entries each writer subtask caches on the heap (0: none). */
   public int writerIndexCacheEntries() {
     return writerIndexCacheEntries;
@@ -241,6 +273,8 @@ public final class MaterializerConfig implements Serializable {
         + ", checkpointInterval=" + checkpointInterval + ", checkpointDir=" + checkpointDir
         + ", parallelism=" + parallelism + ", discoveryInterval=" + discoveryInterval
         + ", writerBufferBytes=" + writerBufferBytes
+        + ", writerMaxOpenTables=" + writerMaxOpenTables
+        + ", writerOpenFileBytes=" + writerOpenFileBytes
         + ", writerIndexCacheEntries=" + writerIndexCacheEntries
         + ", writerRowIdWait=" + writerRowIdWait + ", committerThreads=" + committerThreads
         + ", intervalStaging=" + intervalStaging + "}";
@@ -263,6 +297,8 @@ public final class MaterializerConfig implements Serializable {
     private boolean parallelismSet;
     private Duration discoveryInterval;
     private long writerBufferBytes = -1;
+    private int writerMaxOpenTables = -1;
+    private long writerOpenFileBytes = -1;
     private int writerIndexCacheEntries = -1;
     private IntervalStaging intervalStaging;
     private Duration writerRowIdWait;
@@ -401,6 +437,30 @@ public final class MaterializerConfig implements Serializable {
         throw new IllegalArgumentException("Invalid writer buffer bytes: " + bytes);
       }
       this.writerBufferBytes = bytes;
+      return this;
+    }
+
+    public Builder writerMaxOpenTables(int tables) {
+      if (writerMaxOpenTables >= 0) {
+        throw new IllegalStateException(
+            "Writer max open tables was already set to " + writerMaxOpenTables);
+      }
+      if (tables < 1) {
+        throw new IllegalArgumentException("Invalid writer max open tables: " + tables);
+      }
+      this.writerMaxOpenTables = tables;
+      return this;
+    }
+
+    public Builder writerOpenFileBytes(long bytes) {
+      if (writerOpenFileBytes >= 0) {
+        throw new IllegalStateException(
+            "Writer open file bytes was already set to " + writerOpenFileBytes);
+      }
+      if (bytes < 0) {
+        throw new IllegalArgumentException("Invalid writer open file bytes: " + bytes);
+      }
+      this.writerOpenFileBytes = bytes;
       return this;
     }
 

@@ -63,6 +63,16 @@ public final class MaterializerSettings {
           + "the rows held (arriving, being flushed, in open data files); rows are flushed every "
           + "sixteenth of it, files close past half of it.",
           (a, k, v) -> a.config.writerBufferBytes(JobArguments.number(k, v)))
+      .add("writer.max-open-tables", "N",
+          String.valueOf(MaterializerConfig.WRITER_MAX_OPEN_TABLES_DEFAULT), "Per writer "
+          + "subtask, the tables whose data files stay open between flushes; past it the least "
+          + "recently written table's files close early and join the checkpoint as they are.",
+          (a, k, v) -> a.config.writerMaxOpenTables(JobArguments.count(k, v)))
+      .add("writer.open-file-bytes", "BYTES",
+          String.valueOf(MaterializerConfig.WRITER_OPEN_FILE_BYTES_DEFAULT), "What each data "
+          + "file being encoded counts in writer.buffer-bytes besides its rows (its Parquet "
+          + "writer's page compression buffer and key-column bloom filters).",
+          (a, k, v) -> a.config.writerOpenFileBytes(JobArguments.number(k, v)))
       .add("writer.index-cache-entries", "N",
           String.valueOf(MaterializerConfig.WRITER_INDEX_CACHE_ENTRIES_DEFAULT), "Key index "
           + "entries each writer subtask keeps on the heap (134 MB at most for the default); 0 "

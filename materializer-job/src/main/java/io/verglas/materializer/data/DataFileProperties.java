@@ -38,6 +38,33 @@ final class DataFileProperties {
     return properties;
   }
 
+  /**
+   * The bloom filter sizes of a file whose {@code rows} are known when its writer opens (-1:
+   * unknown): each enabled column's filter is sized for that many distinct values where the
+   * table sets none, instead of Parquet's largest size (1 MB by default), which every file of a
+   * few rows then held in memory and wrote out.
+   */
+  static Map<String, String> bloomFilterRows(Map<String, String> writerProperties,
+      Map<String, String> tableProperties, long rows) {
+    if (rows < 0) {
+      return Map.of();
+    }
+    Map<String, String> sizes = new LinkedHashMap<>();
+    Map<String, String> all = new LinkedHashMap<>(tableProperties);
+    all.putAll(writerProperties);
+    all.forEach((key, value) -> {
+      if (key.startsWith(TableProperties.PARQUET_BLOOM_FILTER_COLUMN_ENABLED_PREFIX)
+          && Boolean.parseBoolean(value)) {
+        String ndv = TableProperties.PARQUET_BLOOM_FILTER_COLUMN_NDV_PREFIX + key.substring(
+            TableProperties.PARQUET_BLOOM_FILTER_COLUMN_ENABLED_PREFIX.length());
+        if (!all.containsKey(ndv)) {
+          sizes.put(ndv, Long.toString(Math.max(1, rows)));
+        }
+      }
+    });
+    return sizes;
+  }
+
   private static Map<String, String> compression(Map<String, String> tableProperties) {
     String codec = tableProperties.getOrDefault(TableProperties.PARQUET_COMPRESSION,
         TableProperties.PARQUET_COMPRESSION_DEFAULT);

@@ -232,6 +232,15 @@ public final class TableInterval implements Closeable {
   }
 
   /**
+   * What the interval holds in memory until its files close: its rows ({@link #writtenBytes})
+   * and {@code encodingFileBytes} for each file whose Parquet writer is open
+   * ({@link PartitionedDataWriter#encodingFiles}).
+   */
+  public long heldBytes(long encodingFileBytes) {
+    return writtenBytes + writer.encodingFiles() * encodingFileBytes;
+  }
+
+  /**
    * Writes the staged rows into the files and closes them (on the encoding lanes, waiting
    * for it) and returns the interval's delta.
    */

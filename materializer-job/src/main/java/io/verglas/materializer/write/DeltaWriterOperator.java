@@ -68,8 +68,11 @@ import org.slf4j.LoggerFactory;
  *       a batch or the whole interval, is chosen per table by a {@link StagingPolicy}: tables
  *       whose keys change within a checkpoint are staged to the end, so that no version replaced
  *       within one reaches a data file. Intervals end early, their files joining the checkpoint
- *       as they are, when the open files of all tables hold more than half the byte bound, and
- *       a table's when its schema or partition spec changed.
+ *       as they are: the least recently written first while the open intervals hold more than
+ *       half the byte bound (rows, and the configured bytes of each file whose Parquet writer
+ *       is open: {@link TableInterval#heldBytes}) or are more than the configured number of
+ *       tables; and a table's when its schema or partition spec changed. So a writer's memory
+ *       is bounded however many tables a checkpoint touches.
  *   <li>At the barrier one {@link TableDelta} per table is emitted downstream to the committer,
  *       with the segment progress of every row consumed, losers included.
  * </ol>
@@ -150,7 +153,10 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
   /** The thread writing the key index back behind the flushes (see {@link KeyIndex}). */
   private transient BackgroundWrites indexWrites;
   private transient Map<String, TableBuffer> buffers;
-  /** By table: the interval's open files and deletes; touched only by the flushing thread. */
+  /**
+   * By table, least recently written first: the interval's open files and deletes; touched only
+   * by the flushing thread.
+   */
   private transient Map<String, TableInterval> intervals;
   /** How each table's next interval stages its rows; touched only by the flushing thread. */
   private transient StagingPolicy staging;
@@ -161,8 +167,10 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
   private transient int maxParallelism;
   private transient long attempt;
   private transient long earlyFlushes;
+  private transient long earlyEnds;
   private transient long intervalsOpened;
   private transient int peakBufferedTables;
+  private transient int peakOpenIntervals;
   private transient boolean restored;
 
   public DeltaWriterOperator(MaterializerConfig config) {
@@ -192,7 +200,7 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     lineage = new RowLineage(new CommittedRowIds(config.writerRowIdWait(),
         CommittedRowIds.MAX_CACHED_IDS_DEFAULT));
     buffers = new LinkedHashMap<>();
-    intervals = new LinkedHashMap<>();
+    intervals = new LinkedHashMap<>(16, 0.75f, true); // access order: a write is an access
     flushed = new LinkedHashMap<>();
     staging = new StagingPolicy(config.intervalStaging());
     lanes = new ArrayList<>(ENCODING_LANES);
@@ -202,6 +210,9 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     flusher = new BackgroundWrites("verglas-flush-" + subtask);
     getMetricGroup().gauge("bufferedBytes", () -> bufferedBytes);
     getMetricGroup().gauge("earlyFlushes", () -> earlyFlushes);
+    getMetricGroup().gauge("openIntervals", () -> intervals.size());
+    getMetricGroup().gauge("peakOpenIntervals", () -> peakOpenIntervals);
+    getMetricGroup().gauge("intervalsEndedEarly", () -> earlyEnds);
     getMetricGroup().gauge("keyIndexCacheHits", keyIndex::hits);
     getMetricGroup().gauge("keyIndexCacheMisses", keyIndex::misses);
     getMetricGroup().gauge("keyIndexStateReads", keyIndex::stateReads);
@@ -328,6 +339,11 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     });
   }
 
+  /** Test seam: the most tables that had an open interval at once. */
+  int peakOpenIntervals() {
+    return peakOpenIntervals;
+  }
+
   /** Test seam: waits until the flush thread has applied what it was handed. */
   void awaitFlushes() throws InterruptedException {
     flusher.await();
@@ -350,15 +366,34 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
           (System.nanoTime() - start) / 1_000_000);
     }
     keyIndex.endBatch();
-    long open = 0;
+    endIntervalsOverBound();
+  }
+
+  /**
+   * Ends the least recently written intervals, their files joining the checkpoint as they are,
+   * while the open ones hold more than half the byte bound.
+   */
+  private void endIntervalsOverBound() throws InterruptedException {
+    long held = 0;
     for (TableInterval interval : intervals.values()) {
-      open += interval.writtenBytes();
+      held += interval.heldBytes(config.writerOpenFileBytes());
     }
-    if (open > config.writerBufferBytes() / 2) {
-      LOG.debug("Writer {} holds {} bytes in open data files (bound {}); closing them before the"
-          + " checkpoint", subtask, open, config.writerBufferBytes());
-      endIntervals();
+    long bound = config.writerBufferBytes() / 2;
+    if (held > bound) {
+      LOG.debug("Writer {} holds {} bytes in {} open intervals (bound {}); ending the least "
+          + "recently written before the checkpoint", subtask, held, intervals.size(),
+          config.writerBufferBytes());
     }
+    while (held > bound && !intervals.isEmpty()) {
+      TableInterval eldest = intervals.values().iterator().next();
+      held -= eldest.heldBytes(config.writerOpenFileBytes());
+      endEarly(eldest.tableUuid);
+    }
+  }
+
+  private void endEarly(String tableUuid) throws InterruptedException {
+    earlyEnds++;
+    endInterval(tableUuid);
   }
 
   private void endIntervals() throws InterruptedException {
@@ -395,10 +430,13 @@ public final class DeltaWriterOperator extends AbstractStreamOperator<TableDelta
     }
     if (open != null) {
       endInterval(buffer.tableUuid);
+    } else if (intervals.size() >= config.writerMaxOpenTables()) {
+      endEarly(intervals.keySet().iterator().next()); // the least recently written
     }
     TableInterval interval = new TableInterval(buffer.tableUuid, buffer.tableName, table,
         subtask, attempt, lanesFrom(intervalsOpened++), staging.next(buffer.tableUuid));
     intervals.put(buffer.tableUuid, interval);
+    peakOpenIntervals = Math.max(peakOpenIntervals, intervals.size());
     return interval;
   }
 

@@ -46,4 +46,14 @@ class DataFilePropertiesTest {
     // No codec on the table: Iceberg's default codec (gzip), whose level is left alone.
     assertThat(DataFileProperties.of(Map.of(), APPEND_ONLY)).isEmpty();
   }
+
+  @Test
+  void aFileOfKnownRowsSizesItsBloomFiltersForThemUnlessTheTableDoes() {
+    String ndv = TableProperties.PARQUET_BLOOM_FILTER_COLUMN_NDV_PREFIX;
+    assertThat(DataFileProperties.bloomFilterRows(Map.of(BLOOM + "id", "true"),
+        Map.of(BLOOM + "tenant", "true", ndv + "tenant", "9", BLOOM + "x", "false"), 20))
+        .containsExactly(Map.entry(ndv + "id", "20"));
+    assertThat(DataFileProperties.bloomFilterRows(Map.of(BLOOM + "id", "true"), Map.of(), -1))
+        .isEmpty();
+  }
 }

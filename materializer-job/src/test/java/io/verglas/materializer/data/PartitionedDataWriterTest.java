@@ -115,6 +115,33 @@ class PartitionedDataWriterTest {
   }
 
   @Test
+  void aFileOpensItsParquetWriterOnlyWithItsFirstEncodedBatch() throws Exception {
+    Table flat = TestingTables.create(catalog, TableIdentifier.of("db", "flat"),
+        TestingTables.USERS, PartitionSpec.unpartitioned()); // the same schema as the users
+    try (PartitionedDataWriter staged = writer(flat, Staging.UNTIL_COMPLETE);
+        PartitionedDataWriter perBatch = writer(flat, Staging.PER_BATCH)) {
+      for (int id = 0; id < PartitionedDataWriter.BATCH; id++) {
+        staged.write(payload(user(id)));
+        perBatch.write(payload(user(id)));
+        if (id == 0) {
+          assertThat(perBatch.encodingFiles()).isZero(); // a staged row opens no writer
+        }
+      }
+      lanes.get(0).await();
+      assertThat(staged.encodingFiles()).isZero();
+      assertThat(perBatch.encodingFiles()).isOne();
+      // Opened with every row staged, the file's key bloom filter is sized for its rows, not
+      // Parquet's 1 MB.
+      assertThat(staged.complete()).singleElement().satisfies(file -> {
+        assertThat(file.recordCount()).isEqualTo(PartitionedDataWriter.BATCH);
+        assertThat(file.fileSizeInBytes()).isLessThan(64 << 10);
+      });
+      assertThat(perBatch.complete()).singleElement().satisfies(file -> assertThat(
+          file.recordCount()).isEqualTo(PartitionedDataWriter.BATCH));
+    }
+  }
+
+  @Test
   void stagedPerBatchARowIsReplacedInPlaceOnlyUntilItsBatchIsEncoded() throws Exception {
     Table flat = TestingTables.create(catalog, TableIdentifier.of("db", "flat"),
         TestingTables.USERS, PartitionSpec.unpartitioned()); // the same schema as the users

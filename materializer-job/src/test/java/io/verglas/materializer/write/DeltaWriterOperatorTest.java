@@ -193,7 +193,8 @@ class DeltaWriterOperatorTest {
   @Test
   void aTableWhoseKeysChangeWithinACheckpointIsStagedUntilTheBarrier() throws Exception {
     int keys = PartitionedDataWriter.BATCH + 476;
-    try (var harness = harness(1_600_000)) { // flushes of ~300 rows; files stay open
+    // Flushes of ~300 rows; files stay open (their Parquet writers counted at nothing).
+    try (var harness = harness(config(1_600_000).writerOpenFileBytes(0).build(), null)) {
       harness.open();
       int row = 0;
       for (int pass = 0; pass < 4; pass++) {
@@ -530,6 +531,60 @@ class DeltaWriterOperatorTest {
     }
   }
 
+  @Test
+  void aWriterKeepsAtMostTheConfiguredTablesOpenAndEveryRowLandsOnce() throws Exception {
+    int maxOpen = 8;
+    List<Table> tables = new ArrayList<>();
+    for (int i = 0; i < 5 * maxOpen; i++) {
+      tables.add(unpartitioned("t" + i, TestingTables.USERS));
+    }
+    // Flushes of a few rows: the interval touches every table, twice, key 2 changing between.
+    MaterializerConfig config = config(8_000).writerMaxOpenTables(maxOpen).build();
+    try (var harness = harness(config, null)) {
+      harness.open();
+      int rowIndex = 0;
+      for (int round = 0; round < 2; round++) { // keys 1 and 2, then 2 and 3
+        for (Table each : tables) {
+          for (WalRow row : List.of(upsert(each, 1 + 2 * round, "v" + round, 10 + round,
+              rowIndex++), upsert(each, 2, "v" + round, 10 + round, rowIndex++))) {
+            row.segmentRowCount = 4 * tables.size(); // one segment holds them all
+            harness.processElement(row, 0);
+          }
+        }
+      }
+      harness.prepareSnapshotPreBarrier(1);
+
+      DeltaWriterOperator writer = (DeltaWriterOperator) harness.getOperator();
+      assertThat(writer.peakOpenIntervals()).isEqualTo(maxOpen);
+      Map<String, TableDelta> byTable = new HashMap<>();
+      harness.extractOutputValues().forEach(delta -> byTable.put(delta.tableUuid(), delta));
+      for (Table each : tables) {
+        assertThat(liveNamesById(each, byTable.get(each.uuid().toString())))
+            .as("the rows of %s", each.name())
+            .containsExactly(Map.entry(1, "v0"), Map.entry(2, "v1"), Map.entry(3, "v1"));
+      }
+    }
+  }
+
+  /** The rows of the delta's files that its deletes leave, by id; each id once at most. */
+  private static Map<Object, String> liveNamesById(Table target, TableDelta delta)
+      throws Exception {
+    Map<Object, String> names = new TreeMap<>();
+    for (String json : delta.dataFiles()) {
+      List<Record> rows = readFile(target, json);
+      List<Long> deleted = java.util.Arrays.stream(
+          delta.deletes().getOrDefault(path(json), new long[0])).boxed().toList();
+      for (int position = 0; position < rows.size(); position++) {
+        if (!deleted.contains((long) position)) {
+          Record record = rows.get(position);
+          assertThat(names.put(record.getField("id"), (String) record.getField("name")))
+              .as("a key's second live row").isNull();
+        }
+      }
+    }
+    return names;
+  }
+
   private Table unpartitioned(String name, Schema schema) {
     return TestingTables.create(catalog, TableIdentifier.of("db", name), schema,
         PartitionSpec.unpartitioned());
@@ -548,16 +603,23 @@ class DeltaWriterOperatorTest {
   /** A harness on {@code backend} (null: the harness's default heap backend). */
   private KeyedOneInputStreamOperatorTestHarness<String, WalRow, TableDelta> harness(long bound,
       StateBackend backend, int indexCacheEntries) throws Exception {
-    MaterializerConfig config = MaterializerConfig.builder()
-        .writerIndexCacheEntries(indexCacheEntries)
+    return harness(config(bound).writerIndexCacheEntries(indexCacheEntries).build(), backend);
+  }
+
+  /** The writer's configuration with a byte bound of {@code bound}, to complete. */
+  private MaterializerConfig.Builder config(long bound) {
+    return MaterializerConfig.builder()
         .catalogProperties(LocalTables.catalogProperties(dir))
         .objectStore(new ObjectStoreEndpoint(URI.create("http://127.0.0.1:1"), "us-east-1", "a",
             "s", "unused"))
         .writerBufferBytes(bound)
         // Nothing commits here: the file of a key's previous version never gets its
         // first_row_id, so the writer gives the new version a fresh row id at once.
-        .writerRowIdWait(java.time.Duration.ZERO)
-        .build();
+        .writerRowIdWait(java.time.Duration.ZERO);
+  }
+
+  private KeyedOneInputStreamOperatorTestHarness<String, WalRow, TableDelta> harness(
+      MaterializerConfig config, StateBackend backend) throws Exception {
     var harness = new KeyedOneInputStreamOperatorTestHarness<String, WalRow, TableDelta>(
         new DeltaWriterOperator(config), row -> row.routingKey, Types.STRING);
     if (backend != null) {
@@ -637,15 +699,22 @@ class DeltaWriterOperatorTest {
   private static List<Record> read(Table target, TableDelta delta) throws Exception {
     List<Record> rows = new ArrayList<>();
     for (String json : delta.dataFiles()) {
-      DataFile file = (DataFile) ContentFileParser.fromJson(
-          new ObjectMapper().readTree(json), target.specs());
-      try (CloseableIterable<Record> records = Parquet.read(
-              target.io().newInputFile(file.location()))
-          .project(target.schema())
-          .createReaderFunc(schema -> GenericParquetReaders.buildReader(target.schema(), schema))
-          .build()) {
-        records.forEach(record -> rows.add(record.copy()));
-      }
+      rows.addAll(readFile(target, json));
+    }
+    return rows;
+  }
+
+  /** The rows of one data file (as a delta holds it), in position order. */
+  private static List<Record> readFile(Table target, String json) throws Exception {
+    List<Record> rows = new ArrayList<>();
+    DataFile file = (DataFile) ContentFileParser.fromJson(
+        new ObjectMapper().readTree(json), target.specs());
+    try (CloseableIterable<Record> records = Parquet.read(
+            target.io().newInputFile(file.location()))
+        .project(target.schema())
+        .createReaderFunc(schema -> GenericParquetReaders.buildReader(target.schema(), schema))
+        .build()) {
+      records.forEach(record -> rows.add(record.copy()));
     }
     return rows;
   }
