@@ -38,13 +38,17 @@ final class ConcurrencyLimits {
   /**
    * Limited deployments with a due job and (on the statement's snapshot) room for it, each
    * locked for the transaction unless another holds it; parameters: now, now, lock namespace.
-   * The {@code offset 0} keeps the lock call after the filter.
+   * Driven from the limits (one index probe each, none when there are none: never a scan of
+   * the due jobs); the {@code offset 0} keeps the lock call after the filter.
    */
   static final String LOCK_WAITING = "select deployment from (select l.deployment from"
-      + " verglas_deployment_limits l where exists (select 1 from verglas_jobs w where"
+      + " verglas_deployment_limits l cross join lateral (select 1 from verglas_jobs w where"
       + " w.deployment = l.deployment and w.state in ('ready', 'leased') and w.run_at <= ?"
-      + " and w.attempts < w.max_attempts) and l.max_concurrency > " + LIVE + " offset 0) t"
-      + " where pg_try_advisory_xact_lock(hashtext(?), hashtext(t.deployment))";
+      + " and w.attempts < w.max_attempts limit 1) due where l.max_concurrency > " + LIVE
+      + " offset 0) t where pg_try_advisory_xact_lock(hashtext(?), hashtext(t.deployment))";
+  /** Leaves out the jobs of limited deployments (an array computed once per statement). */
+  static final String UNLIMITED = "j.deployment <> all(array(select deployment from"
+      + " verglas_deployment_limits))";
 
   private ConcurrencyLimits() {}
 

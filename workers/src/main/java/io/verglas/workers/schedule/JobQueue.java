@@ -258,8 +258,7 @@ public final class JobQueue implements AutoCloseable {
         + " where id in (select id from verglas_jobs where state = 'leased' and run_at <= ?"
         + " and attempts >= max_attempts for update skip locked)),"
         + " due as (select id from verglas_jobs j where " + DUE
-        + " and run_at <= ? and attempts < max_attempts and not exists (select 1 from"
-        + " verglas_deployment_limits l where l.deployment = j.deployment)"
+        + " and run_at <= ? and attempts < max_attempts and " + ConcurrencyLimits.UNLIMITED
         + " order by run_at, id limit ? for update skip locked),"
         + " claimed as (update verglas_jobs j set state = 'leased', generation = j.generation + 1,"
         + " attempts = j.attempts + 1, lease_owner = ?, run_at = ? from due where j.id = due.id"
