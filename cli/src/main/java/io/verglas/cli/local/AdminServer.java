@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  * The local stack's admin endpoint: {@code /health} (open: liveness), {@code /stats} (cache
  * node statistics as JSON), {@code /events} (the change feed: GET to read or follow, POST to
  * publish), {@code /maintenance?table=ns.t} (a table's maintenance status as JSON) and
- * {@code POST /v1/webhooks/<deployment>} (webhook triggers, {@link AdminWebhooks}).
+ * {@code POST /v1/webhooks/<deployment>[/<trigger>]} (webhook triggers, {@link AdminWebhooks}).
  *
  * <p>Design. Netty, one event loop thread for every connection: a connection costs no thread
  * until it has sent a whole request, and one that does not within

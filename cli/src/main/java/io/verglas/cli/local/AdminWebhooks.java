@@ -16,7 +16,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The admin endpoint's webhook route, {@code POST /v1/webhooks/<deployment>}
+ * The admin endpoint's webhook routes, {@code POST /v1/webhooks/<deployment>[/<trigger>]}
  * ({@link AdminRoute#WEBHOOK}). The admin server starts before the workers, so the route is
  * bound late: until {@link #serve} it answers 503 with the reason ({@link #off}: workers are
  * off, or still starting). {@link #check} runs on the event loop (the endpoint's in-memory

@@ -110,7 +110,7 @@ final class LocalWorkers implements AutoCloseable {
       return off("off: cannot start the scheduler on " + database + ": " + e.getMessage(),
           webhooks);
     }
-    webhooks.serve(new WebhookEndpoint(webhooks.settings(), scheduler::webhookTarget,
+    webhooks.serve(new WebhookEndpoint(webhooks.settings(), scheduler::webhookTargets,
         scheduler.dispatcher()::submit));
     return workers;
   }

@@ -47,7 +47,8 @@ import picocli.CommandLine;
  * cron interval aggregates the example's raw events, {@code runs} and {@code logs} show it, a
  * second deploy is revision 2, and undeploy cancels the cron trigger's waiting job. A
  * deployment with a webhook and an event trigger runs on a POST to the admin port's
- * {@code /v1/webhooks/<name>} and on a commit to the table it subscribes to, and its webhook
+ * {@code /v1/webhooks/<name>} (its only webhook trigger's short route), its
+ * {@code scaling.maxConcurrency} is its limit in the queue, and it runs on a commit to the table it subscribes to, and its webhook
  * answers 404 once undeployed. Needs PostgreSQL at 127.0.0.1:5432 (database test); the
  * scheduler uses a schema of its own.
  */
@@ -81,7 +82,7 @@ import java.util.Map;
        "triggers": [{"type": "webhook", "name": "hook"},
                     {"type": "event", "name": "pings", "eventType": "%s", "subject": "shop.pings"}],
        "grants": {"write": ["shop.trigger_log"]}, "outputs": {"log": "shop.trigger_log"},
-       "timeout": "PT60S"}
+       "timeout": "PT60S", "scaling": {"maxConcurrency": 2}}
       """.formatted(CatalogEvent.TYPE);
 
   @TempDir static Path dir;
@@ -182,6 +183,8 @@ import java.util.Map;
     Path file = Files.writeString(work.resolve("triggers.deployment.json"), TRIGGERS_DEPLOYMENT);
     assertThat(verglas("deploy", file.toString()))
         .contains("triggers: hook (webhook), pings (event)");
+    assertThat(await("the deployment's concurrency limit", () -> queue.concurrencyLimit("triggers"),
+        java.util.Optional::isPresent)).as("its scaling.maxConcurrency").contains(2);
     step("triggers deployed");
 
     String admin = "Bearer " + stack.endpoints().adminToken();
@@ -194,7 +197,7 @@ import java.util.Map;
     List<String> rows = await("a run per trigger", LocalWorkersITCase::triggerLog,
         r -> r.size() >= 2);
     assertThat(rows).containsExactlyInAnyOrder(
-        "triggers/webhook/hook-1 " + WebhookEvents.TYPE, commit + " " + CatalogEvent.TYPE);
+        "triggers/webhook/hook/hook-1 " + WebhookEvents.TYPE, commit + " " + CatalogEvent.TYPE);
     JobStatus commitRun = await("the commit run's end", () -> queue.status("triggers/pings/"
         + commit).orElseThrow(), j -> j.state().finished()); // its row is in before its end
     assertThat(commitRun.state()).as("%s", commitRun).isEqualTo(JobState.DONE);
@@ -204,6 +207,7 @@ import java.util.Map;
     HttpResponse<String> gone = await("the webhook route's removal",
         () -> postWebhook("triggers", admin), r -> r.statusCode() == 404);
     assertThat(gone.body()).contains("no deployment triggers with a webhook trigger");
+    assertThat(queue.concurrencyLimit("triggers")).as("lifted once undeployed").isEmpty();
     step("undeployed; webhook 404");
   }
 

@@ -118,4 +118,13 @@ public final class TestingWorkers {
           "id", 0L, "v", String.valueOf(ctx.trigger().getSubject()))));
     }
   }
+
+  /** Commits one row to output {@code out}: the trigger's id and its secret {@code token}. */
+  public static final class SecretRows implements Worker {
+    @Override
+    public void handle(WorkerContext ctx) {
+      ctx.output("out").commit(List.of(Map.of("trigger", ctx.trigger().getId(),
+          "id", 0L, "v", ctx.secret("token"))));
+    }
+  }
 }

@@ -2,16 +2,20 @@ package io.verglas.cli.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cloudevents.core.builder.CloudEventBuilder;
 import io.verglas.events.CatalogEvent;
 import io.verglas.sdk.TableClient;
 import io.verglas.sdk.TableSnapshot;
 import io.verglas.sdk.VerglasClient;
 import io.verglas.table.CreateTableRequest;
 import io.verglas.workers.api.DataGrants;
+import io.verglas.workers.deploy.DeploymentRecord;
+import io.verglas.workers.deploy.DeploymentScheduler;
 import io.verglas.workers.harness.Deployment;
 import io.verglas.workers.harness.HarnessJobHandler;
 import io.verglas.workers.harness.HarnessSettings;
 import io.verglas.workers.harness.RunObserver;
+import io.verglas.workers.harness.RunTarget;
 import io.verglas.workers.harness.WorkerHarness;
 import io.verglas.workers.schedule.Backoff;
 import io.verglas.workers.schedule.Database;
@@ -19,6 +23,7 @@ import io.verglas.workers.schedule.Dispatcher;
 import io.verglas.workers.schedule.JobQueue;
 import io.verglas.workers.schedule.JobState;
 import io.verglas.workers.schedule.JobStatus;
+import io.verglas.workers.schedule.NewJob;
 import io.verglas.workers.schedule.QueueSettings;
 import io.verglas.workers.subscribe.EventSubscriber;
 import io.verglas.workers.subscribe.FeedPositions;
@@ -32,6 +37,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -53,8 +59,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Webhook and commit-event triggers end to end, on a whole local stack and the PostgreSQL
- * scheduler: a POST becomes a job whose harness run writes the body's rows (a retried delivery
- * runs once; a bad token is 401, an unknown deployment 404); a commit to a table runs the
+ * scheduler: a POST to one of a deployment's two webhook triggers, each with its own route and
+ * secret, becomes a job whose harness run writes the body's rows (a retried delivery runs once,
+ * the same key on the other trigger is another job; a bad token is 401, an unknown deployment
+ * 404, the deployment's short route 409); secrets are read as each run starts (a rotated file
+ * is seen by the next run, a missing one fails the run naming its reference in the run's log
+ * events); a commit to a table runs the
  * worker subscribed to its commits once, and a restarted subscriber, resumed from its stored
  * position or even from the feed's start, runs nothing again.
  */
@@ -64,6 +74,7 @@ class WorkerTriggersITCase {
       Types.NestedField.required(2, "id", Types.LongType.get()),
       Types.NestedField.required(3, "v", Types.StringType.get()));
   static final String SECRET = "whsec_dHJpZ2dlcnMtaXQtc2VjcmV0";
+  static final String OTHER_SECRET = "the-other-trigger's-secret";
 
   @TempDir static Path dir;
   private static LocalStack stack;
@@ -74,6 +85,7 @@ class WorkerTriggersITCase {
   private static Dispatcher dispatcher;
   private static WebhookHttpServer webhooks;
   private static String ordersUuid;
+  private static Path secretFile;
   private static final HttpClient HTTP = HttpClient.newHttpClient();
 
   @BeforeAll
@@ -82,7 +94,7 @@ class WorkerTriggersITCase {
     var endpoints = stack.endpoints().workerEndpoints(Duration.ofSeconds(60));
     client = endpoints.client();
     harness = new WorkerHarness(endpoints, HarnessSettings.defaults());
-    for (String table : List.of("hooks", "orders", "seen")) {
+    for (String table : List.of("hooks", "orders", "seen", "secrets")) {
       String uuid = client.createTable(new CreateTableRequest(List.of("shop"), table, ROWS,
           List.of(), PartitionSpec.unpartitioned(), Map.of())).uuid();
       if (table.equals("orders")) {
@@ -95,16 +107,23 @@ class WorkerTriggersITCase {
     QueueSettings queue = QueueSettings.builder()
         .backoff(new Backoff(Duration.ofMillis(100), Duration.ofSeconds(1))).build();
     jobs = new JobQueue(database, queue);
-    Map<String, Deployment> deployments = Map.of(
-        "hooks", deployment("hooks", TestingWorkers.WebhookRows.class, "shop.hooks"),
-        "recorder", deployment("recorder", TestingWorkers.EventRecorder.class, "shop.seen"));
-    dispatcher = Dispatcher.builder(database, new HarnessJobHandler(harness,
+    secretFile = dir.resolve("token");
+    Map<String, RunTarget> deployments = Map.of(
+        "hooks", RunTarget.of(deployment("hooks", TestingWorkers.WebhookRows.class, "shop.hooks")),
+        "recorder", RunTarget.of(deployment("recorder", TestingWorkers.EventRecorder.class,
+            "shop.seen")),
+        "secrets", DeploymentScheduler.target(DeploymentRecord.builder("secrets")
+            .code(dir.resolve("on-the-class-path.jar").toUri(),
+                TestingWorkers.SecretRows.class.getName())
+            .secret("token", "file:" + secretFile).write("shop.secrets")
+            .output("out", "shop.secrets").build(), Map.of()));
+    dispatcher = Dispatcher.builder(database, HarnessJobHandler.ofTargets(harness,
         name -> Optional.ofNullable(deployments.get(name)), RunObserver.NONE))
         .queueSettings(queue).build().start();
     webhooks = new WebhookHttpServer(new WebhookEndpoint(
         WebhookSettings.builder().adminToken(stack.endpoints().adminToken()).build(),
-        name -> name.equals("hooks") ? Optional.of(new WebhookTarget("hooks", SECRET))
-            : Optional.empty(),
+        name -> name.equals("hooks") ? List.of(WebhookTarget.of("hooks", "signed", SECRET),
+            WebhookTarget.of("hooks", "other", OTHER_SECRET)) : List.of(),
         dispatcher::submit));
   }
 
@@ -131,33 +150,88 @@ class WorkerTriggersITCase {
   void webhookDeliveryRunsOnceAndBadRequestsAreRefused() throws Exception {
     String body = "{\"rows\":[{\"id\":1,\"v\":\"a\"},{\"id\":2,\"v\":\"b\"}]}";
     String admin = "Bearer " + stack.endpoints().adminToken();
-    HttpResponse<String> first = post("hooks", body, "Authorization", admin,
+    HttpResponse<String> first = post("hooks/signed", body, "Authorization", admin,
         "Idempotency-Key", "delivery-1", "Content-Type", "application/json");
-    HttpResponse<String> retried = post("hooks", body, "Authorization", admin,
+    HttpResponse<String> retried = post("hooks/signed", body, "Authorization", admin,
         "Idempotency-Key", "delivery-1", "Content-Type", "application/json");
     assertThat(first.statusCode()).as(first.body()).isEqualTo(202);
     assertThat(retried.statusCode()).as(retried.body()).isEqualTo(200);
     assertThat(retried.body()).contains("\"duplicate\":true");
+    HttpResponse<String> ambiguous = post("hooks", body, "Authorization", admin);
+    assertThat(ambiguous.statusCode()).as(ambiguous.body()).isEqualTo(409);
+    assertThat(ambiguous.body()).contains("has 2 webhook triggers [signed, other]");
 
     byte[] signedBody = "{\"rows\":[{\"id\":3,\"v\":\"c\"}]}".getBytes(StandardCharsets.UTF_8);
+    String signedText = new String(signedBody, StandardCharsets.UTF_8);
     long now = Instant.now().getEpochSecond();
-    HttpResponse<String> signed = post("hooks", new String(signedBody, StandardCharsets.UTF_8),
+    HttpResponse<String> signed = post("hooks/signed", signedText,
         WebhookSignature.ID, "msg-1", WebhookSignature.TIMESTAMP, String.valueOf(now),
         WebhookSignature.SIGNATURE, WebhookSignature.header(SECRET, "msg-1", now, signedBody),
         "Content-Type", "application/json");
     assertThat(signed.statusCode()).as(signed.body()).isEqualTo(202);
+    HttpResponse<String> otherSigned = post("hooks/other", signedText,
+        WebhookSignature.ID, "msg-1", WebhookSignature.TIMESTAMP, String.valueOf(now),
+        WebhookSignature.SIGNATURE, WebhookSignature.header(OTHER_SECRET, "msg-1", now, signedBody),
+        "Content-Type", "application/json");
+    assertThat(otherSigned.statusCode()).as("the same id on the other trigger, its own secret")
+        .isEqualTo(202);
+    assertThat(post("hooks/other", signedText, WebhookSignature.ID, "msg-2",
+        WebhookSignature.TIMESTAMP, String.valueOf(now), WebhookSignature.SIGNATURE,
+        WebhookSignature.header(SECRET, "msg-2", now, signedBody)).statusCode())
+        .as("signed with the other trigger's secret").isEqualTo(401);
 
-    assertThat(post("hooks", body, "Authorization", "Bearer not-the-token").statusCode())
+    assertThat(post("hooks/signed", body, "Authorization", "Bearer not-the-token").statusCode())
         .isEqualTo(401);
     assertThat(post("nobody", body, "Authorization", admin).statusCode()).isEqualTo(404);
 
-    assertThat(awaitDone("hooks/webhook/delivery-1").attempts()).isEqualTo(1);
-    awaitDone("hooks/webhook/msg-1");
-    assertThat(post("hooks", body, "Authorization", admin, "Idempotency-Key", "delivery-1",
+    assertThat(awaitDone("hooks/webhook/signed/delivery-1").attempts()).isEqualTo(1);
+    awaitDone("hooks/webhook/signed/msg-1");
+    awaitDone("hooks/webhook/other/msg-1");
+    assertThat(post("hooks/signed", body, "Authorization", admin, "Idempotency-Key", "delivery-1",
         "Content-Type", "application/json").statusCode()).as("retried after the run").isEqualTo(200);
-    assertThat(rows("shop.hooks")).containsExactly("hooks/webhook/delivery-1/1/a",
-        "hooks/webhook/delivery-1/2/b", "hooks/webhook/msg-1/3/c");
-    assertThat(jobCount("hooks")).isEqualTo(2);
+    assertThat(rows("shop.hooks")).containsExactly("hooks/webhook/other/msg-1/3/c",
+        "hooks/webhook/signed/delivery-1/1/a", "hooks/webhook/signed/delivery-1/2/b",
+        "hooks/webhook/signed/msg-1/3/c");
+    assertThat(jobCount("hooks")).isEqualTo(3);
+  }
+
+  @Test
+  void secretsAreReadAsEachRunStarts() throws Exception {
+    Files.writeString(secretFile, "first\n");
+    dispatcher.submit(secretsJob("s1"));
+    awaitDone("secrets/s1");
+    Files.writeString(secretFile, "rotated\n"); // no redeploy, no restart
+    dispatcher.submit(secretsJob("s2"));
+    awaitDone("secrets/s2");
+    assertThat(rows("shop.secrets")).containsExactly("secrets/s1/0/first", "secrets/s2/0/rotated");
+
+    Files.delete(secretFile);
+    dispatcher.submit(secretsJob("s3"));
+    await(() -> jobs.status("secrets/s3").map(s -> s.state() == JobState.DEAD).orElse(false),
+        "the run without its secret failed");
+    String reason = "Cannot resolve secret 'token' (file:" + secretFile + ") of deployment secrets";
+    assertThat(jobs.status("secrets/s3").orElseThrow().lastError()).hasValueSatisfying(e ->
+        assertThat(e).contains(reason));
+    TableClient logs = client.table(WorkerHarness.logsTable("secrets"));
+    await(() -> logRows(logs).stream().anyMatch(r -> "error".equals(r.get("kind"))),
+        "the run's error event");
+    List<Map<String, Object>> errors = logRows(logs).stream()
+        .filter(r -> "secrets/s3".equals(r.get("trigger"))).toList();
+    assertThat(errors).extracting(r -> r.get("kind")).containsExactly("start", "error");
+    assertThat((String) errors.get(1).get("message")).contains(reason).doesNotContain("rotated");
+  }
+
+  private static NewJob secretsJob(String id) {
+    String identity = "secrets/" + id;
+    return NewJob.builder(identity, "secrets", CloudEventBuilder.v1().withId(identity)
+        .withSource(URI.create("/test")).withType("io.verglas.manual").build())
+        .maxAttempts(1).build();
+  }
+
+  private static List<Map<String, Object>> logRows(TableClient logs) {
+    TableSnapshot snapshot = logs.snapshot();
+    return snapshot == null ? List.of() : logs.rows(snapshot.snapshotId(), null).rows().stream()
+        .sorted(java.util.Comparator.comparing(r -> (Integer) r.get("seq"))).toList();
   }
 
   @Test

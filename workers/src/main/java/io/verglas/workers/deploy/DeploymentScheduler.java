@@ -4,6 +4,7 @@ import io.verglas.workers.WorkerScheduler;
 import io.verglas.workers.harness.Deployment;
 import io.verglas.workers.harness.HarnessJobHandler;
 import io.verglas.workers.harness.RunObserver;
+import io.verglas.workers.harness.RunTarget;
 import io.verglas.workers.harness.WorkerHarness;
 import io.verglas.workers.schedule.Database;
 import io.verglas.workers.schedule.Dispatcher;
@@ -12,6 +13,7 @@ import io.verglas.workers.trigger.CronTrigger;
 import io.verglas.workers.webhook.WebhookTarget;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -29,13 +31,16 @@ import org.slf4j.LoggerFactory;
  * <p>Design. The store is the truth and this class holds nothing it cannot rebuild: every job
  * reads its deployment's latest revision when it starts (one small query beside a process
  * start), so a run never uses a record older than its dispatch, and a job of an undeployed
- * deployment fails with that reason. {@link #refresh()} (at start, and whenever the
+ * deployment fails with that reason; its secrets are resolved then too, so a rotated file secret
+ * is what the next run reads, and one that does not resolve fails that run with the reference
+ * named in its log events. Each active deployment's {@code scaling.maxConcurrency} is its
+ * concurrency limit in the queue ({@link JobQueue#limitConcurrency}), set by every refresh. {@link #refresh()} (at start, and whenever the
  * deployments table commits) replaces the scheduler's cron triggers with those of the active
  * revisions, enqueues what they owe, and deletes the waiting jobs of undeployed deployments,
  * so those run nothing more. Cron bookkeeping is in the queue, keyed by trigger identity, so a refresh, a
  * restart or a second plane enqueues nothing twice. A refresh also rebuilds the
  * {@link ServedTriggers} (webhook targets, event subscriptions) of the active revisions, read
- * without I/O by {@link #webhookTarget} and handed to the {@link Builder#onRefresh} listener,
+ * without I/O by {@link #webhookTargets} and handed to the {@link Builder#onRefresh} listener,
  * which serves them (the local stack: its admin route and change feed subscriber).
  */
 public final class DeploymentScheduler implements AutoCloseable {
@@ -50,7 +55,8 @@ public final class DeploymentScheduler implements AutoCloseable {
     this.store = b.store;
     this.env = Map.copyOf(b.env);
     this.onRefresh = b.onRefresh;
-    HarnessJobHandler handler = new HarnessJobHandler(b.harness, this::runnable, RunObserver.NONE);
+    HarnessJobHandler handler = HarnessJobHandler.ofTargets(b.harness, this::runnable,
+        RunObserver.NONE);
     this.scheduler = b.options.apply(WorkerScheduler.builder(b.database, handler)).build();
   }
 
@@ -65,35 +71,45 @@ public final class DeploymentScheduler implements AutoCloseable {
   }
 
   /**
-   * Schedules the cron triggers of the active deployments and cancels the waiting jobs of
-   * undeployed ones; returns how many jobs were enqueued.
+   * Limits each active deployment's runs at once to its {@code scaling.maxConcurrency} (on
+   * every plane sharing the database), schedules the cron triggers of the active deployments
+   * and cancels the waiting jobs of undeployed ones; returns how many jobs were enqueued.
    */
   public synchronized int refresh() {
     List<CronTrigger> triggers = new ArrayList<>();
     List<DeploymentRevision> active = new ArrayList<>();
+    Map<String, Integer> limits = new LinkedHashMap<>();
+    List<String> undeployed = new ArrayList<>();
     int cancelled = 0;
     for (DeploymentRevision r : store.currentAll()) {
       if (r.active()) {
         active.add(r);
+        limits.put(r.name(), r.record().maxConcurrency());
         r.record().cronTriggers().forEach(t -> triggers.add(t.trigger(r.name())));
       } else {
+        undeployed.add(r.name());
         cancelled += scheduler.queue().cancelReady(r.name());
       }
     }
+    scheduler.queue().limitConcurrency(limits); // before enqueueing: every job is limited
+    scheduler.queue().unlimitConcurrency(undeployed);
     int added = scheduler.schedule(triggers);
     ServedTriggers next = ServedTriggers.of(active, env);
     onRefresh.accept(next); // before the webhook lookup changes: a deployment answering its
-    served = next;          // webhook has its event subscriptions followed already
+    served = next;          // webhooks has its event subscriptions followed already
     LOG.info("Deployments refreshed: {} cron triggers, {} jobs enqueued, {} waiting jobs of "
         + "undeployed deployments cancelled, {} webhook routes, {} event subscriptions",
-        triggers.size(), added, cancelled, next.webhooks().size(),
+        triggers.size(), added, cancelled, next.webhookRoutes(),
         next.subscriptions().size());
     return added;
   }
 
-  /** The webhook target of an active deployment, as the last refresh saw it (no I/O). */
-  public Optional<WebhookTarget> webhookTarget(String deployment) {
-    return served.webhook(deployment);
+  /**
+   * The webhook triggers of an active deployment, as the last refresh saw them (no I/O; their
+   * secrets are read when a request is verified).
+   */
+  public List<WebhookTarget> webhookTargets(String deployment) {
+    return served.webhooks(deployment);
   }
 
   /** The local dispatcher: {@link Dispatcher#submit} runs a due job at once in this process. */
@@ -106,21 +122,32 @@ public final class DeploymentScheduler implements AutoCloseable {
     return scheduler.queue();
   }
 
-  /** The run-time deployment of the job's deployment, as its latest revision says. */
-  private Optional<Deployment> runnable(String name) {
+  /**
+   * The run-time deployment of the job's deployment, as its latest revision says, its secrets
+   * read as the run starts.
+   */
+  private Optional<RunTarget> runnable(String name) {
     Optional<DeploymentRevision> latest = store.current(name);
     if (latest.isPresent() && !latest.get().active()) {
       throw new IllegalStateException("Cannot run deployment " + name + ": revision "
           + latest.get().revision() + " undeployed it");
     }
-    return latest.map(r -> runtime(r.record(), env));
+    return latest.map(r -> target(r.record(), env));
+  }
+
+  /** The harness's part of {@code record}, its secrets resolved from {@code env} at each run. */
+  public static RunTarget target(DeploymentRecord record, Map<String, String> env) {
+    return new RunTarget(deployment(record, Map.of()), SecretReferences.source(record, env));
   }
 
   /** The harness's part of {@code record}, its secrets resolved from {@code env}. */
   public static Deployment runtime(DeploymentRecord record, Map<String, String> env) {
+    return deployment(record, SecretReferences.resolve(record, env));
+  }
+
+  private static Deployment deployment(DeploymentRecord record, Map<String, String> secrets) {
     return new Deployment(record.name(), Path.of(record.jar()), record.workerClass(),
-        record.config(), SecretReferences.resolve(record, env),
-        record.grants(), record.outputs(), record.timeout());
+        record.config(), secrets, record.grants(), record.outputs(), record.timeout());
   }
 
   @Override
@@ -157,7 +184,7 @@ public final class DeploymentScheduler implements AutoCloseable {
 
     /**
      * Called by every {@link #refresh()} with the active revisions' webhook and event
-     * triggers, on the refreshing thread, before {@link #webhookTarget} answers from them
+     * triggers, on the refreshing thread, before {@link #webhookTargets} answers from them
      * (nothing by default).
      */
     public Builder onRefresh(Consumer<ServedTriggers> value) {

@@ -1,6 +1,7 @@
 package io.verglas.workers.deploy;
 
 import io.verglas.workers.subscribe.Subscription;
+import io.verglas.workers.webhook.WebhookSecret;
 import io.verglas.workers.webhook.WebhookTarget;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -13,31 +14,38 @@ import org.slf4j.LoggerFactory;
 /**
  * The webhook and event triggers of the active revisions, as one refresh of the local plane
  * saw them: the webhook route's targets (an in-memory map, read on the HTTP event loop) and
- * the change feed subscriber's subscriptions. A deployment with several webhook triggers has
- * one route; the first trigger's secret signs it.
+ * the change feed subscriber's subscriptions. Each webhook trigger is a target of its own,
+ * signed with its own secret, read through its reference at most {@value
+ * CachedSecret#TTL_SECONDS} s before a request is verified (a rotated secret applies without a
+ * redeploy).
  */
-public record ServedTriggers(Map<String, WebhookTarget> webhooks, List<Subscription> subscriptions) {
+public record ServedTriggers(Map<String, List<WebhookTarget>> webhooks,
+    List<Subscription> subscriptions) {
   public static final ServedTriggers NONE = new ServedTriggers(Map.of(), List.of());
   private static final Logger LOG = LoggerFactory.getLogger(ServedTriggers.class);
 
   public ServedTriggers {
-    webhooks = Map.copyOf(webhooks);
+    Map<String, List<WebhookTarget>> copy = new LinkedHashMap<>();
+    webhooks.forEach((name, targets) -> copy.put(name, List.copyOf(targets)));
+    webhooks = Map.copyOf(copy);
     subscriptions = List.copyOf(subscriptions);
   }
 
   /**
    * The triggers of {@code active} revisions, webhook secrets resolved from {@code env}. A
-   * secret that does not resolve leaves its route to the admin token (logged); an event trigger
-   * whose name cannot name a subscription is left out (logged).
+   * secret that does not resolve leaves its trigger to the admin token (logged); an event
+   * trigger whose name cannot name a subscription is left out (logged).
    */
   static ServedTriggers of(List<DeploymentRevision> active, Map<String, String> env) {
-    Map<String, WebhookTarget> webhooks = new LinkedHashMap<>();
+    Map<String, List<WebhookTarget>> webhooks = new LinkedHashMap<>();
     List<Subscription> subscriptions = new ArrayList<>();
     for (DeploymentRevision revision : active) {
       String name = revision.name();
       for (TriggerSpec trigger : revision.record().triggers()) {
-        if (trigger instanceof TriggerSpec.Webhook w && !webhooks.containsKey(name)) {
-          webhooks.put(name, new WebhookTarget(name, secret(name, w, env)));
+        if (trigger instanceof TriggerSpec.Webhook w) {
+          webhooks.computeIfAbsent(name, n -> new ArrayList<>()).add(new WebhookTarget(name,
+              w.name(), w.secret() == null ? WebhookSecret.NONE
+                  : CachedSecret.of(name, w.name(), w.secret(), env)));
         } else if (trigger instanceof TriggerSpec.Event e) {
           subscription(name, e).ifPresent(subscriptions::add);
         }
@@ -46,24 +54,14 @@ public record ServedTriggers(Map<String, WebhookTarget> webhooks, List<Subscript
     return new ServedTriggers(webhooks, subscriptions);
   }
 
-  /** The webhook target of {@code deployment}, if an active revision has a webhook trigger. */
-  public Optional<WebhookTarget> webhook(String deployment) {
-    return Optional.ofNullable(webhooks.get(deployment));
+  /** The webhook triggers of {@code deployment}, if an active revision has any (else empty). */
+  public List<WebhookTarget> webhooks(String deployment) {
+    return webhooks.getOrDefault(deployment, List.of());
   }
 
-  private static String secret(String deployment, TriggerSpec.Webhook trigger,
-      Map<String, String> env) {
-    if (trigger.secret() == null) {
-      return null;
-    }
-    try {
-      String value = SecretReferences.resolve(deployment, "webhook " + trigger.name(),
-          trigger.secret(), env);
-      return value.isEmpty() ? null : value;
-    } catch (IllegalStateException e) {
-      LOG.warn("{}; its webhook accepts the admin token only", e.getMessage());
-      return null;
-    }
+  /** How many webhook routes there are: one per webhook trigger. */
+  public int webhookRoutes() {
+    return webhooks.values().stream().mapToInt(List::size).sum();
   }
 
   private static Optional<Subscription> subscription(String deployment, TriggerSpec.Event e) {

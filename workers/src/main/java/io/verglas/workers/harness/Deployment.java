@@ -43,6 +43,11 @@ public record Deployment(String name, Path jar, String workerClass, Map<String, 
     }
   }
 
+  /** This deployment with {@code values} as its secrets. */
+  public Deployment withSecrets(Map<String, String> values) {
+    return new Deployment(name, jar, workerClass, config, values, grants, outputs, timeout);
+  }
+
   @Override
   public String toString() {
     // never the secrets

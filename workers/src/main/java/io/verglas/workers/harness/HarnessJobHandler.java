@@ -14,23 +14,42 @@ import java.util.function.Function;
  */
 public final class HarnessJobHandler implements JobHandler {
   private final WorkerHarness harness;
-  private final Function<String, Optional<Deployment>> deployments;
+  private final Function<String, Optional<RunTarget>> targets;
   private final RunObserver observer;
 
-  /** @param observer sees every run (its process and events) */
+  /**
+   * A handler running the deployments {@code deployments} finds with the secrets they hold.
+   *
+   * @param observer sees every run (its process and events)
+   */
   public HarnessJobHandler(WorkerHarness harness,
       Function<String, Optional<Deployment>> deployments, RunObserver observer) {
+    this(harness, observer, name -> deployments.apply(name).map(RunTarget::of));
+  }
+
+  private HarnessJobHandler(WorkerHarness harness, RunObserver observer,
+      Function<String, Optional<RunTarget>> targets) {
     this.harness = harness;
-    this.deployments = deployments;
+    this.targets = targets;
     this.observer = observer;
+  }
+
+  /**
+   * A handler running the targets {@code targets} finds, each run reading its secrets as it
+   * starts ({@link WorkerHarness#run(RunSpec, SecretSource, RunObserver)}).
+   */
+  public static HarnessJobHandler ofTargets(WorkerHarness harness,
+      Function<String, Optional<RunTarget>> targets, RunObserver observer) {
+    return new HarnessJobHandler(harness, observer, targets);
   }
 
   @Override
   public void handle(Lease lease) throws Exception {
-    Deployment deployment = deployments.apply(lease.deployment()).orElseThrow(() ->
+    RunTarget target = targets.apply(lease.deployment()).orElseThrow(() ->
         new IllegalStateException("Cannot run job " + lease.identity() + ": deployment "
             + lease.deployment() + " is not known"));
-    harness.run(harness.spec(deployment, lease.identity(), lease.event(),
-        lease.identity() + "#" + lease.generation(), lease.attempt()), observer);
+    harness.run(harness.spec(target.deployment(), lease.identity(), lease.event(),
+        lease.identity() + "#" + lease.generation(), lease.attempt()), target.secrets(),
+        observer);
   }
 }

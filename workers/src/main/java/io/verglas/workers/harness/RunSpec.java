@@ -18,6 +18,11 @@ public record RunSpec(Deployment deployment, String identity, CloudEvent event, 
     Objects.requireNonNull(endpoints, "endpoints");
   }
 
+  /** This run with {@code values} as its deployment's secrets. */
+  RunSpec withSecrets(java.util.Map<String, String> values) {
+    return new RunSpec(deployment.withSecrets(values), identity, event, runId, attempt, endpoints);
+  }
+
   /** The key of this run's {@code ordinal}-th commit: the same in every run of the trigger. */
   public String commitKey(int ordinal) {
     return CommitKeys.commit(deployment.name(), identity, ordinal);

@@ -70,23 +70,53 @@ public final class WorkerHarness implements AutoCloseable {
    */
   public RunResult run(RunSpec spec, RunObserver observer)
       throws WorkerRunException, InterruptedException {
+    return run(spec, spec.deployment()::secrets, observer);
+  }
+
+  /**
+   * Runs {@code spec} with its deployment's secrets read from {@code secrets} as the run starts
+   * (after its start event): a secret that does not resolve fails the run, its reason (the
+   * reference, never a value) logged as the run's error event.
+   *
+   * @throws WorkerRunException if a secret did not resolve, or as {@link #run(RunSpec, RunObserver)}
+   */
+  public RunResult run(RunSpec spec, SecretSource secrets, RunObserver observer)
+      throws WorkerRunException, InterruptedException {
     try (RunLog.Writer log = logs.open(spec)) {
       log.append(RunEvent.start(settings.clock().instant(), "attempt " + spec.attempt()
           + " of " + spec.identity()));
-      Process process = start(spec);
-      try {
-        observer.started(spec, process.toHandle());
-        EventReader events = EventReader.start(process.getInputStream(), event -> {
-          log.append(event);
-          observer.event(spec, event);
-        }, settings, "verglas-run-events-" + spec.runId());
-        OutputTail stderr = OutputTail.start(process.getErrorStream(), settings.stderrTailLines(),
-            "verglas-run-stderr-" + spec.runId());
-        send(process, spec);
-        return outcome(spec, process, events, stderr, log);
-      } finally {
-        process.destroyForcibly();
-      }
+      return run(withSecrets(spec, secrets, log), observer, log);
+    }
+  }
+
+  private RunSpec withSecrets(RunSpec spec, SecretSource secrets, RunLog.Writer log)
+      throws WorkerRunException {
+    try {
+      return spec.withSecrets(secrets.read());
+    } catch (SecretUnavailableException e) {
+      String message = "Cannot run deployment " + spec.deployment().name() + " for "
+          + spec.identity() + ": " + e.getMessage();
+      log.append(RunEvent.error(settings.clock().instant(), message)
+          .truncated(settings.maxMessageChars()));
+      throw new WorkerRunException(message, false);
+    }
+  }
+
+  private RunResult run(RunSpec spec, RunObserver observer, RunLog.Writer log)
+      throws WorkerRunException, InterruptedException {
+    Process process = start(spec);
+    try {
+      observer.started(spec, process.toHandle());
+      EventReader events = EventReader.start(process.getInputStream(), event -> {
+        log.append(event);
+        observer.event(spec, event);
+      }, settings, "verglas-run-events-" + spec.runId());
+      OutputTail stderr = OutputTail.start(process.getErrorStream(), settings.stderrTailLines(),
+          "verglas-run-stderr-" + spec.runId());
+      send(process, spec);
+      return outcome(spec, process, events, stderr, log);
+    } finally {
+      process.destroyForcibly();
     }
   }
 

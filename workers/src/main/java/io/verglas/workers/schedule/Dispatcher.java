@@ -51,6 +51,11 @@ import org.slf4j.LoggerFactory;
  * error completing a job leaves its lease to expire, so the job runs again. {@link #close()}
  * stops claiming, waits {@code shutdownGrace} for running handlers and leaves any still running
  * to their lease expiry. Memory: at most {@code maxLeases} leases are held.
+ *
+ * <p>Limits. A deployment's concurrency limit ({@link JobQueue#limitConcurrency}) bounds its
+ * live leases across every dispatcher on the database: claims and submits lease its jobs only
+ * while it has room, and its other due jobs wait (ready, not failed) out of the timer until a
+ * run of it finishes, whose completion notifies.
  */
 public final class Dispatcher implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
@@ -108,19 +113,20 @@ public final class Dispatcher implements AutoCloseable {
    * Enqueues {@code job} from this process and, if it is due and this dispatcher holds a lease
    * to spare, runs it here at once: the row goes in already leased to this dispatcher
    * ({@link JobQueue#enqueueLeased}), with no notification round trip and no claim between the
-   * enqueue and the run. Otherwise it is an ordinary enqueue. True if the job was new.
+   * enqueue and the run. Otherwise (or when the job's deployment is at its concurrency limit)
+   * it is an ordinary enqueue. True if the job was new.
    */
   public boolean submit(NewJob job) {
     boolean due = job.runAt().map(at -> !at.isAfter(queue.now())).orElse(true);
     if (!running || !due || inFlight.get() >= settings.maxLeases()) {
       return submits.enqueue(job);
     }
-    Optional<Lease> lease = submits.enqueueLeased(job, settings.owner());
-    lease.ifPresent(l -> {
+    Submission submitted = submits.enqueueLeased(job, settings.owner());
+    submitted.lease().ifPresent(l -> {
       begin(l, CompletableFuture.completedFuture(true));
       settings.observers().forEach(o -> notifyQuietly(() -> o.claimed(l), l));
     });
-    return lease.isPresent();
+    return submitted.added();
   }
 
   /** Leases currently being handled by this dispatcher. */

@@ -60,29 +60,43 @@ final class JobInserts {
     ps.setArray(8, c.createArrayOf("int4", columns[6]));
   }
 
-  /** Inserts {@code job} leased to {@code owner} (generation 1); empty if it exists. */
-  static Optional<Lease> insertLeased(Connection c, String channel, NewJob job, String event,
-      Instant now, Instant until, int maxAttempts, String owner) throws SQLException {
-    String sql = "with ins as (insert into verglas_jobs (identity, deployment, trigger_key,"
+  /**
+   * Inserts {@code job} leased to {@code owner} (generation 1). With {@code unlessLimited}, only
+   * if its deployment has no concurrency limit: empty when it has one (nothing inserted; the
+   * caller takes the deployment's lock and asks again without).
+   */
+  static Optional<Submission> insertLeased(Connection c, String channel, NewJob job, String event,
+      Instant now, Instant until, int maxAttempts, String owner, boolean unlessLimited)
+      throws SQLException {
+    String sql = "with lim as (select 1 from verglas_deployment_limits where deployment = ?"
+        + " and ?), ins as (insert into verglas_jobs (identity, deployment, trigger_key,"
         + " interval_start, event, state, run_at, attempts, generation, lease_owner,"
-        + " max_attempts, enqueued_at) values (?, ?, ?, ?, ?, 'leased', ?, 1, 1, ?, ?, ?)"
+        + " max_attempts, enqueued_at) select ?, ?, ?, ?::timestamptz, ?, 'leased',"
+        + " ?::timestamptz, 1, 1, ?, ?, ?::timestamptz where not exists (select 1 from lim)"
         + " on conflict (identity) do nothing returning id),"
         + " woken as (select pg_notify(?, '') from ins limit 1)"
-        + " select id, (select count(*) from woken) from ins";
+        + " select (select id from ins), (select count(*) from woken), (select count(*) from lim)";
     try (PreparedStatement ps = c.prepareStatement(sql)) {
-      ps.setString(1, job.identity());
-      ps.setString(2, job.deployment());
-      ps.setString(3, job.triggerKey().orElse(null));
-      ps.setObject(4, job.intervalStart().map(SqlTime::ts).orElse(null));
-      ps.setString(5, event);
-      ps.setObject(6, ts(until));
-      ps.setString(7, owner);
-      ps.setInt(8, maxAttempts);
-      ps.setObject(9, ts(now));
-      ps.setString(10, channel);
+      ps.setString(1, job.deployment());
+      ps.setBoolean(2, unlessLimited);
+      ps.setString(3, job.identity());
+      ps.setString(4, job.deployment());
+      ps.setString(5, job.triggerKey().orElse(null));
+      ps.setObject(6, job.intervalStart().map(SqlTime::ts).orElse(null));
+      ps.setString(7, event);
+      ps.setObject(8, ts(until));
+      ps.setString(9, owner);
+      ps.setInt(10, maxAttempts);
+      ps.setObject(11, ts(now));
+      ps.setString(12, channel);
       try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? Optional.of(new Lease(rs.getLong(1), job.identity(),
-            job.deployment(), job.event(), 1, maxAttempts, 1, until)) : Optional.empty();
+        rs.next();
+        if (rs.getLong(3) > 0) {
+          return Optional.empty();
+        }
+        long id = rs.getLong(1);
+        return Optional.of(rs.wasNull() ? Submission.EXISTS : Submission.leased(new Lease(id,
+            job.identity(), job.deployment(), job.event(), 1, maxAttempts, 1, until)));
       }
     }
   }

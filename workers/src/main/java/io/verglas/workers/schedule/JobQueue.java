@@ -13,8 +13,10 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -119,12 +121,14 @@ public final class JobQueue implements AutoCloseable {
 
   /**
    * Enqueues {@code job} already leased to {@code owner} (generation 1, attempt 1), for a
-   * consumer in the enqueuing process to run at once; empty if a job with its identity exists.
-   * The row is durable before this returns, and the lease fences like a claimed one: if the
-   * owner dies, the lease expires and another consumer runs the job. Listeners are notified,
-   * so their timers include the new lease's expiry.
+   * consumer in the enqueuing process to run at once. The row is durable before this returns,
+   * and the lease fences like a claimed one: if the owner dies, the lease expires and another
+   * consumer runs the job. Listeners are notified, so their timers include the new lease's
+   * expiry. A job whose identity exists changes nothing; a job of a deployment at its
+   * concurrency limit is enqueued ready instead, to be claimed when a run of it ends. One
+   * statement for an unlimited deployment; a limited one's lease is taken holding its lock.
    */
-  public synchronized Optional<Lease> enqueueLeased(NewJob job, String owner) {
+  public synchronized Submission enqueueLeased(NewJob job, String owner) {
     requireDurable("enqueue job " + job.identity());
     String event = boundedEvent(job);
     Instant now = now();
@@ -134,8 +138,67 @@ public final class JobQueue implements AutoCloseable {
     }
     Instant until = now.plus(settings.leaseDuration());
     int maxAttempts = job.maxAttempts() > 0 ? job.maxAttempts() : settings.maxAttempts();
-    return run("enqueue job " + job.identity(), c -> JobInserts.insertLeased(c,
-        database.channel(), job, event, now, until, maxAttempts, owner));
+    String what = "enqueue job " + job.identity();
+    Optional<Submission> unlimited = run(what, c -> JobInserts.insertLeased(c,
+        database.channel(), job, event, now, until, maxAttempts, owner, true));
+    return unlimited.orElseGet(() -> run(what, c -> inTransaction(c, () -> {
+      ConcurrencyLimits.lock(c, database.channel(), job.deployment());
+      if (!ConcurrencyLimits.hasRoom(c, job.deployment(), now)) {
+        int added = JobInserts.insertReady(c, database.channel(), List.of(job), List.of(event),
+            now, maxAttempts);
+        return added == 1 ? Submission.WAITING : Submission.EXISTS;
+      }
+      return JobInserts.insertLeased(c, database.channel(), job, event, now, until,
+          maxAttempts, owner, false).orElseThrow();
+    })));
+  }
+
+  /**
+   * Limits the live leases of each deployment of {@code limits} (name to max concurrency, at
+   * least 1) from the next claim on; other deployments keep theirs.
+   */
+  public synchronized void limitConcurrency(Map<String, Integer> limits) {
+    limits.forEach((name, max) -> {
+      if (max == null || max < 1) {
+        throw new IllegalArgumentException("Cannot limit the concurrency of " + name + " to "
+            + max + ": must be at least 1");
+      }
+    });
+    if (!limits.isEmpty()) {
+      requireDurable("limit the concurrency of " + limits.keySet());
+      run("limit the concurrency of " + limits.keySet(),
+          c -> { ConcurrencyLimits.set(c, limits, now()); return null; });
+    }
+  }
+
+  /** Lifts the concurrency limits of {@code deployments}; returns how many had one. */
+  public synchronized int unlimitConcurrency(Collection<String> deployments) {
+    if (deployments.isEmpty()) {
+      return 0;
+    }
+    requireDurable("lift the concurrency limits of " + deployments);
+    return run("lift the concurrency limits of " + deployments,
+        c -> ConcurrencyLimits.remove(c, deployments));
+  }
+
+  /** The concurrency limit of {@code deployment}, if it has one. */
+  public synchronized Optional<Integer> concurrencyLimit(String deployment) {
+    return run("read the concurrency limit of " + deployment,
+        c -> ConcurrencyLimits.get(c, deployment));
+  }
+
+  private static <T> T inTransaction(Connection c, SqlBody<T> body) throws SQLException {
+    c.setAutoCommit(false);
+    try {
+      T result = body.run();
+      c.commit();
+      return result;
+    } catch (SQLException | RuntimeException e) {
+      c.rollback();
+      throw e;
+    } finally {
+      c.setAutoCommit(true);
+    }
   }
 
   private String boundedEvent(NewJob job) {
@@ -172,40 +235,59 @@ public final class JobQueue implements AutoCloseable {
     requireDurable("claim jobs");
     Instant now = now();
     Instant until = now.plus(settings.leaseDuration());
-    // One statement, one round trip: the first CTE buries expired leases on their last attempt,
-    // the second picks due rows; the two sets are disjoint (attempts < or >= max_attempts).
+    return run("claim jobs for " + owner, c -> inTransaction(c, () -> {
+      List<Lease> leases = claimIn(c, owner, limit, now, until);
+      if (!leases.isEmpty()) {
+        beforeCommit.accept(leases);
+      }
+      return leases;
+    }));
+  }
+
+  /**
+   * The claim's statements, in one transaction. The first (one round trip, all a claim costs
+   * while no limited deployment has a due job with room) buries expired leases on their last
+   * attempt, leases due jobs of unlimited deployments, and locks the limited deployments that
+   * have a due job and room; the second, only if it locked any, leases their jobs up to their
+   * limits ({@link ConcurrencyLimits}).
+   */
+  private List<Lease> claimIn(Connection c, String owner, int limit, Instant now, Instant until)
+      throws SQLException {
     String sql = "with buried as (update verglas_jobs set state = 'dead', lease_owner = null,"
         + " finished_at = ?, last_error = coalesce(last_error, 'lease expired on the last attempt')"
         + " where id in (select id from verglas_jobs where state = 'leased' and run_at <= ?"
         + " and attempts >= max_attempts for update skip locked)),"
-        + " due as (select id from verglas_jobs where " + DUE
-        + " and run_at <= ? and attempts < max_attempts order by run_at, id limit ?"
-        + " for update skip locked)"
-        + " update verglas_jobs j set state = 'leased', generation = j.generation + 1,"
+        + " due as (select id from verglas_jobs j where " + DUE
+        + " and run_at <= ? and attempts < max_attempts and " + ConcurrencyLimits.UNLIMITED
+        + " order by run_at, id limit ? for update skip locked),"
+        + " claimed as (update verglas_jobs j set state = 'leased', generation = j.generation + 1,"
         + " attempts = j.attempts + 1, lease_owner = ?, run_at = ? from due where j.id = due.id"
-        + RETURNING;
-    return run("claim jobs for " + owner, c -> {
-      c.setAutoCommit(false);
-      try (PreparedStatement ps = c.prepareStatement(sql)) {
-        ps.setObject(1, ts(now));
-        ps.setObject(2, ts(now));
-        ps.setObject(3, ts(now));
-        ps.setInt(4, limit);
-        ps.setString(5, owner);
-        ps.setObject(6, ts(until));
-        List<Lease> leases = leases(ps);
-        if (!leases.isEmpty()) {
-          beforeCommit.accept(leases);
-        }
-        c.commit();
-        return leases;
-      } catch (SQLException | RuntimeException e) {
-        c.rollback();
-        throw e;
-      } finally {
-        c.setAutoCommit(true);
+        + RETURNING + "), waiting as (" + ConcurrencyLimits.LOCK_WAITING + ")"
+        + " select * from claimed union all select null::bigint, null, deployment, null,"
+        + " null::int, null::int, null::bigint, null::timestamptz from waiting"
+        + " where (select count(*) from claimed) < ?";
+    List<Lease> leases;
+    List<String> locked = new ArrayList<>();
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      ps.setObject(1, ts(now));
+      ps.setObject(2, ts(now));
+      ps.setObject(3, ts(now));
+      ps.setInt(4, limit);
+      ps.setString(5, owner);
+      ps.setObject(6, ts(until));
+      ps.setObject(7, ts(now));
+      ps.setObject(8, ts(now));
+      ps.setString(9, database.channel());
+      ps.setInt(10, limit);
+      leases = leases(ps, locked::add);
+    }
+    if (!locked.isEmpty() && leases.size() < limit) {
+      try (PreparedStatement ps = ConcurrencyLimits.claim(c, locked, now, until,
+          limit - leases.size(), owner, RETURNING)) {
+        leases.addAll(leases(ps, d -> { }));
       }
-    });
+    }
+    return leases;
   }
 
   /** Extends the lease to now + lease duration; false if {@code lease} is no longer live. */
@@ -234,15 +316,20 @@ public final class JobQueue implements AutoCloseable {
       ids[k] = leases.get(k).jobId();
       generations[k] = leases.get(k).generation();
     }
-    String sql = "update verglas_jobs j set state = 'done', finished_at = ?, lease_owner = null"
-        + " from unnest(?::bigint[], ?::bigint[]) as d(id, generation)"
+    // A finished job of a limited deployment frees a slot: notify, so consumers waiting for
+    // that room claim (a job of an unlimited deployment frees nothing anyone waits for).
+    String sql = "with done as (update verglas_jobs j set state = 'done', finished_at = ?,"
+        + " lease_owner = null from unnest(?::bigint[], ?::bigint[]) as d(id, generation)"
         + " where j.id = d.id and j.generation = d.generation and j.state = 'leased'"
-        + " returning j.id";
+        + " returning j.id, j.deployment), woken as (select pg_notify(?, '') from done where"
+        + " done.deployment in (select deployment from verglas_deployment_limits) limit 1)"
+        + " select done.id from done, (select count(*) from woken) w";
     return run(what("complete", leases.size(), leases.get(0).identity()), c -> {
       try (PreparedStatement ps = c.prepareStatement(sql)) {
         ps.setObject(1, ts(now()));
         ps.setArray(2, c.createArrayOf("int8", ids));
         ps.setArray(3, c.createArrayOf("int8", generations));
+        ps.setString(4, database.channel());
         Set<Long> accepted = new HashSet<>();
         try (ResultSet rs = ps.executeQuery()) {
           while (rs.next()) {
@@ -285,7 +372,8 @@ public final class JobQueue implements AutoCloseable {
 
   /** The earliest due time of any ready or leased job: the scheduler's only timer. */
   public synchronized Optional<Instant> nextDue() {
-    return run("read next due time", JobReads::nextDue);
+    Instant now = now();
+    return run("read next due time", c -> JobReads.nextDue(c, now));
   }
 
   /** The job with {@code identity}, if any. */
@@ -351,10 +439,16 @@ public final class JobQueue implements AutoCloseable {
     });
   }
 
-  private static List<Lease> leases(PreparedStatement ps) throws SQLException {
+  /** The leases a statement returns; a row without a job id names a locked deployment. */
+  private static List<Lease> leases(PreparedStatement ps, Consumer<String> locked)
+      throws SQLException {
     List<Lease> out = new ArrayList<>();
     try (ResultSet rs = ps.executeQuery()) {
       while (rs.next()) {
+        if (rs.getObject(1) == null) {
+          locked.accept(rs.getString(3));
+          continue;
+        }
         CloudEvent event = CloudEventCodec.fromJson(rs.getString(4));
         out.add(new Lease(rs.getLong(1), rs.getString(2), rs.getString(3), event, rs.getInt(5),
             rs.getInt(6), rs.getLong(7), instant(rs, 8)));
@@ -462,5 +556,10 @@ public final class JobQueue implements AutoCloseable {
   @FunctionalInterface
   private interface SqlCall<T> {
     T run(Connection c) throws SQLException;
+  }
+
+  @FunctionalInterface
+  private interface SqlBody<T> {
+    T run() throws SQLException;
   }
 }

@@ -19,13 +19,20 @@ final class JobReads {
 
   private JobReads() {}
 
-  /** The earliest due time of any ready or leased job. */
-  static Optional<Instant> nextDue(Connection c) throws SQLException {
+  /**
+   * The earliest due time of any ready or leased job, leaving out the ready jobs of deployments
+   * at their concurrency limit at {@code now}: those wait for a run of theirs to finish (which
+   * notifies) or a lease of theirs to expire (a leased row's due time, included).
+   */
+  static Optional<Instant> nextDue(Connection c, Instant now) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(
-        "select min(run_at) from verglas_jobs where " + DUE);
-        ResultSet rs = ps.executeQuery()) {
-      rs.next();
-      return Optional.ofNullable(instantOrNull(rs, 1));
+        "select min(run_at) from verglas_jobs j where " + DUE + " and (state = 'leased'"
+            + " or j.deployment not in (" + ConcurrencyLimits.CAPPED + "))")) {
+      ps.setObject(1, SqlTime.ts(now));
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return Optional.ofNullable(instantOrNull(rs, 1));
+      }
     }
   }
 

@@ -25,7 +25,8 @@ import java.util.List;
  */
 final class SchemaMigrator {
   /** The scripts in order; the number in a name is its version. */
-  static final List<String> SCRIPTS = List.of("V1__jobs.sql", "V2__feed_positions.sql");
+  static final List<String> SCRIPTS = List.of("V1__jobs.sql", "V2__feed_positions.sql",
+      "V3__deployment_limits.sql");
   private static final long LOCK_KEY = 0x766572676c6173L; // "verglas"
 
   private SchemaMigrator() {}

@@ -7,6 +7,8 @@ import io.verglas.workers.schedule.SchedulerException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -17,21 +19,24 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Webhook triggers: {@code POST /v1/webhooks/<deployment>} on the admin port turns the request
- * into a CloudEvent ({@link WebhookEvents}) and enqueues one job of the deployment.
+ * Webhook triggers: {@code POST /v1/webhooks/<deployment>/<trigger>} on the admin port turns
+ * the request into a CloudEvent ({@link WebhookEvents}) and enqueues one job of the deployment.
+ * Each webhook trigger of a deployment has its route and its own secret; the short route
+ * {@code POST /v1/webhooks/<deployment>} serves a deployment that has exactly one webhook
+ * trigger, and is 409 (naming the routes) for one with several.
  *
  * <p>Serving. Framework-free, so the admin server mounts it with a route: {@link #check} on the
- * request head (no blocking; refuses an unknown path or deployment, a wrong method, a missing
+ * request head (no blocking; refuses an unknown path, deployment or trigger, a wrong method, a missing
  * credential, a declared body too large) before a byte of body is buffered, then
  * {@link #handle} with the whole body, off the event loop (it enqueues on PostgreSQL).
  *
  * <p>Authentication, one of: {@code Authorization: Bearer <admin token>} (the stack's operators
- * and internal callers), or a Standard Webhooks signature with the deployment's own secret
+ * and internal callers), or a Standard Webhooks signature with the trigger's own secret
  * ({@link WebhookSignature}; what senders such as Svix implement, and the shape of Stripe's and
- * GitHub's HMAC schemes). A wrong or missing credential is 401 with {@code WWW-Authenticate};
+ * GitHub's HMAC schemes), read as the request is verified ({@link WebhookSecret}). A wrong or missing credential is 401 with {@code WWW-Authenticate};
  * the reason is named, never the expected value.
  *
- * <p>Idempotency. The job identity is {@code <deployment>/webhook/<key>} with the key from
+ * <p>Idempotency. The job identity is {@code <deployment>/webhook/<trigger>/<key>} with the key from
  * {@code Idempotency-Key}, else {@code webhook-id} (1..200 visible ASCII characters), so a
  * retried delivery enqueues nothing and runs once (200 with {@code "duplicate": true}); a request
  * with neither gets a random key, so each such request runs. A new job is 202 with its identity.
@@ -45,16 +50,16 @@ public final class WebhookEndpoint {
       Map.of("WWW-Authenticate", "Bearer realm=\"verglas-webhooks\"");
 
   private final WebhookSettings settings;
-  private final Function<String, Optional<WebhookTarget>> targets;
+  private final Function<String, List<WebhookTarget>> targets;
   private final JobSink jobs;
 
   /**
-   * @param targets the deployment with a webhook trigger of a name, if any; called on the
-   *     event loop by {@link #check}, so it must not block (an in-memory view of the deployments)
+   * @param targets the webhook triggers of a deployment (none: empty); called on the event
+   *     loop by {@link #check}, so it must not block (an in-memory view of the deployments)
    * @param jobs where the jobs go ({@code Dispatcher::submit} runs them at once)
    */
   public WebhookEndpoint(WebhookSettings settings,
-      Function<String, Optional<WebhookTarget>> targets, JobSink jobs) {
+      Function<String, List<WebhookTarget>> targets, JobSink jobs) {
     this.settings = Objects.requireNonNull(settings, "settings");
     this.targets = Objects.requireNonNull(targets, "targets");
     this.jobs = Objects.requireNonNull(jobs, "jobs");
@@ -75,17 +80,19 @@ public final class WebhookEndpoint {
    */
   public Optional<WebhookReply> check(String method, String path, Map<String, String> headers) {
     Map<String, String> lower = WebhookRequest.lowerCase(headers);
-    return route(method, path).or(() -> {
-      String length = lower.get("content-length");
-      if (length != null && tooLarge(length)) {
-        return Optional.of(tooLarge());
-      }
-      if (!lower.containsKey("authorization") && !lower.containsKey(WebhookSignature.SIGNATURE)) {
-        return Optional.of(unauthorized(deployment(path), "no credential: send "
-            + "Authorization: Bearer <admin token> or a " + WebhookSignature.SIGNATURE + " header"));
-      }
-      return Optional.empty();
-    });
+    Route route = route(method, path);
+    if (route.refusal() != null) {
+      return Optional.of(route.refusal());
+    }
+    String length = lower.get("content-length");
+    if (length != null && tooLarge(length)) {
+      return Optional.of(tooLarge());
+    }
+    if (!lower.containsKey("authorization") && !lower.containsKey(WebhookSignature.SIGNATURE)) {
+      return Optional.of(unauthorized(route.target(), "no credential: send "
+          + "Authorization: Bearer <admin token> or a " + WebhookSignature.SIGNATURE + " header"));
+    }
+    return Optional.empty();
   }
 
   /** Answers a whole request: authenticates it and enqueues its job. Never throws. */
@@ -97,10 +104,10 @@ public final class WebhookEndpoint {
     if (request.body().length > settings.maxBodyBytes()) {
       return tooLarge();
     }
-    WebhookTarget target = targets.apply(deployment(request.path())).orElseThrow();
+    WebhookTarget target = route(request.method(), request.path()).target();
     String denied = authenticate(request, target);
     if (denied != null) {
-      return unauthorized(target.deployment(), denied);
+      return unauthorized(target, denied);
     }
     return enqueue(request, target);
   }
@@ -111,17 +118,17 @@ public final class WebhookEndpoint {
       key = request.header(WebhookSignature.ID);
     }
     if (key != null && !KEY.matcher(key).matches()) {
-      return WebhookReply.error(400, "Cannot accept webhook for " + target.deployment()
+      return WebhookReply.error(400, "Cannot accept webhook for " + target.path()
           + ": the idempotency key must be 1 to 200 visible ASCII characters");
     }
-    String identity = target.deployment() + "/webhook/"
+    String identity = target.deployment() + "/webhook/" + target.trigger() + "/"
         + (key == null ? UUID.randomUUID().toString() : key);
     Instant now = settings.clock().instant();
     CloudEvent event;
     try {
-      event = WebhookEvents.of(request, identity, now, settings);
+      event = WebhookEvents.of(request, target.path(), identity, now, settings);
     } catch (IllegalArgumentException e) {
-      return WebhookReply.error(400, "Cannot accept webhook for " + target.deployment() + ": "
+      return WebhookReply.error(400, "Cannot accept webhook for " + target.path() + ": "
           + e.getMessage());
     }
     try {
@@ -129,7 +136,7 @@ public final class WebhookEndpoint {
       return WebhookReply.accepted(identity, added);
     } catch (SchedulerException | IllegalArgumentException e) {
       LOG.warn("Cannot enqueue webhook job {}", identity, e);
-      return WebhookReply.error(503, "Cannot accept webhook for " + target.deployment()
+      return WebhookReply.error(503, "Cannot accept webhook for " + target.path()
           + ": the job could not be enqueued: " + e.getMessage());
     }
   }
@@ -146,38 +153,48 @@ public final class WebhookEndpoint {
           settings.adminToken().getBytes(StandardCharsets.UTF_8));
       return valid ? null : "the bearer token is not the admin token";
     }
-    if (target.secret() == null) {
-      return "deployment " + target.deployment() + " has no webhook secret; only the admin "
-          + "token is accepted";
+    Optional<String> secret = target.secret().current();
+    if (secret.isEmpty()) {
+      return "webhook trigger " + target.trigger() + " of " + target.deployment()
+          + " has no webhook secret; only the admin token is accepted";
     }
-    return WebhookSignature.verify(request, target.secret(), settings.clock().instant(),
+    return WebhookSignature.verify(request, secret.get(), settings.clock().instant(),
         settings.tolerance());
   }
 
-  private Optional<WebhookReply> route(String method, String path) {
-    String deployment = deployment(path);
-    if (deployment == null) {
-      return Optional.of(WebhookReply.error(404, "Cannot accept webhook: " + path
-          + " is not " + PREFIX + "<deployment>"));
+  /** The target a request head names, or the refusal to send. */
+  private record Route(WebhookTarget target, WebhookReply refusal) {
+    static Route refused(int status, String message) {
+      return new Route(null, WebhookReply.error(status, "Cannot accept webhook: " + message));
     }
-    if (targets.apply(deployment).isEmpty()) {
-      return Optional.of(WebhookReply.error(404, "Cannot accept webhook: no deployment "
-          + deployment + " with a webhook trigger"));
-    }
-    if (!"POST".equals(method)) {
-      return Optional.of(WebhookReply.error(405, "Cannot accept webhook: " + method + " "
-          + path + " (only POST)", Map.of("Allow", "POST")));
-    }
-    return Optional.empty();
   }
 
-  /** The deployment a path names, or null when it is not {@code PREFIX<name>}. */
-  private static String deployment(String path) {
-    if (!serves(path)) {
-      return null;
+  private Route route(String method, String path) {
+    String[] names = serves(path) ? path.substring(PREFIX.length()).split("/", -1) : new String[0];
+    if (names.length < 1 || names.length > 2 || Arrays.asList(names).contains("")) {
+      return Route.refused(404, path + " is not " + PREFIX + "<deployment>[/<trigger>]");
     }
-    String name = path.substring(PREFIX.length());
-    return name.isEmpty() || name.contains("/") ? null : name;
+    List<WebhookTarget> served = targets.apply(names[0]);
+    if (served.isEmpty()) {
+      return Route.refused(404, "no deployment " + names[0] + " with a webhook trigger");
+    }
+    List<String> triggers = served.stream().map(WebhookTarget::trigger).toList();
+    Optional<WebhookTarget> target = names.length == 2
+        ? served.stream().filter(t -> t.trigger().equals(names[1])).findFirst()
+        : served.size() == 1 ? Optional.of(served.get(0)) : Optional.empty();
+    if (target.isEmpty() && names.length == 2) {
+      return Route.refused(404, "deployment " + names[0] + " has no webhook trigger '"
+          + names[1] + "' (its webhook triggers: " + triggers + ")");
+    }
+    if (target.isEmpty()) {
+      return Route.refused(409, "deployment " + names[0] + " has " + served.size()
+          + " webhook triggers " + triggers + "; POST to " + PREFIX + names[0] + "/<trigger>");
+    }
+    if (!"POST".equals(method)) {
+      return new Route(null, WebhookReply.error(405, "Cannot accept webhook: " + method + " "
+          + path + " (only POST)", Map.of("Allow", "POST")));
+    }
+    return new Route(target.get(), null);
   }
 
   private boolean tooLarge(String contentLength) {
@@ -193,8 +210,8 @@ public final class WebhookEndpoint {
         + settings.maxBodyBytes() + " bytes");
   }
 
-  private static WebhookReply unauthorized(String deployment, String reason) {
-    return WebhookReply.error(401, "Cannot accept webhook for " + deployment + ": " + reason,
+  private static WebhookReply unauthorized(WebhookTarget target, String reason) {
+    return WebhookReply.error(401, "Cannot accept webhook for " + target.path() + ": " + reason,
         CHALLENGE);
   }
 }

@@ -14,8 +14,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The CloudEvent a webhook request becomes: type {@value #TYPE}, source the request path
- * ({@code /v1/webhooks/<deployment>}), id the job identity, time of receipt, data the body with
+ * The CloudEvent a webhook request becomes: type {@value #TYPE}, source the trigger's route
+ * ({@code /v1/webhooks/<deployment>/<trigger>}, whichever route was posted to), id the job
+ * identity, time of receipt, data the body with
  * its {@code Content-Type} (a JSON body stays JSON in the stored event, any other is base64).
  * Request headers become extensions named {@code http} + the header's letters and digits,
  * lower-case, at most 20 characters ({@code X-GitHub-Event} → {@code httpxgithubevent}), up to
@@ -33,7 +34,7 @@ public final class WebhookEvents {
   private WebhookEvents() {}
 
   /** The event of {@code request}; an IllegalArgumentException if a JSON body is not JSON. */
-  static CloudEvent of(WebhookRequest request, String identity, Instant received,
+  static CloudEvent of(WebhookRequest request, String source, String identity, Instant received,
       WebhookSettings settings) {
     String contentType = request.header("content-type");
     String type = contentType == null ? "application/octet-stream" : contentType;
@@ -41,7 +42,7 @@ public final class WebhookEvents {
       requireJson(request.body());
     }
     CloudEventBuilder event = CloudEventBuilder.v1().withId(identity)
-        .withSource(URI.create(request.path())).withType(TYPE)
+        .withSource(URI.create(source)).withType(TYPE)
         .withTime(OffsetDateTime.ofInstant(received, ZoneOffset.UTC));
     if (request.body().length > 0) {
       event.withData(type, request.body());

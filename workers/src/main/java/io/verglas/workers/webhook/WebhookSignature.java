@@ -51,7 +51,7 @@ public final class WebhookSignature {
         return null;
       }
     }
-    return "no v1 signature in " + SIGNATURE + " matches the deployment's secret";
+    return "no v1 signature in " + SIGNATURE + " matches the trigger's secret";
   }
 
   /** The signature bytes of a request: HMAC-SHA256 of {@code id.timestamp.body}. */

@@ -3,23 +3,30 @@ package io.verglas.workers.webhook;
 import java.util.Objects;
 
 /**
- * A deployment that accepts webhooks, and its signing secret.
- *
- * @param secret the Standard Webhooks signing secret ({@code whsec_<base64 key>}, or any other
- *     string, whose UTF-8 bytes are then the key); null when only the admin bearer token is
- *     accepted
+ * One webhook trigger of a deployment, served at {@code POST /v1/webhooks/<deployment>/<trigger>}
+ * (and at {@code /v1/webhooks/<deployment>} while it is the deployment's only webhook trigger),
+ * and its signing secret.
  */
-public record WebhookTarget(String deployment, String secret) {
+public record WebhookTarget(String deployment, String trigger, WebhookSecret secret) {
   public WebhookTarget {
     Objects.requireNonNull(deployment, "deployment");
-    if (secret != null && secret.isEmpty()) {
-      throw new IllegalArgumentException("Cannot accept webhooks for " + deployment
-          + ": the signing secret is empty");
-    }
+    Objects.requireNonNull(trigger, "trigger");
+    Objects.requireNonNull(secret, "secret");
+  }
+
+  /** A trigger signed with a fixed {@code secret}; null: the admin token only. */
+  public static WebhookTarget of(String deployment, String trigger, String secret) {
+    return new WebhookTarget(deployment, trigger,
+        secret == null ? WebhookSecret.NONE : WebhookSecret.of(secret));
+  }
+
+  /** The trigger's own route, also the source of the events it makes. */
+  public String path() {
+    return WebhookEndpoint.PREFIX + deployment + "/" + trigger;
   }
 
   @Override
   public String toString() {
-    return "WebhookTarget[" + deployment + (secret == null ? "" : ", signed") + "]"; // never the secret
+    return "WebhookTarget[" + deployment + "/" + trigger + "]"; // never the secret
   }
 }

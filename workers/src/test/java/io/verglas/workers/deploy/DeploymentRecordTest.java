@@ -3,6 +3,8 @@ package io.verglas.workers.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.verglas.workers.harness.SecretSource;
+import io.verglas.workers.harness.SecretUnavailableException;
 import io.verglas.workers.trigger.CatchUp;
 import java.net.URI;
 import java.nio.file.Files;
@@ -131,10 +133,39 @@ class DeploymentRecordTest {
     assertThat(SecretReferences.resolve(record, Map.of("AGG_TOKEN", "t0k")))
         .containsExactlyInAnyOrderEntriesOf(Map.of("token", "t0k", "file", "s3cret"));
     assertThatThrownBy(() -> SecretReferences.resolve(record, Map.of()))
-        .hasMessage("Cannot resolve secret 'token' of deployment agg: environment variable "
-            + "AGG_TOKEN is not set where the deployment runs");
+        .isInstanceOf(SecretUnavailableException.class)
+        .hasMessage("Cannot resolve secret 'token' (env:AGG_TOKEN) of deployment agg: "
+            + "environment variable AGG_TOKEN is not set where the deployment runs");
     assertThat(DeploymentScheduler.runtime(record, Map.of("AGG_TOKEN", "t0k")).toString())
         .doesNotContain("t0k");
+
+    SecretSource atRunStart = DeploymentScheduler.target(record, Map.of("AGG_TOKEN", "t0k"))
+        .secrets();
+    Files.writeString(file, "rotated\n");
+    assertThat(atRunStart.read()).as("read as the run starts").containsEntry("file", "rotated");
+    Files.delete(file);
+    assertThatThrownBy(atRunStart::read).isInstanceOf(SecretUnavailableException.class)
+        .hasMessage("Cannot resolve secret 'file' (file:" + file + ") of deployment agg: "
+            + "cannot read " + file + " (NoSuchFileException)");
+  }
+
+  @Test
+  void aWebhookSecretIsReadThroughItsReferenceAndCachedBriefly(@TempDir Path dir)
+      throws Exception {
+    Path file = Files.writeString(dir.resolve("hook"), "first\n");
+    long[] nanos = {0};
+    CachedSecret secret = new CachedSecret("agg", "hook", "file:" + file, Map.of(),
+        Duration.ofSeconds(5), () -> nanos[0]);
+    assertThat(secret.current()).contains("first");
+    Files.writeString(file, "second");
+    nanos[0] = Duration.ofSeconds(4).toNanos();
+    assertThat(secret.current()).as("cached").contains("first");
+    nanos[0] = Duration.ofSeconds(5).toNanos();
+    assertThat(secret.current()).as("rotated, seen after the cache bound").contains("second");
+    Files.delete(file);
+    nanos[0] = Duration.ofSeconds(10).toNanos();
+    assertThat(secret.current()).as("unresolvable: the admin token only").isEmpty();
+    assertThat(secret.toString()).doesNotContain("second").contains("file:" + file);
   }
 
   @Test

@@ -136,10 +136,31 @@ class JobQueueITCase {
   }
 
   @Test
+  void aLimitedDeploymentIsLeasedOnlyWhileItHasRoom() throws Exception {
+    a.limitConcurrency(java.util.Map.of("dep", 2));
+    a.enqueueAll(List.of(job("j1"), job("j2"), job("j3"), job("j4")));
+    List<Lease> first = a.claim("A", 10);
+    assertThat(first).extracting(Lease::identity).containsExactly("j1", "j2");
+    assertThat(b.claim("B", 10)).as("no room left").isEmpty();
+    assertThat(b.enqueueLeased(job("j5"), "B")).as("waits, ready")
+        .isEqualTo(Submission.WAITING);
+    assertThat(b.nextDue()).as("the waiting jobs are out of the timer; the leases expire")
+        .contains(clock.instant().plus(LEASE));
+    assertThat(a.complete(first.get(0))).isTrue();
+    assertThat(b.claim("B", 10)).extracting(Lease::identity).containsExactly("j3");
+    clock.advance(LEASE.plusMillis(1)); // both live leases expire: their holders are presumed dead
+    assertThat(b.claim("B", 10)).as("room for 2, oldest due first")
+        .extracting(Lease::identity).containsExactly("j4", "j5");
+    assertThat(a.unlimitConcurrency(List.of("dep"))).isEqualTo(1);
+    assertThat(b.claim("B", 10)).extracting(Lease::identity).containsExactly("j2", "j3");
+    assertThat(db.count("state = 'dead'")).isZero();
+  }
+
+  @Test
   void aJobLeasedAtEnqueueIsFencedLikeAClaimedOne() {
-    Lease local = a.enqueueLeased(job("j1"), "A").orElseThrow();
+    Lease local = a.enqueueLeased(job("j1"), "A").lease().orElseThrow();
     assertThat(local.generation()).isEqualTo(1);
-    assertThat(a.enqueueLeased(job("j1"), "A")).as("idempotent").isEmpty();
+    assertThat(a.enqueueLeased(job("j1"), "A")).as("idempotent").isEqualTo(Submission.EXISTS);
     assertThat(b.enqueue(job("j1"))).isFalse();
     assertThat(b.claim("B", 1)).as("leased, not claimable").isEmpty();
     assertThat(a.nextDue()).contains(clock.instant().plus(LEASE));

@@ -24,15 +24,18 @@ import org.junit.jupiter.api.Test;
 class WebhookEndpointTest {
   private static final Instant NOW = Instant.parse("2026-12-03T08:00:00Z");
   private static final String SECRET = "whsec_c2VjcmV0LWtleS1vZi10aGUtZGVwbG95bWVudA==";
+  private final String[] rotating = {"github-secret-1"};
   private final List<NewJob> jobs = new ArrayList<>();
   private final Set<String> identities = new HashSet<>();
   private final WebhookEndpoint endpoint = new WebhookEndpoint(WebhookSettings.builder()
       .adminToken("admin-token").maxBodyBytes(1024).maxHeaders(4)
       .clock(Clock.fixed(NOW, ZoneOffset.UTC)).build(),
       name -> switch (name) {
-        case "orders" -> Optional.of(new WebhookTarget("orders", SECRET));
-        case "internal" -> Optional.of(new WebhookTarget("internal", null));
-        default -> Optional.empty();
+        case "orders" -> List.of(WebhookTarget.of("orders", "paid", SECRET));
+        case "internal" -> List.of(WebhookTarget.of("internal", "hook", null));
+        case "shop" -> List.of(WebhookTarget.of("shop", "stripe", SECRET),
+            new WebhookTarget("shop", "github", () -> Optional.ofNullable(rotating[0])));
+        default -> List.of();
       },
       job -> {
         jobs.add(job);
@@ -47,13 +50,16 @@ class WebhookEndpointTest {
     WebhookReply first = post("/v1/webhooks/orders", headers, "{\"n\":1}");
     WebhookReply again = post("/v1/webhooks/orders", headers, "{\"n\":1}");
     assertThat(first.status()).isEqualTo(202);
-    assertThat(first.json()).contains("\"job\":\"orders/webhook/delivery-7\"", "\"duplicate\":false");
+    assertThat(first.json()).contains("\"job\":\"orders/webhook/paid/delivery-7\"",
+        "\"duplicate\":false");
     assertThat(again.status()).isEqualTo(200);
     assertThat(again.json()).contains("\"duplicate\":true");
     CloudEvent event = jobs.get(0).event();
     assertThat(event.getType()).isEqualTo(WebhookEvents.TYPE);
-    assertThat(event.getId()).isEqualTo("orders/webhook/delivery-7");
-    assertThat(event.getSource()).hasToString("/v1/webhooks/orders");
+    assertThat(event.getId()).isEqualTo("orders/webhook/paid/delivery-7");
+    assertThat(event.getSource()).as("the trigger's own route").hasToString("/v1/webhooks/orders/paid");
+    assertThat(post("/v1/webhooks/orders/paid", headers, "{\"n\":1}").status())
+        .as("the same delivery on the trigger's own route").isEqualTo(200);
     assertThat(event.getDataContentType()).isEqualTo("application/json");
     assertThat(new String(event.getData().toBytes(), StandardCharsets.UTF_8)).isEqualTo("{\"n\":1}");
     assertThat(event.getExtension("httpxgithubevent")).isEqualTo("push");
@@ -71,7 +77,7 @@ class WebhookEndpointTest {
             "content-type", "application/json"), body));
     assertThat(reply.status()).as(reply.json()).isEqualTo(202);
     assertThat(jobs).singleElement().satisfies(job ->
-        assertThat(job.identity()).isEqualTo("orders/webhook/msg_1"));
+        assertThat(job.identity()).isEqualTo("orders/webhook/paid/msg_1"));
   }
 
   @Test
@@ -84,7 +90,7 @@ class WebhookEndpointTest {
     assertRefused(endpoint.handle(new WebhookRequest("POST", "/v1/webhooks/orders", Map.of(
         "webhook-id", "msg_2", "webhook-timestamp", String.valueOf(at),
         "webhook-signature", WebhookSignature.header("whsec_b3RoZXI=", "msg_2", at, body)), body)),
-        401, "matches the deployment's secret");
+        401, "matches the trigger's secret");
     long stale = at - 600;
     assertRefused(endpoint.handle(new WebhookRequest("POST", "/v1/webhooks/orders", Map.of(
         "webhook-id", "msg_3", "webhook-timestamp", String.valueOf(stale),
@@ -103,7 +109,11 @@ class WebhookEndpointTest {
     Map<String, String> admin = Map.of("Authorization", "Bearer admin-token");
     assertRefused(post("/v1/webhooks/nobody", admin, "{}"), 404,
         "no deployment nobody with a webhook trigger");
-    assertRefused(post("/v1/webhooks/", admin, "{}"), 404, "is not /v1/webhooks/<deployment>");
+    assertRefused(post("/v1/webhooks/", admin, "{}"), 404,
+        "is not /v1/webhooks/<deployment>[/<trigger>]");
+    assertRefused(post("/v1/webhooks/orders/paid/x", admin, "{}"), 404, "is not /v1/webhooks/");
+    assertRefused(post("/v1/webhooks/orders/refunds", admin, "{}"), 404,
+        "deployment orders has no webhook trigger 'refunds' (its webhook triggers: [paid])");
     assertRefused(endpoint.handle(new WebhookRequest("GET", "/v1/webhooks/orders", admin,
         new byte[0])), 405, "only POST");
     assertRefused(post("/v1/webhooks/orders", admin, "x".repeat(1025)), 413, "exceeds 1024 bytes");
@@ -140,6 +150,43 @@ class WebhookEndpointTest {
     post("/v1/webhooks/orders", many, "");
     CloudEvent event = jobs.get(0).event();
     assertThat(event.getExtensionNames()).hasSize(4).doesNotContain("httpxlong");
+  }
+
+  @Test
+  void eachWebhookTriggerHasItsRouteSecretAndIdentities() {
+    Map<String, String> admin = Map.of("Authorization", "Bearer admin-token",
+        "Idempotency-Key", "d-1");
+    assertRefused(post("/v1/webhooks/shop", admin, "{}"), 409,
+        "deployment shop has 2 webhook triggers [stripe, github]; POST to /v1/webhooks/shop/<trigger>");
+    assertThat(endpoint.check("POST", "/v1/webhooks/shop", admin))
+        .hasValueSatisfying(r -> assertThat(r.status()).isEqualTo(409));
+    assertThat(post("/v1/webhooks/shop/stripe", admin, "").status()).isEqualTo(202);
+    assertThat(post("/v1/webhooks/shop/github", admin, "").status())
+        .as("the same key on another trigger is another job").isEqualTo(202);
+    assertThat(jobs).extracting(NewJob::identity)
+        .containsExactly("shop/webhook/stripe/d-1", "shop/webhook/github/d-1");
+
+    byte[] body = "{}".getBytes(StandardCharsets.UTF_8);
+    long at = NOW.getEpochSecond();
+    assertRefused(signed("/v1/webhooks/shop/github", "m1", at, SECRET, body), 401,
+        "matches the trigger's secret");
+    assertThat(signed("/v1/webhooks/shop/stripe", "m1", at, SECRET, body).status()).isEqualTo(202);
+    assertThat(signed("/v1/webhooks/shop/github", "m2", at, "github-secret-1", body).status())
+        .isEqualTo(202);
+    rotating[0] = "github-secret-2"; // the secret as read when the request is verified
+    assertRefused(signed("/v1/webhooks/shop/github", "m3", at, "github-secret-1", body), 401,
+        "matches the trigger's secret");
+    assertThat(signed("/v1/webhooks/shop/github", "m3", at, "github-secret-2", body).status())
+        .isEqualTo(202);
+    rotating[0] = null;
+    assertRefused(signed("/v1/webhooks/shop/github", "m4", at, "github-secret-2", body), 401,
+        "webhook trigger github of shop has no webhook secret");
+  }
+
+  private WebhookReply signed(String path, String id, long at, String secret, byte[] body) {
+    return endpoint.handle(new WebhookRequest("POST", path, Map.of("webhook-id", id,
+        "webhook-timestamp", String.valueOf(at),
+        "webhook-signature", WebhookSignature.header(secret, id, at, body)), body));
   }
 
   private WebhookReply post(String path, Map<String, String> headers, String body) {
