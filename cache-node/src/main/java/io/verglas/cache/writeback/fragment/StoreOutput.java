@@ -9,20 +9,17 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 
 /** {@link FragmentOutput} of a {@link FragmentStore}: a temporary file renamed when committed. */
-final class StoreOutput implements FragmentOutput {
+final class StoreOutput extends GuardedFragmentOutput {
   private final FragmentStore store;
-  private final FragmentHeader header;
   private final Path target;
   private final Path temporary;
   private final long reserved;
   private final FileChannel channel;
   private final FragmentWriter writer;
-  private boolean committed;
-  private boolean closed;
 
   StoreOutput(FragmentStore store, FragmentHeader header, Path target, long reserved) throws IOException {
+    super(header);
     this.store = store;
-    this.header = header;
     this.target = target;
     this.temporary = target.resolveSibling(target.getFileName() + FragmentStore.TEMPORARY);
     this.reserved = reserved;
@@ -37,41 +34,25 @@ final class StoreOutput implements FragmentOutput {
   }
 
   @Override
-  public FragmentHeader header() {
-    return header;
-  }
-
-  @Override
-  public void writeCell(ByteBuffer cell) throws IOException {
-    if (closed) {
-      throw new IllegalStateException("Cannot write fragment " + header.index() + " of " + header.identity() + ": closed");
-    }
+  protected void write(ByteBuffer cell) throws IOException {
     writer.writeCell(cell);
   }
 
   @Override
-  public void commit() throws IOException {
-    if (committed) {
-      return;
-    }
-    if (closed) {
-      throw new IllegalStateException("Cannot commit fragment " + header.index() + " of " + header.identity() + ": abandoned");
-    }
+  protected void makeDurable() throws IOException {
     writer.finish();
     channel.force(true);
     channel.close();
     Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE);
-    committed = true;
-    closed = true;
+  }
+
+  @Override
+  protected void afterCommit() throws IOException {
     LocalFiles.forceDirectory(target.getParent());
   }
 
   @Override
-  public void close() throws IOException {
-    if (closed) {
-      return;
-    }
-    closed = true;
+  protected void abandon() throws IOException {
     try {
       channel.close();
       Files.deleteIfExists(temporary);
