@@ -56,6 +56,8 @@ public final class MaterializerConfig implements Serializable {
   /** Tables of one checkpoint the committer commits at once. */
   public static final int COMMITTER_THREADS_DEFAULT = 4;
   public static final int COMMITTER_THREADS_MAX = 64;
+  /** Committer subtasks (tables keyed across them): one, the single committer of old. */
+  public static final int COMMITTER_PARALLELISM_DEFAULT = 1;
   /** Bound of the manifest content cache of each catalog client's file IO. */
   public static final long MANIFEST_CACHE_BYTES_DEFAULT = 32L << 20;
   /** The role part of the default outbox directory's name. */
@@ -83,6 +85,7 @@ public final class MaterializerConfig implements Serializable {
   private final IntervalStaging intervalStaging;
   private final Duration writerRowIdWait;
   private final int committerThreads;
+  private final int committerParallelism;
 
   private MaterializerConfig(Builder b) {
     this.catalogName = b.catalogName == null ? CATALOG_NAME_DEFAULT : b.catalogName;
@@ -112,6 +115,8 @@ public final class MaterializerConfig implements Serializable {
     this.writerRowIdWait =
         b.writerRowIdWait == null ? WRITER_ROW_ID_WAIT_DEFAULT : b.writerRowIdWait;
     this.committerThreads = b.committerThreads < 0 ? COMMITTER_THREADS_DEFAULT : b.committerThreads;
+    this.committerParallelism = b.committerParallelism < 0
+        ? COMMITTER_PARALLELISM_DEFAULT : b.committerParallelism;
   }
 
   public static Builder builder() {
@@ -219,6 +224,14 @@ public final class MaterializerConfig implements Serializable {
     return committerThreads;
   }
 
+  /**
+   * How many committer subtasks share the tables (keyed by table: each table is committed by
+   * exactly one of them, in key groups of the job's max parallelism).
+   */
+  public int committerParallelism() {
+    return committerParallelism;
+  }
+
   /** Which tables' intervals hold their rows until the barrier. */
   public IntervalStaging intervalStaging() {
     return intervalStaging;
@@ -277,6 +290,7 @@ public final class MaterializerConfig implements Serializable {
         + ", writerOpenFileBytes=" + writerOpenFileBytes
         + ", writerIndexCacheEntries=" + writerIndexCacheEntries
         + ", writerRowIdWait=" + writerRowIdWait + ", committerThreads=" + committerThreads
+        + ", committerParallelism=" + committerParallelism
         + ", intervalStaging=" + intervalStaging + "}";
   }
 
@@ -303,6 +317,7 @@ public final class MaterializerConfig implements Serializable {
     private IntervalStaging intervalStaging;
     private Duration writerRowIdWait;
     private int committerThreads = -1;
+    private int committerParallelism = -1;
 
     private Builder() {}
 
@@ -496,6 +511,19 @@ public final class MaterializerConfig implements Serializable {
             + COMMITTER_THREADS_MAX + ")");
       }
       this.committerThreads = threads;
+      return this;
+    }
+
+    public Builder committerParallelism(int value) {
+      if (committerParallelism >= 0) {
+        throw new IllegalStateException(
+            "Committer parallelism was already set to " + committerParallelism);
+      }
+      if (value < 1) {
+        throw new IllegalArgumentException("Invalid committer parallelism: " + value
+            + " (need >= 1)");
+      }
+      this.committerParallelism = value;
       return this;
     }
 

@@ -35,7 +35,7 @@ import org.rocksdb.CompressionType;
  *
  * <pre>
  *   wal-source (FLIP-27, parallel)  ──keyBy(routingKey)──▶  delta-writer (keyed, RocksDB index)
- *        ──▶  delta-committer (parallelism 1, its own task)  ──▶  discard
+ *        ──keyBy(table)──▶  delta-committer (committer.parallelism, its own task)  ──▶  discard
  * </pre>
  *
  * With a parallelism of one there is no shuffle: the writer is chained to the source (see
@@ -137,16 +137,18 @@ public final class MaterializerJob {
       deltas.setParallelism(config.parallelism());
     }
     // The committer runs in its own task (thread): chained to a writer, each commit's object
-    // store round trips would stall that writer's input until the commit returned.
+    // store round trips would stall that writer's input until the commit returned. Keyed by
+    // table, so each table's deltas reach one committer subtask whatever the writer, and its
+    // pending deltas move with the table's key group when the committer is rescaled.
+    int committers = config.committerParallelism();
     return deltas
+        .keyBy(TableDelta::tableUuid, Types.STRING)
         .transform("Delta committer", Types.VOID, new DeltaCommitterOperator(config))
         .uid(COMMITTER_UID)
-        .startNewChain()
-        .setParallelism(1)
-        .setMaxParallelism(1)
+        .setParallelism(committers)
         .sinkTo(new DiscardingSink<>())
         .uid(SINK_UID)
-        .setParallelism(1);
+        .setParallelism(committers);
   }
 
   /**

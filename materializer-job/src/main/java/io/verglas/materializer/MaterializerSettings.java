@@ -52,8 +52,8 @@ public final class MaterializerSettings {
       .add("checkpoint-dir", "URI", "the cluster's", "Sets RocksDB and incremental checkpoints "
           + "in the job's configuration; absent, the cluster's configuration decides.",
           (a, k, v) -> a.config.checkpointDir(v))
-      .add("parallelism", "N", "the cluster's", "Source and writer parallelism (the committer is "
-          + "always 1).", (a, k, v) -> a.config.parallelism(JobArguments.count(k, v)))
+      .add("parallelism", "N", "the cluster's", "Source and writer parallelism (the committer's is "
+          + "committer.parallelism).", (a, k, v) -> a.config.parallelism(JobArguments.count(k, v)))
       .add("discovery-interval", "DURATION",
           MaterializerConfig.DISCOVERY_INTERVAL_DEFAULT.toMillis() + "ms",
           "How often new WAL segments are listed.",
@@ -92,6 +92,12 @@ public final class MaterializerSettings {
           + MaterializerConfig.COMMITTER_THREADS_MAX + "); a checkpoint's commits all end before "
           + "the next checkpoint's begin.",
           (a, k, v) -> a.config.committerThreads(JobArguments.count(k, v)))
+      .add("committer.parallelism", "N",
+          String.valueOf(MaterializerConfig.COMMITTER_PARALLELISM_DEFAULT), "Committer subtasks, "
+          + "tables keyed across them (each table committed by one; at most the job's max "
+          + "parallelism, whose key groups they split). A checkpoint taken before the committer "
+          + "was keyed restores only at 1.",
+          (a, k, v) -> a.config.committerParallelism(JobArguments.count(k, v)))
       .build();
 
   private MaterializerSettings() {}

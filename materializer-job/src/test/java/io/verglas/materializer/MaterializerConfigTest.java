@@ -23,7 +23,7 @@ class MaterializerConfigTest {
       "--s3.access-key=ak", "--s3.secret-key=sk", "--s3.bucket=lake",
       "--wal.prefix=log", "--checkpoint-interval=750ms", "--checkpoint-dir=file:///tmp/cp",
       "--parallelism=3", "--discovery-interval=1s", "--writer.buffer-bytes=1024",
-      "--writer.interval-staging=never", "--writer.row-id-wait=5s"};
+      "--writer.interval-staging=never", "--writer.row-id-wait=5s", "--committer.parallelism=4"};
 
   @Test
   void parsesArguments() {
@@ -41,6 +41,7 @@ class MaterializerConfigTest {
     assertThat(config.writerBufferBytes()).isEqualTo(1024);
     assertThat(config.intervalStaging()).isEqualTo(IntervalStaging.NEVER);
     assertThat(config.writerRowIdWait()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(config.committerParallelism()).isEqualTo(4);
     assertThat(config.newEventPublisher()).isNotNull();
   }
 
@@ -56,6 +57,7 @@ class MaterializerConfigTest {
     assertThat(config.objectStore().region()).isEqualTo("us-east-1");
     assertThat(config.intervalStaging()).isEqualTo(IntervalStaging.AUTO);
     assertThat(config.writerRowIdWait()).isEqualTo(Duration.ofSeconds(60));
+    assertThat(config.committerParallelism()).isEqualTo(1);
   }
 
   @Test
@@ -70,6 +72,8 @@ class MaterializerConfigTest {
         .hasMessageContaining("Invalid --checkpoint-interval: 'soon'");
     assertThatThrownBy(() -> MaterializerConfig.fromArgs("--parallelism=0"))
         .hasMessage("Invalid parallelism: 0");
+    assertThatThrownBy(() -> MaterializerConfig.fromArgs("--committer.parallelism=0"))
+        .hasMessage("Invalid committer parallelism: 0 (need >= 1)");
     assertThatThrownBy(() -> MaterializerConfig.fromArgs(
         "--writer.index-cache-entries=" + (MaterializerConfig.WRITER_INDEX_CACHE_ENTRIES_MAX + 1)))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0 to 67108864");

@@ -26,6 +26,23 @@ class MaterializerJobTest {
         .satisfies(edge -> assertThat(edge.getShipStrategyName()).isEqualTo("HASH"));
   }
 
+  /**
+   * The committer is keyed by table at its own parallelism, and its max parallelism is the
+   * job's (not pinned to 1 as the single committer's was), so it can be rescaled.
+   */
+  @Test
+  void theCommitterIsKeyedByTableAtItsOwnParallelism() {
+    JobGraph graph = jobGraph("--parallelism=2", "--committer.parallelism=3");
+    JobVertex committer = vertices(graph).get(2);
+    assertThat(committer.getName()).isEqualTo("Delta committer -> Sink: Writer");
+    assertThat(committer.getParallelism()).isEqualTo(3);
+    assertThat(committer.getMaxParallelism()).isEqualTo(JobVertex.MAX_PARALLELISM_DEFAULT);
+    assertThat(committer.getInputs()).singleElement()
+        .satisfies(edge -> assertThat(edge.getShipStrategyName()).isEqualTo("HASH"));
+    assertThat(vertices(jobGraph("--parallelism=1")).get(1).getParallelism())
+        .as("default committer parallelism").isEqualTo(1);
+  }
+
   private static List<String> taskNames(int parallelism) {
     return taskNames(jobGraph(parallelism));
   }
@@ -40,9 +57,14 @@ class MaterializerJobTest {
   }
 
   private static JobGraph jobGraph(int parallelism) {
-    MaterializerConfig config = MaterializerConfig.fromArgs("--catalog.type=jdbc",
-        "--s3.endpoint=http://h", "--s3.access-key=a", "--s3.secret-key=s", "--s3.bucket=b",
-        "--parallelism=" + parallelism);
+    return jobGraph("--parallelism=" + parallelism);
+  }
+
+  private static JobGraph jobGraph(String... args) {
+    List<String> all = new java.util.ArrayList<>(List.of("--catalog.type=jdbc",
+        "--s3.endpoint=http://h", "--s3.access-key=a", "--s3.secret-key=s", "--s3.bucket=b"));
+    all.addAll(List.of(args));
+    MaterializerConfig config = MaterializerConfig.fromArgs(all.toArray(String[]::new));
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     MaterializerJob.build(env, config);
     return env.getStreamGraph().getJobGraph();
