@@ -390,20 +390,8 @@ class LocalStackITCase {
    * table's data files are classified: {@code /heat} shows the table's columns as read.
    */
   private void assertReadsOfTheTableShowAsHeat(Catalog catalog) throws Exception {
-    JsonNode endpoints = new ObjectMapper().readTree(dir.resolve("endpoints.json").toFile());
-    java.net.http.HttpRequest heat = java.net.http.HttpRequest.newBuilder(java.net.URI.create(
-            endpoints.at("/admin/uri").asText() + "/heat?table=demo.events"))
-        .header("Authorization", "Bearer " + endpoints.at("/admin/token").asText()).build();
-    java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    JsonNode report;
-    do {
-      readTable(catalog);
-      java.net.http.HttpResponse<String> response =
-          http.send(heat, java.net.http.HttpResponse.BodyHandlers.ofString());
-      assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-      report = new ObjectMapper().readTree(response.body());
-    } while (report.at("/partitions").isEmpty() && System.nanoTime() < deadline);
+    JsonNode report = HeatProbe.awaitHeat(EndpointsFile.read(dir.resolve("endpoints.json")), "demo.events",
+        () -> readTable(catalog), Duration.ofSeconds(60));
     assertThat(report.at("/partitions/0/columns").findValuesAsText("column"))
         .as("columns read, in %s", report).contains("id", "name");
   }

@@ -3,6 +3,7 @@ package io.verglas.cli.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.verglas.catalog.Catalogs;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -53,6 +54,9 @@ class StatusPageITCase {
     TestingOrders.push(endpoints, 0, ROWS);
     Catalog catalog = Catalogs.load(endpoints.catalogName(), endpoints.catalogProperties());
     assertThat(TestingOrders.awaitRows(catalog, ROWS)).isEqualTo(ROWS);
+    JsonNode heat = HeatProbe.awaitHeat(endpoints, "shop.orders", () -> TestingOrders.awaitRows(catalog, ROWS),
+        Duration.ofSeconds(60));
+    assertThat(heat.at("/partitions")).as("heat of shop.orders").isNotEmpty();
 
     URI admin = endpoints.adminUri();
     HttpResponse<String> page = HttpClient.newHttpClient().send(HttpRequest.newBuilder(admin.resolve("/")).build(),
