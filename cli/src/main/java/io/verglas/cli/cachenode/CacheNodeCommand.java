@@ -62,9 +62,13 @@ public final class CacheNodeCommand implements Callable<Integer> {
 
   @Mixin WriteBackFlags writeBack;
 
+  @Option(names = "--write-back-dir", paramLabel = "WRITE_BACK_DIR", description = "Where buffered writes' "
+      + "fragments and journal live (default: cache-node-writeback)")
+  Path writeBackDir = Path.of("cache-node-writeback");
+
   @Override
   public Integer call() throws Exception {
-    WriteBackConfig writeBackConfig = writeBack.config(bucket);
+    WriteBackConfig writeBackConfig = writeBack.config(bucket, writeBackDir, true);
     StandaloneCacheNode node = StandaloneCacheNode.start(new StandaloneCacheNode.Options(
         originEndpoint, originRegion, bucket, host, port, adminPort, region, dramCacheBytes,
         spoolDir, catalogUri, writeBackConfig), NodeKeys.from(System.getenv()));
@@ -77,7 +81,7 @@ public final class CacheNodeCommand implements Callable<Integer> {
       System.out.println("  REST catalog  " + node.catalogUri());
     }
     if (writeBackConfig != null) {
-      System.out.println("  Write-back    " + writeBack.describe(writeBackConfig));
+      System.out.println("  Write-back    " + WriteBackFlags.describe(writeBackConfig));
     }
     foreground.await();
     return 0;

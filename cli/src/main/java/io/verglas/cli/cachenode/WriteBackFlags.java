@@ -6,23 +6,23 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import picocli.CommandLine.Option;
 
 /**
- * The write-back flags of {@code verglas cache-node}: the keys whose PUTs are buffered, where
- * their fragments and journal live, the code ({@code k}, {@code m}, {@code w}) and the fragments'
- * disk ceiling. {@link #config} checks them together and names the flags in its errors.
+ * The write-back flags of {@code verglas cache-node} and {@code verglas local}: the keys whose
+ * PUTs are buffered, the code ({@code k}, {@code m}, {@code w}) and the fragments' disk ceiling.
+ * Where the fragments and journal live is each command's own. {@link #config} checks them
+ * together and names the flags in its errors.
  */
 public final class WriteBackFlags {
   @Option(names = "--write-back-prefix", paramLabel = "PREFIX", description = "Buffer PUTs of keys of the "
       + "bucket starting with PREFIX as erasure-coded fragments and acknowledge them before they reach the "
-      + "origin (repeatable; \"\" for every key; default: none, every PUT goes through). The fragments stay on "
-      + "this node's disk: a buffered write survives a restart, not the loss of that disk")
+      + "origin (repeatable; \"\" for every key; default: none, every PUT goes through). One node keeps all "
+      + "k+m fragments on its disk (a buffered write survives a restart, not the loss of that disk); in a cache "
+      + "cluster each node holds at most one fragment of a write")
   List<String> prefixes = new ArrayList<>();
-
-  @Option(names = "--write-back-dir", paramLabel = "WRITE_BACK_DIR", description = "Where buffered writes' fragments and journal live "
-      + "(default: cache-node-writeback)")
-  Path directory = Path.of("cache-node-writeback");
 
   @Option(names = "--write-back-data-fragments", paramLabel = "K", description = "k: the data fragments a "
       + "buffered write is cut into; any k of its k+m fragments rebuild it (default: "
@@ -34,53 +34,93 @@ public final class WriteBackFlags {
   Integer parityFragments;
 
   @Option(names = "--write-back-ack-fragments", paramLabel = "W", description = "w: the fragments fsynced "
-      + "before a PUT is acknowledged, k <= w <= k+m (default: k+m)")
+      + "before a PUT is acknowledged, k <= w <= k+m; in a cluster on w distinct nodes, else the PUT goes "
+      + "through to the origin (default: k+m)")
   Integer ackFragments;
 
   @Option(names = "--write-back-max-bytes", paramLabel = "BYTES", description = "The most disk the buffered "
-      + "writes' fragments may take; a PUT whose fragments do not fit goes through to the origin (default: "
-      + WriteBackConfig.DEFAULT_FRAGMENT_CEILING_BYTES + ")")
+      + "writes' fragments may take on a node; a PUT whose fragments do not fit goes through to the origin "
+      + "(default: " + WriteBackConfig.DEFAULT_FRAGMENT_CEILING_BYTES + ")")
   Long maxBytes;
 
+  /** The prefixes given, in order; empty when none. */
+  public List<String> prefixes() {
+    return List.copyOf(prefixes);
+  }
+
   /**
-   * The write-back settings for {@code bucket}, or null when no prefix is given (write-back off).
+   * The write-back settings for {@code bucket} with fragments and journal in {@code directory},
+   * or null when no prefix is given (write-back off).
    *
+   * @param localFragmentStores all {@code k + m} fragments on this node ({@link
+   *     WriteBackConfig#localFragmentStores()}): true for a node alone, false in a cluster
    * @throws IllegalArgumentException naming the flags, for values out of range, {@code w}
    *     outside {@code k..k+m}, or a code given without a prefix
    */
-  public WriteBackConfig config(String bucket) {
+  public WriteBackConfig config(String bucket, Path directory, boolean localFragmentStores) {
     if (prefixes.isEmpty()) {
-      List<String> given = code().entrySet().stream().filter(e -> e.getValue() != null).map(Map.Entry::getKey)
-          .toList();
-      if (!given.isEmpty()) {
-        throw new IllegalArgumentException("Cannot use " + String.join(", ", given)
-            + " without --write-back-prefix: write-back is off");
-      }
+      checkUnset("--write-back-prefix");
       return null;
     }
-    try {
-      WriteBackConfig.Builder config = WriteBackConfig.builder().directory(directory).localFragmentStores(true);
-      if (dataFragments != null) {
-        config.dataFragments(dataFragments);
-      }
-      if (parityFragments != null) {
-        config.parityFragments(parityFragments);
-      }
-      if (ackFragments != null) {
-        config.ackFragments(ackFragments);
-      }
-      if (maxBytes != null) {
-        config.fragmentCeilingBytes(maxBytes);
-      }
+    return named(() -> {
+      WriteBackConfig.Builder config = applyCode(WriteBackConfig.builder().directory(directory)
+          .localFragmentStores(localFragmentStores));
       prefixes.forEach(prefix -> config.enable(bucket, prefix));
       return config.build();
+    });
+  }
+
+  /**
+   * The code and ceiling given, applied to a node's write-back settings (the identity when none
+   * is given); {@code verglas local} applies them to each of its nodes'.
+   */
+  public UnaryOperator<WriteBackConfig.Builder> code() {
+    return config -> named(() -> applyCode(config));
+  }
+
+  private WriteBackConfig.Builder applyCode(WriteBackConfig.Builder config) {
+    if (dataFragments != null) {
+      config.dataFragments(dataFragments);
+    }
+    if (parityFragments != null) {
+      config.parityFragments(parityFragments);
+    }
+    if (ackFragments != null) {
+      config.ackFragments(ackFragments);
+    }
+    if (maxBytes != null) {
+      config.fragmentCeilingBytes(maxBytes);
+    }
+    return config;
+  }
+
+  /** Whether a code or ceiling flag is given. */
+  public boolean codeGiven() {
+    return !given().isEmpty();
+  }
+
+  /** Fails when a code or ceiling flag is given although write-back is off, naming {@code enabling}. */
+  public void checkUnset(String enabling) {
+    if (codeGiven()) {
+      throw new IllegalArgumentException("Cannot use " + String.join(", ", given())
+          + " without " + enabling + ": write-back is off");
+    }
+  }
+
+  private List<String> given() {
+    return flags().entrySet().stream().filter(e -> e.getValue() != null).map(Map.Entry::getKey).toList();
+  }
+
+  private <T> T named(Supplier<T> build) {
+    try {
+      return build.get();
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("Invalid write-back flags (" + String.join(", ", code().keySet())
+      throw new IllegalArgumentException("Invalid write-back flags (" + String.join(", ", flags().keySet())
           + "): " + e.getMessage(), e);
     }
   }
 
-  private Map<String, Object> code() {
+  private Map<String, Object> flags() {
     Map<String, Object> flags = new LinkedHashMap<>();
     flags.put("--write-back-data-fragments", dataFragments);
     flags.put("--write-back-parity-fragments", parityFragments);
@@ -89,10 +129,12 @@ public final class WriteBackFlags {
     return flags;
   }
 
-  /** How the node's banner describes it. */
-  String describe(WriteBackConfig config) {
-    return prefixes + " in " + directory + ", k=" + config.geometry().dataFragments() + " m="
+  /** How a node's banner describes its settings. */
+  public static String describe(WriteBackConfig config) {
+    return config.scopes().stream().map(scope -> scope.bucket() + "/" + scope.prefix() + "*").toList()
+        + " in " + config.directory() + ", k=" + config.geometry().dataFragments() + " m="
         + config.geometry().parityFragments() + " w=" + config.ackFragments() + ", at most "
-        + config.fragmentCeilingBytes() + " bytes of fragments";
+        + config.fragmentCeilingBytes() + " bytes of fragments"
+        + (config.localFragmentStores() ? " (all on this node)" : " (one per cluster node)");
   }
 }

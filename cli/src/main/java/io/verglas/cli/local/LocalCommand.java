@@ -7,10 +7,11 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.Callable;
+import io.verglas.cli.cachenode.WriteBackFlags;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code verglas local}: the whole stack in this process until Ctrl-C or SIGTERM. */
@@ -64,11 +65,8 @@ public final class LocalCommand implements Callable<Integer> {
       + LocalConfig.WORKERS_JDBC_URL_DEFAULT + "); none: no workers")
   String workersJdbcUrl;
 
-  @Option(names = "--write-back-prefix", paramLabel = "PREFIX", description = "Buffer the cache node's PUTs "
-      + "of keys of the bucket starting with PREFIX as erasure-coded fragments (k=2, m=1, w=3, in "
-      + "DIR/writeback) and acknowledge them before they reach the origin (repeatable; \"\" for every key; "
-      + "default: none, every PUT goes through; one cache node only)")
-  List<String> writeBackPrefixes;
+  /** Write-back: fragments and journal in DIR/writeback (node N from 2: DIR/writeback-N). */
+  @Mixin WriteBackFlags writeBack;
 
   @Option(names = "--admin-public", description = "Serve the admin port's reads (/stats, GET "
       + "/events, /maintenance, /heat) without a token (default: the admin.token of endpoints.json)")
@@ -98,10 +96,9 @@ public final class LocalCommand implements Callable<Integer> {
     System.out.println("  Flink jobs    " + (config.flinkCluster() == null ? "embedded MiniClusters"
         : "on the session cluster " + config.flinkCluster()));
     System.out.println("  Workers       " + stack.workersStatus());
-    if (config.writeBack() != null) {
-      System.out.println("  Write-back    " + config.writeBack().scopes().stream()
-          .map(scope -> scope.bucket() + "/" + scope.prefix() + "*").toList() + " (k=2, m=1, w=3) in "
-          + config.writeBack().directory());
+    if (config.writeBack(0) != null) {
+      System.out.println("  Write-back    " + WriteBackFlags.describe(config.writeBack(0))
+          + (config.nodes() > 1 ? ", and writeback-N for node N" : ""));
     }
     System.out.println("  Credentials and all properties: " + config.endpointsFile());
     System.out.println("Press Ctrl-C to stop.");
@@ -138,7 +135,8 @@ public final class LocalCommand implements Callable<Integer> {
     if (catalogUri != null) { builder.catalogUri(catalogUri); }
     if (flinkCluster != null) { builder.flinkCluster(flinkCluster); }
     if (workersJdbcUrl != null) { builder.workersJdbcUrl(workersJdbcUrl); }
-    if (writeBackPrefixes != null) { builder.writeBackPrefixes(writeBackPrefixes); }
+    if (!writeBack.prefixes().isEmpty()) { builder.writeBackPrefixes(writeBack.prefixes()); }
+    if (writeBack.codeGiven()) { builder.writeBackCode(writeBack.code()); }
     return builder.build();
   }
 }

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Properties;
+import java.util.function.UnaryOperator;
 
 /**
  * Settings of the one-process local stack. Ports of 0 pick free ports (tests); the defaults are
@@ -42,6 +43,7 @@ public final class LocalConfig {
   private final String workersJdbcUrl;
   private final String workersSchema;
   private final List<String> writeBackPrefixes;
+  private final UnaryOperator<WriteBackConfig.Builder> writeBackCode;
 
   private LocalConfig(Builder b) {
     this.dataDir = b.dataDir.toAbsolutePath().normalize();
@@ -63,9 +65,27 @@ public final class LocalConfig {
     this.workersJdbcUrl = b.workersJdbcUrl;
     this.workersSchema = b.workersSchema;
     this.writeBackPrefixes = b.writeBackPrefixes;
-    if (!writeBackPrefixes.isEmpty() && nodes > 1) {
-      throw new IllegalArgumentException("Cannot enable write-back with " + nodes + " cache nodes: fragments "
-          + "do not travel between nodes yet (one node keeps all k+m of them on its disk); use one node");
+    this.writeBackCode = b.writeBackCode == null ? UnaryOperator.identity() : b.writeBackCode;
+    checkWriteBack(b.writeBackCode != null);
+  }
+
+  private void checkWriteBack(boolean codeGiven) {
+    if (writeBackPrefixes.isEmpty()) {
+      if (codeGiven) {
+        throw new IllegalArgumentException("Cannot set write-back's code without a write-back prefix "
+            + "(--write-back-prefix or local.write-back-prefixes): write-back is off");
+      }
+      return;
+    }
+    WriteBackConfig first;
+    try {
+      first = writeBack(0);
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      throw new IllegalArgumentException("Cannot enable write-back: " + e.getMessage(), e);
+    }
+    if (nodes > 1 && first.ackFragments() > nodes) {
+      throw new IllegalArgumentException("Cannot enable write-back with w=" + first.ackFragments() + " on " + nodes
+          + " cache nodes: a write is acknowledged once w nodes hold a fragment each; use at least w nodes");
     }
   }
 
@@ -100,17 +120,20 @@ public final class LocalConfig {
   public String workersSchema() { return workersSchema; }
 
   /**
-   * The cache node's write-back (k=2, m=1, w=3, its fragments and journal in {@code
-   * DIR/writeback}), or null: off, the default.
+   * Cache node {@code node}'s write-back (from 0; default k=2, m=1, w=3), or null: off, the
+   * default. Its fragments and journal are in {@code DIR/writeback} for the first node, {@code
+   * DIR/writeback-N} for node N from 2. One node keeps all {@code k + m} fragments of a write in
+   * its directory; in a cluster each node holds at most one.
    */
-  public WriteBackConfig writeBack() {
+  public WriteBackConfig writeBack(int node) {
     if (writeBackPrefixes.isEmpty()) {
       return null;
     }
-    WriteBackConfig.Builder config = WriteBackConfig.builder().directory(dataDir.resolve("writeback"))
-        .localFragmentStores(true);
+    WriteBackConfig.Builder config = WriteBackConfig.builder()
+        .directory(dataDir.resolve(node == 0 ? "writeback" : "writeback-" + (node + 1)))
+        .localFragmentStores(nodes == 1);
     writeBackPrefixes.forEach(prefix -> config.enable(bucket, prefix));
-    return config.build();
+    return writeBackCode.apply(config).build();
   }
 
   /** Told of every request the cache nodes make to the origin (benchmarks count them by table). */
@@ -148,6 +171,7 @@ public final class LocalConfig {
     private String workersJdbcUrl = WORKERS_JDBC_URL_DEFAULT;
     private String workersSchema = WORKERS_SCHEMA_DEFAULT;
     private List<String> writeBackPrefixes = List.of();
+    private UnaryOperator<WriteBackConfig.Builder> writeBackCode;
 
     public Builder dataDir(Path dir) { this.dataDir = Objects.requireNonNull(dir, "dataDir"); return this; }
     public Builder host(String value) { this.host = Objects.requireNonNull(value, "host"); return this; }
@@ -238,6 +262,16 @@ public final class LocalConfig {
     /** Buffers the PUTs of the bucket's keys with these prefixes ("" for every key); empty: none, the default. */
     public Builder writeBackPrefixes(List<String> prefixes) {
       this.writeBackPrefixes = List.copyOf(prefixes);
+      return this;
+    }
+
+    /**
+     * Applied to each node's write-back settings: the code ({@code k}, {@code m}, {@code w}) and
+     * fragment ceiling of {@code verglas local}'s write-back flags ({@link
+     * io.verglas.cli.cachenode.WriteBackFlags#code()}), or what a test tunes; default k=2, m=1, w=3.
+     */
+    public Builder writeBackCode(UnaryOperator<WriteBackConfig.Builder> code) {
+      this.writeBackCode = Objects.requireNonNull(code, "writeBackCode");
       return this;
     }
 

@@ -59,9 +59,11 @@ public final class LocalSettings {
           "The worker scheduler's PostgreSQL database (credentials as URL parameters). When it "
           + "is reachable at start the stack runs the deployments' scheduler; else workers are "
           + "off and the stack says why. none: always off.", (b, k, v) -> b.workersJdbcUrl(v))
-      .add("local.write-back-prefixes", "PREFIX[,PREFIX...]", "none", "Buffer the cache node's PUTs of "
-          + "keys of the bucket starting with these prefixes as erasure-coded fragments (k=2, m=1, w=3, in "
-          + "DIR/writeback) and acknowledge them before they reach the origin; one cache node only. The "
+      .add("local.write-back-prefixes", "PREFIX[,PREFIX...]", "none", "Buffer the cache nodes' PUTs of "
+          + "keys of the bucket starting with these prefixes as erasure-coded fragments (k=2, m=1, w=3 unless "
+          + "the --write-back-*-fragments flags say otherwise; in DIR/writeback, DIR/writeback-N for node N) "
+          + "and acknowledge them before they reach the origin. One node keeps all k+m fragments; with "
+          + "local.nodes > 1 each node holds at most one fragment of a write (w nodes at least). The "
           + "--write-back-prefix flag (repeatable, \"\" for every key) replaces them.",
           (b, k, v) -> b.writeBackPrefixes(prefixes(v)))
       .add("local.workers-schema", "SCHEMA", LocalConfig.WORKERS_SCHEMA_DEFAULT, "The schema "

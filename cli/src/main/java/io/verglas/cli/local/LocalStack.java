@@ -12,6 +12,7 @@ import io.verglas.cache.catalog.CatalogProxy;
 import io.verglas.cache.catalog.RestCatalogConfig;
 import io.verglas.cache.origin.Origin;
 import io.verglas.cache.origin.OriginRequestListener;
+import io.verglas.cache.writeback.WriteBackStats;
 import io.verglas.catalog.Catalogs;
 import io.verglas.catalog.JdbcCatalogIndexes;
 import io.verglas.catalog.JdbcMetadataLocations;
@@ -202,8 +203,8 @@ public final class LocalStack implements AutoCloseable {
       if (config.originRequests() != OriginRequestListener.NONE) {
         node.originRequests(config.originRequests());
       }
-      if (config.writeBack() != null) {
-        node.writeBack(config.writeBack());   // one node only: LocalConfig refuses more
+      if (config.writeBack(i) != null) {
+        node.writeBack(config.writeBack(i));   // its own fragments and journal; in a cluster one fragment per node
       }
       // every node answers /v1/query; the query service reads tables through the catalog's
       // FileIO (the first node), with the catalog's token
@@ -320,12 +321,17 @@ public final class LocalStack implements AutoCloseable {
     }
   }
 
-  /** The cache node's and the ingest server's metrics, as one Prometheus text page. */
-  private static String metricsText(CacheNode cache, IngestServer ingest) {
+  /** The cache node's, write-back's (all nodes') and the ingest server's metrics, as one Prometheus text page. */
+  private String metricsText(CacheNode cache, IngestServer ingest) {
     if (cache == null || ingest == null) {
       throw new IllegalStateException("Cannot show metrics: the stack is starting");
     }
-    return PrometheusFormat.render(cache.stats()) + PrometheusText.render(ingest.metrics().snapshot());
+    return PrometheusFormat.render(cache.stats(), null, writeBackStats(cacheNodes))
+        + PrometheusText.render(ingest.metrics().snapshot());
+  }
+
+  private WriteBackStats writeBackStats(List<CacheNode> nodes) {
+    return WriteBackTotals.of(nodes, config.writeBack(0) != null);
   }
 
   private static Object ingestMetrics(IngestServer ingest) {
@@ -335,27 +341,39 @@ public final class LocalStack implements AutoCloseable {
     return ingest.metrics().snapshot();
   }
 
+  /**
+   * The first cache node's statistics, with write-back's figures of all nodes ({@code
+   * writeBack}) when on, and in a cluster each node's membership report and statistics.
+   */
   private String statsJson(CacheNode cache) {
     if (cache == null) {
       throw new IllegalStateException("Cannot show statistics: the cache node is starting");
     }
-    if (cacheNodes.size() < 2) {
+    WriteBackStats writeBack = writeBackStats(cacheNodes);
+    if (cacheNodes.size() < 2 && writeBack == null) {
       return cache.stats().toJson();
     }
     try {
       ObjectNode stats = (ObjectNode) JSON.readTree(cache.stats().toJson());
-      ArrayNode members = stats.putObject("cluster").putArray("nodes");
-      for (CacheNode node : cacheNodes) {
-        ObjectNode member = members.addObject().put("s3Endpoint", node.endpoint().toString());
-        member.set("report", JSON.valueToTree(node.cluster().report()));
-        member.set("stats", JSON.readTree(node.stats().toJson()));
+      if (writeBack != null) {
+        stats.set("writeBack", JSON.valueToTree(writeBack));
+      }
+      if (cacheNodes.size() > 1) {
+        ArrayNode members = stats.putObject("cluster").putArray("nodes");
+        for (CacheNode node : cacheNodes) {
+          ObjectNode member = members.addObject().put("s3Endpoint", node.endpoint().toString());
+          member.set("report", JSON.valueToTree(node.cluster().report()));
+          member.set("stats", JSON.readTree(node.stats().toJson()));
+          if (writeBack != null) {
+            member.set("writeBack", JSON.valueToTree(node.writeBack().stats()));
+          }
+        }
       }
       return JSON.writeValueAsString(stats);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("Cannot show statistics: " + e.getOriginalMessage(), e);
     }
   }
-
 
   private IngestServer startIngest(Catalog catalog, ObjectStoreEndpoint s3,
       LocalCredentials credentials) {

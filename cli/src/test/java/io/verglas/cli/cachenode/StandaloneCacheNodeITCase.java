@@ -137,8 +137,7 @@ class StandaloneCacheNodeITCase {
   private WriteBackConfig writeBack(String... flags) {
     WriteBackFlags parsed = new WriteBackFlags();
     new CommandLine(parsed).parseArgs(flags);
-    parsed.directory = dir.resolve("writeback");
-    return parsed.config("warehouse");
+    return parsed.config("warehouse", dir.resolve("writeback"), true);
   }
 
   private static int status(URI uri, String token) throws Exception {

@@ -3,11 +3,14 @@ package io.verglas.cli.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.verglas.cache.writeback.WriteBackConfig;
+import io.verglas.cli.cachenode.WriteBackFlags;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
 class LocalSettingsTest {
   @Test
@@ -39,18 +42,51 @@ class LocalSettingsTest {
 
   @Test
   void writeBackIsOffByDefaultAndOnForTheGivenPrefixesOfOneNode() {
-    assertThat(LocalConfig.builder().build().writeBack()).isNull();
+    assertThat(LocalConfig.builder().build().writeBack(0)).isNull();
 
     LocalConfig config = LocalConfig.builder().apply(properties("local.data-dir", "/tmp/v",
         "local.write-back-prefixes", "tables/, logs/")).build();
-    assertThat(config.writeBack().covers("warehouse", "logs/a")).isTrue();
-    assertThat(config.writeBack().covers("warehouse", "other/a")).isFalse();
-    assertThat(config.writeBack().ackFragments()).isEqualTo(3);
-    assertThat(config.writeBack().directory()).isEqualTo(Path.of("/tmp/v/writeback"));
+    WriteBackConfig node = config.writeBack(0);
+    assertThat(node.covers("warehouse", "logs/a")).isTrue();
+    assertThat(node.covers("warehouse", "other/a")).isFalse();
+    assertThat(node.ackFragments()).isEqualTo(3);
+    assertThat(node.directory()).isEqualTo(Path.of("/tmp/v/writeback"));
+    assertThat(node.localFragmentStores()).as("all k+m fragments on the one node").isTrue();
+  }
+
+  @Test
+  void aClusterGivesEachNodeItsDirectoryAndSpreadsTheFragments() {
+    LocalConfig config = LocalConfig.builder().dataDir(Path.of("/tmp/v")).nodes(3)
+        .writeBackPrefixes(List.of("shop/")).build();
+
+    for (int i = 0; i < 3; i++) {
+      WriteBackConfig node = config.writeBack(i);
+      assertThat(node.localFragmentStores()).isFalse();
+      assertThat(node.geometry().dataFragments()).isEqualTo(2);
+      assertThat(node.geometry().parityFragments()).isEqualTo(1);
+      assertThat(node.ackFragments()).isEqualTo(3);
+    }
+    assertThat(List.of(config.writeBack(0).directory(), config.writeBack(1).directory(), config.writeBack(2).directory()))
+        .containsExactly(Path.of("/tmp/v/writeback"), Path.of("/tmp/v/writeback-2"), Path.of("/tmp/v/writeback-3"));
+  }
+
+  @Test
+  void theCodeFlagsApplyToEveryNodeAndWMustFitTheNodes() {
+    WriteBackFlags flags = new WriteBackFlags();
+    new CommandLine(flags).parseArgs("--write-back-data-fragments", "2", "--write-back-parity-fragments", "2",
+        "--write-back-ack-fragments", "3");
+    LocalConfig config = LocalConfig.builder().nodes(4).writeBackPrefixes(List.of("")).writeBackCode(flags.code()).build();
+    assertThat(config.writeBack(3).geometry().parityFragments()).isEqualTo(2);
+    assertThat(config.writeBack(3).ackFragments()).isEqualTo(3);
 
     assertThatThrownBy(() -> LocalConfig.builder().nodes(2).writeBackPrefixes(List.of("")).build())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageStartingWith("Cannot enable write-back with 2 cache nodes: fragments do not travel");
+        .hasMessageStartingWith("Cannot enable write-back with w=3 on 2 cache nodes");
+    assertThatThrownBy(() -> LocalConfig.builder().writeBackPrefixes(List.of(""))
+        .writeBackCode(b -> b.ackFragments(4)).build())
+        .hasMessage("Cannot enable write-back: Invalid ack fragments w=4: must be between k=2 and k+m=3");
+    assertThatThrownBy(() -> LocalConfig.builder().writeBackCode(flags.code()).build())
+        .hasMessageStartingWith("Cannot set write-back's code without a write-back prefix");
   }
 
   private static Properties properties(String... pairs) {
