@@ -4,6 +4,7 @@ import io.verglas.cli.foreground.Foreground;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import io.verglas.cache.cluster.ClusterConfig;
 import io.verglas.cache.writeback.WriteBackConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -17,13 +18,15 @@ import picocli.CommandLine.Option;
  * <p>The node itself is {@link StandaloneCacheNode}. What {@code verglas local} adds around its
  * cache node is not here: no change feed (the node's metadata follows commits through
  * {@code /catalog}'s short load cache and its own misses, not through commit events), no query
- * service, no cache cluster. Keys come from the
+ * service. With {@code --cluster-node-id} it joins a cache cluster ({@link ClusterFlags}), and
+ * its write-back then places one fragment of a write per member. Keys come from the
  * environment ({@link NodeKeys}), never from the command line, where {@code ps} shows them.
  */
 @Command(name = "cache-node", mixinStandardHelpOptions = true,
     description = "Run one cache node by itself: the S3 endpoint with its block cache over an "
         + "S3-compatible origin (MinIO, S3), its admin port (/health, /stats, /metrics) and, "
-        + "with --catalog-uri, the Iceberg REST catalog at /catalog. Keys come from the "
+        + "with --catalog-uri, the Iceberg REST catalog at /catalog; with --cluster-node-id a "
+        + "member of a cache cluster. Keys come from the "
         + "environment: " + NodeKeys.DESCRIPTION)
 public final class CacheNodeCommand implements Callable<Integer> {
   @Option(names = "--origin-endpoint", required = true, paramLabel = "URL",
@@ -66,12 +69,14 @@ public final class CacheNodeCommand implements Callable<Integer> {
       + "fragments and journal live (default: cache-node-writeback)")
   Path writeBackDir = Path.of("cache-node-writeback");
 
+  @Mixin ClusterFlags cluster;
+
   @Override
   public Integer call() throws Exception {
-    WriteBackConfig writeBackConfig = writeBack.config(bucket, writeBackDir, true);
-    StandaloneCacheNode node = StandaloneCacheNode.start(new StandaloneCacheNode.Options(
-        originEndpoint, originRegion, bucket, host, port, adminPort, region, dramCacheBytes,
-        spoolDir, catalogUri, writeBackConfig), NodeKeys.from(System.getenv()));
+    NodeKeys keys = NodeKeys.from(System.getenv());
+    StandaloneCacheNode.Options options = options(keys);
+    WriteBackConfig writeBackConfig = options.writeBack();
+    StandaloneCacheNode node = StandaloneCacheNode.start(options, keys);
     Foreground foreground = Foreground.stopOnExit("Stopping the cache node ...", node);
     System.out.println("The cache node is up.");
     System.out.println("  S3 endpoint   " + node.endpoint() + "  (bucket " + bucket + ", origin "
@@ -80,10 +85,23 @@ public final class CacheNodeCommand implements Callable<Integer> {
     if (catalogUri != null) {
       System.out.println("  REST catalog  " + node.catalogUri());
     }
+    if (options.cluster() != null) {
+      System.out.println("  Cluster       " + options.cluster().nodeId() + ", gossip "
+          + options.cluster().bindHost() + ":" + options.cluster().gossipPort() + ", seeds "
+          + options.cluster().seeds());
+    }
     if (writeBackConfig != null) {
       System.out.println("  Write-back    " + WriteBackFlags.describe(writeBackConfig));
     }
     foreground.await();
     return 0;
+  }
+
+  /** The node's options from the flags; in a cluster, write-back places one fragment per member. */
+  StandaloneCacheNode.Options options(NodeKeys keys) {
+    ClusterConfig clusterConfig = cluster.config(host, keys.clusterSecret());
+    WriteBackConfig writeBackConfig = writeBack.config(bucket, writeBackDir, clusterConfig == null);
+    return new StandaloneCacheNode.Options(originEndpoint, originRegion, bucket, host, port, adminPort, region,
+        dramCacheBytes, spoolDir, catalogUri, writeBackConfig, clusterConfig);
   }
 }

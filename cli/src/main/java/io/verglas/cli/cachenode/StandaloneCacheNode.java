@@ -2,6 +2,7 @@ package io.verglas.cli.cachenode;
 
 import io.verglas.cache.CacheNode;
 import io.verglas.cache.catalog.RestCatalogConfig;
+import io.verglas.cache.cluster.ClusterConfig;
 import io.verglas.cache.origin.s3.S3Origin;
 import io.verglas.cache.writeback.WriteBackConfig;
 import io.verglas.catalog.Catalogs;
@@ -24,12 +25,13 @@ import org.apache.iceberg.catalog.Catalog;
  */
 public final class StandaloneCacheNode implements AutoCloseable {
   /**
-   * Where the origin is, where the node listens, the catalog it serves (null: none), and its
-   * write-back settings (null: none, every PUT goes through).
+   * Where the origin is, where the node listens, the catalog it serves (null: none), its
+   * write-back settings (null: none, every PUT goes through) and its cache cluster (null: it
+   * works alone; with write-back, local fragment stores then, one fragment per member in one).
    */
   public record Options(URI originEndpoint, String originRegion, String bucket, String host,
       int port, int adminPort, String region, long dramCacheBytes, Path spoolDir,
-      String catalogUri, WriteBackConfig writeBack) {}
+      String catalogUri, WriteBackConfig writeBack, ClusterConfig cluster) {}
 
   private final S3Origin origin;
   private final CacheNode node;
@@ -90,6 +92,9 @@ public final class StandaloneCacheNode implements AutoCloseable {
     if (options.catalogUri() != null) {
       node.catalog(RestCatalogConfig.builder(catalog::get, keys.catalogToken()).build());
     }
+    if (options.cluster() != null) {
+      node.cluster(options.cluster());
+    }
     if (options.writeBack() != null) {
       node.writeBack(options.writeBack());
     }
@@ -113,6 +118,11 @@ public final class StandaloneCacheNode implements AutoCloseable {
   /** The REST catalog's URI; the node must have been started with a catalog URI. */
   public URI catalogUri() {
     return node.catalogUri();
+  }
+
+  /** The node itself (its cluster view and write-back, for tests). */
+  CacheNode node() {
+    return node;
   }
 
   /** The admin endpoint's base URI. */

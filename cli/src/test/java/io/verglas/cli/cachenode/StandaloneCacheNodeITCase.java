@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.verglas.cache.CacheNode;
 import io.verglas.cache.origin.LocalDirectoryOrigin;
 import io.verglas.cache.writeback.WriteBackConfig;
+import io.verglas.cache.writeback.WriteBackStats;
+import io.verglas.cli.net.LoopbackPorts;
 import io.verglas.catalog.Catalogs;
 import io.verglas.store.ObjectStoreEndpoint;
 import java.net.URI;
@@ -13,8 +15,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Schema;
@@ -63,6 +67,61 @@ class StandaloneCacheNodeITCase {
           HttpResponse.BodyHandlers.ofString());
       assertThat(metrics.body()).contains("verglas_cache_writeback_acknowledged_total 1\n");
     }
+  }
+
+  @Test
+  void threeMembersOfACacheClusterAcknowledgeWithOneFragmentEachAndServeTheWriteThroughEveryNode() throws Exception {
+    Map<String, String> env = new HashMap<>(ENV);
+    env.put(NodeKeys.CLUSTER_SECRET, "a-cluster-secret-of-the-test");
+    NodeKeys keys = NodeKeys.from(env);
+    List<Integer> gossip = List.of(LoopbackPorts.free("gossip"), LoopbackPorts.free("gossip"),
+        LoopbackPorts.free("gossip"));
+    List<StandaloneCacheNode> nodes = new ArrayList<>();
+    try (LocalDirectoryOrigin directory = new LocalDirectoryOrigin(dir.resolve("origin"));
+        CacheNode origin = originNode(directory)) {
+      try {
+        for (int i = 0; i < 3; i++) {
+          CacheNodeCommand command = new CacheNodeCommand();
+          List<String> args = new ArrayList<>(List.of("--origin-endpoint", origin.endpoint().toString(),
+              "--port", "0", "--admin-port", "0", "--spool-dir", dir.resolve("spool-" + i).toString(),
+              "--write-back-prefix", "buffered/", "--write-back-dir", dir.resolve("writeback-" + i).toString(),
+              "--cluster-node-id", "node-" + i, "--cluster-gossip-port", gossip.get(i).toString()));
+          gossip.forEach(port -> args.addAll(List.of("--cluster-seed", "127.0.0.1:" + port)));
+          new CommandLine(command).parseArgs(args.toArray(String[]::new));
+          StandaloneCacheNode.Options options = command.options(keys);
+          assertThat(options.writeBack().localFragmentStores()).as("fragments go to the members").isFalse();
+          nodes.add(StandaloneCacheNode.start(options, keys));
+        }
+        for (StandaloneCacheNode node : nodes) {
+          awaitMembers(node.node(), 3);
+        }
+        byte[] body = new byte[300_000];
+        new java.util.Random(7).nextBytes(body);
+        try (S3Client first = client(nodes.get(0)); S3Client third = client(nodes.get(2))) {
+          first.putObject(b -> b.bucket("warehouse").key("buffered/a"), RequestBody.fromBytes(body));
+          assertThat(third.getObjectAsBytes(b -> b.bucket("warehouse").key("buffered/a")).asByteArray())
+              .isEqualTo(body);
+        }
+        WriteBackStats coordinator = nodes.get(0).node().writeBack().stats();
+        assertThat(coordinator.acknowledged()).as("acknowledged once w=3 members held a fragment").isEqualTo(1);
+        assertThat(coordinator.writtenThrough()).isZero();
+        assertThat(dir.resolve("writeback-0").resolve("fragments").resolve("local-0")).doesNotExist();
+      } finally {
+        nodes.forEach(StandaloneCacheNode::close);
+      }
+    }
+  }
+
+  private static void awaitMembers(CacheNode node, int members) throws InterruptedException {
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+    while (node.cluster().view().members().size() != members) {
+      assertThat(System.nanoTime()).as("a view of %d members", members).isLessThan(deadline);
+      Thread.sleep(100);
+    }
+  }
+
+  private static S3Client client(StandaloneCacheNode node) {
+    return new ObjectStoreEndpoint(node.endpoint(), "us-east-1", "client", "client-secret", "warehouse").newClient();
   }
 
   @Test
@@ -130,7 +189,7 @@ class StandaloneCacheNodeITCase {
 
   private StandaloneCacheNode.Options options(CacheNode origin, String catalogUri, WriteBackConfig writeBack) {
     return new StandaloneCacheNode.Options(origin.endpoint(), "us-east-1", "warehouse", "127.0.0.1", 0, 0,
-        "us-east-1", 64L << 20, dir.resolve("spool"), catalogUri, writeBack);
+        "us-east-1", 64L << 20, dir.resolve("spool"), catalogUri, writeBack, null);
   }
 
   /** The write-back settings of {@code verglas cache-node}'s flags. */
