@@ -94,7 +94,8 @@ class LocalClusterITCase {
         .asByteArray();
   }
 
-  private static JsonNode stats(EndpointsFile endpoints) throws Exception {
+  /** The admin port's {@code /stats}. */
+  static JsonNode stats(EndpointsFile endpoints) throws Exception {
     HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
             URI.create(endpoints.adminUri() + "/stats"))
         .header("Authorization", "Bearer " + endpoints.adminToken()).build(),

@@ -3,15 +3,15 @@ package io.verglas.cli.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.verglas.cache.CacheNode;
+import io.verglas.cache.iceberg.ObjectSource;
+import io.verglas.cache.iceberg.ReadOnlyFileIO;
 import io.verglas.cache.writeback.WriteBackStats;
 import io.verglas.catalog.Catalogs;
 import io.verglas.store.ObjectStoreEndpoint;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,9 +29,6 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.io.FileIO;
-import org.apache.iceberg.io.InputFile;
-import org.apache.iceberg.io.OutputFile;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,7 +43,6 @@ import org.junit.jupiter.api.io.TempDir;
  * files from the two fragments left.
  */
 class WriteBackTableITCase {
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final int ROWS = 400;
 
   @TempDir
@@ -75,7 +71,7 @@ class WriteBackTableITCase {
     assertThat(tableFiles).as("the table's metadata, manifest list and data files").hasSizeGreaterThan(2);
     assertThat(tableFiles).as("acknowledged from fragments, not on the origin yet")
         .noneMatch(location -> Files.exists(originFile(location)));
-    JsonNode writeBack = stats(endpoints).path("writeBack");
+    JsonNode writeBack = LocalClusterITCase.stats(endpoints).path("writeBack");
     assertThat(writeBack.path("acknowledged").asLong()).as("PUTs acknowledged from fragments").isPositive();
     assertThat(writeBack.path("writtenThrough").asLong()).as("PUTs written through instead").isZero();
     assertThat(writeBack.path("dirtyObjects").asLong()).as("unpropagated changes").isGreaterThanOrEqualTo(
@@ -95,7 +91,7 @@ class WriteBackTableITCase {
     assertThat(drained.propagated()).isGreaterThanOrEqualTo(tableFiles.size());
     assertThat(tableFiles).as("on the origin").allMatch(location -> Files.exists(originFile(location)));
     String metadata = ((HasTableOperations) committed).operations().current().metadataFileLocation();
-    Table fromOrigin = new BaseTable(new StaticTableOperations(metadata, new OriginDirectoryIO()), "origin");
+    Table fromOrigin = new BaseTable(new StaticTableOperations(metadata, new ReadOnlyFileIO(originDirectory())), "origin");
     assertThat(rows(fromOrigin)).as("read from the origin's directory alone").isEqualTo(expectedRows());
   }
 
@@ -159,18 +155,32 @@ class WriteBackTableITCase {
     return (List<CacheNode>) stack.components().get("cache_node");
   }
 
+  /** Reads {@code s3://BUCKET/KEY} from the origin's directory, {@code DIR/origin/BUCKET/KEY}: no cache node involved. */
+  private ObjectSource originDirectory() {
+    return new ObjectSource() {
+      @Override
+      public long length(String location) {
+        try {
+          return Files.size(originFile(location));
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }
+
+      @Override
+      public byte[] read(String location) {
+        try {
+          return Files.readAllBytes(originFile(location));
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }
+    };
+  }
+
   private Path originFile(String location) {
     URI uri = URI.create(location);
     return stack.config().originDir().resolve(uri.getHost()).resolve(uri.getPath().substring(1));
-  }
-
-  private static JsonNode stats(EndpointsFile endpoints) throws Exception {
-    HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-            URI.create(endpoints.adminUri() + "/stats"))
-        .header("Authorization", "Bearer " + endpoints.adminToken()).build(),
-        HttpResponse.BodyHandlers.ofString());
-    assertThat(response.statusCode()).isEqualTo(200);
-    return JSON.readTree(response.body());
   }
 
   /** The stack's JDBC catalog with its files read through another cache node's S3 endpoint. */
@@ -189,24 +199,6 @@ class WriteBackTableITCase {
       if (catalog instanceof AutoCloseable closeable) {
         closeable.close();
       }
-    }
-  }
-
-  /** Reads {@code s3://BUCKET/KEY} from the origin's directory, {@code DIR/origin/BUCKET/KEY}: no cache node involved. */
-  private final class OriginDirectoryIO implements FileIO {
-    @Override
-    public InputFile newInputFile(String path) {
-      return org.apache.iceberg.Files.localInput(originFile(path).toFile());
-    }
-
-    @Override
-    public OutputFile newOutputFile(String path) {
-      throw new UnsupportedOperationException("Cannot write " + path + ": the origin is read here");
-    }
-
-    @Override
-    public void deleteFile(String path) {
-      throw new UnsupportedOperationException("Cannot delete " + path + ": the origin is read here");
     }
   }
 }
