@@ -196,9 +196,9 @@ public final class WriteBackNode implements AutoCloseable {
       throw new IllegalStateException("Cannot wrap a second origin with one write-back node");
     }
     OriginApplier applier = new OriginApplier(origin);
-    stager = new WriteBackStager(config, journal, nodes, applier, clock::millis,
-        () -> UUID.randomUUID().toString(), fragmentIo,
-        peers == null ? ReplicatedRecords.NONE : peers.replicas());
+    stager = WriteBackStager.builder(config, journal).nodes(nodes).origin(applier).clock(clock::millis)
+        .writeIds(() -> UUID.randomUUID().toString()).fragmentIo(fragmentIo)
+        .replicated(peers == null ? ReplicatedRecords.NONE : peers.replicas()).build();
     propagator = new Propagator(stager, journal, applier);
     scrubber = new Scrubber(stager);
     schedule(config.propagationInterval());

@@ -69,49 +69,94 @@ public final class WriteBackStager {
   private final ReplicatedRecords others;
   private final Map<String, JournalRecord.Pending> latest = new ConcurrentHashMap<>();
 
-  /**
-   * @param nodes the live nodes that may take fragments (this one among them)
-   * @param clock epoch millis for the journal's staged time
-   * @param writeIds pod-unique write ids
-   */
-  public WriteBackStager(WriteBackConfig config, WriteJournal journal, Supplier<List<FragmentNode>> nodes,
-      OriginWriter origin, LongSupplier clock, Supplier<String> writeIds) {
-    this(config, journal, nodes, origin, clock, writeIds, Runnable::run, ReplicatedRecords.NONE);
-  }
-
-  /** As above, with the records other coordinators replicated to this node laid under its own. */
-  public WriteBackStager(WriteBackConfig config, WriteJournal journal, Supplier<List<FragmentNode>> nodes,
-      OriginWriter origin, LongSupplier clock, Supplier<String> writeIds, ReplicatedRecords others) {
-    this(config, journal, nodes, origin, clock, writeIds, Runnable::run, others);
-  }
-
-  /** As the first constructor, with a write's fragments written and committed by {@code fragmentIo}. */
-  public WriteBackStager(WriteBackConfig config, WriteJournal journal, Supplier<List<FragmentNode>> nodes,
-      OriginWriter origin, LongSupplier clock, Supplier<String> writeIds, Executor fragmentIo) {
-    this(config, journal, nodes, origin, clock, writeIds, fragmentIo, ReplicatedRecords.NONE);
-  }
-
-  /**
-   * As the first constructor, with a write's fragments written and committed by {@code fragmentIo}
-   * and the records other coordinators replicated to this node laid under its own.
-   *
-   * @param fragmentIo runs the writes and commits (file and directory fsyncs) of a write's
-   *     fragments, one task per fragment and step, so that they overlap each other and the coding
-   *     of the next stripe; {@link #put} waits for them, so it must not be a bounded pool that
-   *     also runs {@code put}
-   */
-  public WriteBackStager(WriteBackConfig config, WriteJournal journal, Supplier<List<FragmentNode>> nodes,
-      OriginWriter origin, LongSupplier clock, Supplier<String> writeIds, Executor fragmentIo,
-      ReplicatedRecords others) {
-    this.others = Objects.requireNonNull(others, "others");
-    this.config = Objects.requireNonNull(config, "config");
-    this.journal = Objects.requireNonNull(journal, "journal");
-    this.nodes = Objects.requireNonNull(nodes, "nodes");
-    this.origin = Objects.requireNonNull(origin, "origin");
-    this.clock = Objects.requireNonNull(clock, "clock");
-    this.writeIds = Objects.requireNonNull(writeIds, "writeIds");
-    this.fragmentIo = Objects.requireNonNull(fragmentIo, "fragmentIo");
+  private WriteBackStager(Builder builder) {
+    this.config = builder.config;
+    this.journal = builder.journal;
+    this.nodes = required(builder.nodes, "nodes");
+    this.origin = required(builder.origin, "origin");
+    this.clock = required(builder.clock, "clock");
+    this.writeIds = required(builder.writeIds, "writeIds");
+    this.fragmentIo = builder.fragmentIo;
+    this.others = builder.others;
     journal.pending().forEach(r -> latest.put(indexKey(r.identity().bucket(), r.identity().key()), r));
+  }
+
+  private static <T> T required(T value, String name) {
+    if (value == null) {
+      throw new IllegalStateException("Cannot build a write-back stager: no " + name + " set");
+    }
+    return value;
+  }
+
+  /** A stager over {@code journal} (its dirty records indexed at {@link Builder#build}); see {@link Builder}. */
+  public static Builder builder(WriteBackConfig config, WriteJournal journal) {
+    return new Builder(config, journal);
+  }
+
+  /**
+   * Options of a {@link WriteBackStager}: {@code nodes}, {@code origin}, {@code clock} and {@code
+   * writeIds} must be set; fragment writes run on the caller's thread and no other coordinator's
+   * records are laid under this one's unless {@link #fragmentIo} and {@link #replicated} say otherwise.
+   */
+  public static final class Builder {
+    private final WriteBackConfig config;
+    private final WriteJournal journal;
+    private Supplier<List<FragmentNode>> nodes;
+    private OriginWriter origin;
+    private LongSupplier clock;
+    private Supplier<String> writeIds;
+    private Executor fragmentIo = Runnable::run;
+    private ReplicatedRecords others = ReplicatedRecords.NONE;
+
+    private Builder(WriteBackConfig config, WriteJournal journal) {
+      this.config = Objects.requireNonNull(config, "config");
+      this.journal = Objects.requireNonNull(journal, "journal");
+    }
+
+    /** The live nodes that may take fragments (this one among them). */
+    public Builder nodes(Supplier<List<FragmentNode>> value) {
+      this.nodes = Objects.requireNonNull(value, "nodes");
+      return this;
+    }
+
+    /** Where degraded writes go through (before the body, or reconstructed after a shortfall). */
+    public Builder origin(OriginWriter value) {
+      this.origin = Objects.requireNonNull(value, "origin");
+      return this;
+    }
+
+    /** Epoch millis for the journal's staged time. */
+    public Builder clock(LongSupplier value) {
+      this.clock = Objects.requireNonNull(value, "clock");
+      return this;
+    }
+
+    /** Pod-unique write ids. */
+    public Builder writeIds(Supplier<String> value) {
+      this.writeIds = Objects.requireNonNull(value, "writeIds");
+      return this;
+    }
+
+    /**
+     * Runs the writes and commits (file and directory fsyncs) of a write's fragments, one task per
+     * fragment and step, so that they overlap each other and the coding of the next stripe; {@link
+     * #put} waits for them, so it must not be a bounded pool that also runs {@code put}.
+     */
+    public Builder fragmentIo(Executor value) {
+      this.fragmentIo = Objects.requireNonNull(value, "fragmentIo");
+      return this;
+    }
+
+    /** The records other coordinators replicated to this node, laid under its own. */
+    public Builder replicated(ReplicatedRecords value) {
+      this.others = Objects.requireNonNull(value, "replicated");
+      return this;
+    }
+
+    /** @throws IllegalStateException naming the first required option not set */
+    public WriteBackStager build() {
+      return new WriteBackStager(this);
+    }
   }
 
   public WriteBackConfig config() {

@@ -139,7 +139,8 @@ class WriteBackStagerTest {
     assertThat(get(stager, "b", "k")).isEqualTo(second);
     journal.close();
     journal = WriteJournal.open(dir.resolve("journal"));
-    WriteBackStager restarted = new WriteBackStager(stager.config(), journal, () -> nodes, origin, () -> 2, this::writeId);
+    WriteBackStager restarted = WriteBackStager.builder(stager.config(), journal).nodes(() -> nodes).origin(origin)
+        .clock(() -> 2).writeIds(this::writeId).build();
     assertThat(get(restarted, "b", "k")).isEqualTo(second);
     assertThat(get(restarted, "b", "empty")).isEmpty();
     assertThat(journal.dirty()).hasSize(3);
@@ -155,6 +156,15 @@ class WriteBackStagerTest {
     assertNothingStaged(stager);
   }
 
+  @Test
+  void theBuilderNamesARequiredOptionNotSet() throws IOException {
+    WriteBackStager.Builder builder = WriteBackStager.builder(stager(3, 1 << 20, 3).config(), journal)
+        .nodes(() -> nodes).clock(() -> 1).writeIds(this::writeId);
+    assertThatThrownBy(builder::build).isInstanceOf(IllegalStateException.class)
+        .hasMessage("Cannot build a write-back stager: no origin set");
+    assertThat(builder.origin(origin).build().dirty("b", "k")).isEmpty();
+  }
+
   private WriteBackStager stager(int nodeCount, long ceiling, int w) throws IOException {
     WriteBackConfig config = WriteBackConfig.builder().directory(dir).cellBytes(64 << 10).ackFragments(w)
         .fragmentCeilingBytes(ceiling).build();
@@ -162,7 +172,8 @@ class WriteBackStagerTest {
       nodes.add(new FragmentNode("node-" + i, FragmentStore.open(dir.resolve("node-" + i), ceiling)));
     }
     journal = WriteJournal.open(dir.resolve("journal"));
-    return new WriteBackStager(config, journal, () -> nodes, origin, () -> 1, this::writeId, commits);
+    return WriteBackStager.builder(config, journal).nodes(() -> nodes).origin(origin).clock(() -> 1)
+        .writeIds(this::writeId).fragmentIo(commits).build();
   }
 
   private String writeId() {
