@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,7 +48,8 @@ import java.util.function.Supplier;
  * the fragments and written to the origin before returning, and the fragments released; fewer
  * than {@code k}: {@link WriteBackFailedException}, fragments released, nothing journaled.
  * Reads: a per-key index points at the latest acknowledged write (the last acknowledged write
- * wins: index updates happen in journal order under one lock); it is rebuilt from the journal's
+ * wins: a key's index updates happen in its journal order, under the key's lock, which also
+ * orders the replication of its records; a slow peer replicating one key's record holds up no other key); it is rebuilt from the journal's
  * dirty set on start. Time and write ids are injected.
  *
  * <p>Fragment nodes are whatever {@code nodes} supplies: local stores, or the cluster's members
@@ -59,6 +61,8 @@ import java.util.function.Supplier;
  * {@code (k + m) * cell}.
  */
 public final class WriteBackStager {
+  /** Stripes of the per-key lock that orders a key's journal appends and index updates. */
+  static final int KEY_LOCKS = 256;
   private final WriteBackConfig config;
   private final WriteJournal journal;
   private final Supplier<List<FragmentNode>> nodes;
@@ -68,6 +72,7 @@ public final class WriteBackStager {
   private final Executor fragmentIo;
   private final ReplicatedRecords others;
   private final Map<String, JournalRecord.Pending> latest = new ConcurrentHashMap<>();
+  private final Object[] keyLocks = new Object[KEY_LOCKS];
 
   private WriteBackStager(Builder builder) {
     this.config = builder.config;
@@ -78,6 +83,7 @@ public final class WriteBackStager {
     this.writeIds = required(builder.writeIds, "writeIds");
     this.fragmentIo = builder.fragmentIo;
     this.others = builder.others;
+    Arrays.setAll(keyLocks, i -> new Object());
     journal.pending().forEach(r -> latest.put(indexKey(r.identity().bucket(), r.identity().key()), r));
   }
 
@@ -258,7 +264,7 @@ public final class WriteBackStager {
   }
 
   private StageOutcome acknowledge(JournalRecord.Staged record) throws IOException {
-    synchronized (latest) {
+    synchronized (lock(record.identity())) {
       try {
         journal.append(record);
       } catch (IOException | RuntimeException e) {
@@ -312,7 +318,7 @@ public final class WriteBackStager {
    */
   void adopt(JournalRecord.Pending record) throws IOException {
     boolean superseded;
-    synchronized (latest) {
+    synchronized (lock(record.identity())) {
       String key = indexKey(record.identity().bucket(), record.identity().key());
       JournalRecord.Pending now = latest.get(key);
       journal.append(record);
@@ -333,7 +339,7 @@ public final class WriteBackStager {
   public JournalRecord.Deleted delete(String bucket, String key) throws IOException {
     JournalRecord.Deleted record = new JournalRecord.Deleted(new ObjectIdentity(bucket, key, writeIds.get()),
         clock.getAsLong());
-    synchronized (latest) {
+    synchronized (lock(record.identity())) {
       journal.append(record);
       latest.put(indexKey(bucket, key), record);
     }
@@ -393,7 +399,7 @@ public final class WriteBackStager {
    * for a scrubber to remove.
    */
   void retire(JournalRecord.Pending record) throws IOException {
-    synchronized (latest) {
+    synchronized (lock(record.identity())) {
       journal.append(new JournalRecord.Clean(record.identity()));
       latest.remove(indexKey(record.identity().bucket(), record.identity().key()), record);
     }
@@ -407,7 +413,7 @@ public final class WriteBackStager {
    * to it unless a later write of the key took its place meanwhile.
    */
   void replace(JournalRecord.Staged old, JournalRecord.Staged repaired) throws IOException {
-    synchronized (latest) {
+    synchronized (lock(old.identity())) {
       journal.append(repaired);
       latest.replace(indexKey(old.identity().bucket(), old.identity().key()), old, repaired);
     }
@@ -436,6 +442,14 @@ public final class WriteBackStager {
 
   Optional<FragmentNode> node(String id) {
     return nodes.get().stream().filter(n -> n.id().equals(id)).findFirst();
+  }
+
+  /**
+   * The lock of the key's stripe: a key's journal appends (each replicated first, which may wait
+   * for a slow peer) and index updates happen under it, in one order; other keys' do not wait.
+   */
+  private Object lock(ObjectIdentity identity) {
+    return keyLocks[Math.floorMod(indexKey(identity.bucket(), identity.key()).hashCode(), KEY_LOCKS)];
   }
 
   private static String indexKey(String bucket, String key) {

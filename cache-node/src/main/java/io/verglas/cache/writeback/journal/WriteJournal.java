@@ -26,8 +26,11 @@ import java.util.Map;
  * nothing, so replaying a journal after a crash between two steps is safe. Disk: records of
  * clean writes are dropped by {@link #compact} (a new file with the dirty records, fsynced,
  * renamed over the old one, directory fsynced), which runs by itself once stale records
- * outnumber live ones by {@value #COMPACT_SLACK}. Concurrency: one lock; an append is one write
- * and one fsync (group commit is a later step).
+ * outnumber live ones by {@value #COMPACT_SLACK}. Concurrency: one lock over the file and the
+ * dirty set, held for an append's one write and one fsync (group commit is a later step), never
+ * over its replication: a slow or stalled peer holds up only the appends waiting for it, not the
+ * others, nor reads of the dirty set. Appends of one write are ordered by the caller (the
+ * stager's per-key locks), so each copy sees them in this journal's order.
  */
 public final class WriteJournal implements Closeable {
   /** Stale records tolerated beyond twice the live ones before compaction. */
@@ -95,9 +98,16 @@ public final class WriteJournal implements Closeable {
     channel.force(true);
   }
 
-  /** Replicates the record (see {@link Replication}), appends it and fsyncs the journal before returning. */
-  public synchronized void append(JournalRecord record) throws IOException {
+  /**
+   * Replicates the record (see {@link Replication}; outside this journal's lock), then appends it
+   * and fsyncs the journal before returning: a record reaches its copies before it is journaled here.
+   */
+  public void append(JournalRecord record) throws IOException {
     replication.replicate(record);
+    appendLocally(record);
+  }
+
+  private synchronized void appendLocally(JournalRecord record) throws IOException {
     writeFully(channel, ByteBuffer.wrap(JournalCodec.frame(record)), channel.size());
     channel.force(true);
     apply(record);

@@ -23,7 +23,8 @@ import java.util.stream.Collectors;
  * other copies, and clean marks, are best effort: a member that misses a clean mark keeps a
  * record whose fragments are gone (its GETs of that write fail and fall back to the origin;
  * reconciling such stale copies is not built yet). Members gone from the view are skipped.
- * Messages go out in parallel; the append waits for the answers (at most the peer timeout).
+ * Messages go out in parallel; the append waits for the answers (at most the peer timeout),
+ * outside the journal's lock: a slow peer delays the appends of the keys waiting for it only.
  */
 public final class JournalReplication implements WriteJournal.Replication {
   private final PeerTransport transport;
