@@ -60,7 +60,8 @@ import org.slf4j.LoggerFactory;
  * WriteBackConfig#MAX_PROPAGATION_BACKOFF}), so an origin outage costs one attempt per buffered
  * key per backoff period, and nothing is dropped. Each origin call goes through the node's
  * origin protection (concurrency limit, circuit breaker) since {@link #wrap} is given the
- * protected origin. Scrubbing: every {@value #SCRUB_EVERY_PASSES} passes on the same thread; in a
+ * protected origin. Scrubbing: every {@value #SCRUB_EVERY_PASSES} passes on the same thread, each
+ * scrub followed by a sweep of orphan fragments ({@link OrphanSweep}); in a
  * cluster, reconciling the journal copies kept for other coordinators ({@link #reconcile})
  * every {@value #RECONCILE_EVERY_PASSES}.
  * Threads: staging and reconstruction run on {@value #BLOCKING_THREADS} threads of their own;
@@ -90,9 +91,11 @@ public final class WriteBackNode implements AutoCloseable {
   private final LongAdder recovered = new LongAdder();
   private final AtomicLong repaired = new AtomicLong();
   private final AtomicLong unrepairable = new AtomicLong();
+  private final LongAdder orphansRemoved = new LongAdder();
   private WriteBackStager stager;
   private Propagator propagator;
   private Scrubber scrubber;
+  private OrphanSweep orphans;
   private Duration backoff;
   private long passes;
 
@@ -201,6 +204,7 @@ public final class WriteBackNode implements AutoCloseable {
         .replicated(peers == null ? ReplicatedRecords.NONE : peers.replicas()).build();
     propagator = new Propagator(stager, journal, applier);
     scrubber = new Scrubber(stager);
+    orphans = new OrphanSweep(nodes, stager::liveWrites, clock::millis);
     schedule(config.propagationInterval());
     return new WriteBackOrigin(origin, config, stager, propagator, blocking, this::counted);
   }
@@ -228,6 +232,7 @@ public final class WriteBackNode implements AutoCloseable {
       }
       if (++passes % SCRUB_EVERY_PASSES == 0) {
         scrub();
+        removeOrphans(config.orphanGracePeriod());
       }
       if (passes % RECONCILE_EVERY_PASSES == 0) {
         reconcile(STALE_COPY_AGE);
@@ -309,6 +314,23 @@ public final class WriteBackNode implements AutoCloseable {
     return report;
   }
 
+  /**
+   * Removes the fragments of this node's stores that no live write names and that are older than
+   * {@code grace} ({@link OrphanSweep}); returns how many. Nothing while this node is recovering
+   * its lost journal. Also after every scrub, with {@link WriteBackConfig#orphanGracePeriod}.
+   */
+  public int removeOrphans(Duration grace) throws IOException {
+    if (peers != null && peers.recovery() != null && !peers.recovery().complete()) {
+      return 0;
+    }
+    int removed = orphans.runOnce(grace);
+    orphansRemoved.add(removed);
+    if (removed > 0) {
+      LOG.info("Write-back removed {} orphan fragments (no journal record names them, older than {})", removed, grace);
+    }
+    return removed;
+  }
+
   /** One propagation pass now (recovery first), on the caller's thread (tests, and draining before a stop). */
   public Propagator.Pass propagate() throws IOException {
     recover();
@@ -327,7 +349,7 @@ public final class WriteBackNode implements AutoCloseable {
     boolean started = propagator != null;
     return new WriteBackStats(pending.size(), bytes, age, acknowledged.sum(), writtenThrough.sum(),
         started ? propagator.propagated() : 0, started ? propagator.propagatedBytes() : 0,
-        started ? propagator.failures() : 0, repaired.get(), unrepairable.get());
+        started ? propagator.failures() : 0, repaired.get(), unrepairable.get(), orphansRemoved.sum());
   }
 
   @Override

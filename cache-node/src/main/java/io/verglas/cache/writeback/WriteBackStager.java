@@ -21,10 +21,12 @@ import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
@@ -73,6 +75,7 @@ public final class WriteBackStager {
   private final ReplicatedRecords others;
   private final Map<String, JournalRecord.Pending> latest = new ConcurrentHashMap<>();
   private final Object[] keyLocks = new Object[KEY_LOCKS];
+  private final Set<ObjectIdentity> staging = ConcurrentHashMap.newKeySet();
 
   private WriteBackStager(Builder builder) {
     this.config = builder.config;
@@ -184,6 +187,18 @@ public final class WriteBackStager {
   public StageOutcome put(String bucket, String key, Function<byte[], Map<String, String>> metadata, long length,
       InputStream body, OriginWriter through) throws IOException {
     ObjectIdentity id = new ObjectIdentity(bucket, key, writeIds.get());
+    staging.add(id);
+    try {
+      return stage(id, metadata, length, body, through);
+    } finally {
+      staging.remove(id); // after its record was journaled, or its fragments released
+    }
+  }
+
+  private StageOutcome stage(ObjectIdentity id, Function<byte[], Map<String, String>> metadata, long length,
+      InputStream body, OriginWriter through) throws IOException {
+    String bucket = id.bucket();
+    String key = id.key();
     Geometry geometry = config.geometry();
     List<FragmentNode> chosen = choose(id, geometry, length);
     if (chosen.size() < config.ackFragments()) {
@@ -417,6 +432,19 @@ public final class WriteBackStager {
       journal.append(repaired);
       latest.replace(indexKey(old.identity().bucket(), old.identity().key()), old, repaired);
     }
+  }
+
+  /**
+   * Every write whose fragments must stay: those being staged (their fragments may be committed
+   * before their record is journaled), read first, then this journal's pending records, then the
+   * copies other coordinators replicated here. A write is staging from before its first fragment
+   * is created until its record was journaled or its fragments released, so none is missed.
+   */
+  Set<ObjectIdentity> liveWrites() {
+    Set<ObjectIdentity> live = new HashSet<>(staging);
+    journal.pending().forEach(r -> live.add(r.identity()));
+    live.addAll(others.identities());
+    return live;
   }
 
   List<JournalRecord.Staged> dirtyWrites() {

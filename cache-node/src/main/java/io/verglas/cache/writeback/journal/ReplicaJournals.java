@@ -1,5 +1,6 @@
 package io.verglas.cache.writeback.journal;
 
+import io.verglas.cache.writeback.fragment.ObjectIdentity;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -8,10 +9,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 
@@ -86,6 +89,13 @@ public final class ReplicaJournals implements ReplicatedRecords, Closeable {
   public synchronized List<JournalRecord.Pending> pending(String coordinator) {
     WriteJournal journal = journals.get(coordinator);
     return journal == null ? List.of() : journal.pending();
+  }
+
+  @Override
+  public synchronized Set<ObjectIdentity> identities() {
+    Set<ObjectIdentity> found = new HashSet<>();
+    byKey.values().forEach(records -> records.forEach(r -> found.add(r.identity())));
+    return found;
   }
 
   @Override
