@@ -26,6 +26,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -76,6 +77,8 @@ public final class WriteBackNode implements AutoCloseable {
   public static final Duration STALE_COPY_AGE = Duration.ofMinutes(1);
   /** The largest cell in a cluster: one cell and its request header travel in one peer frame. */
   public static final int MAX_CLUSTER_CELL_BYTES = PeerClient.MAX_WRITE_BACK_BYTES - 64;
+  /** The precision of an origin's Last-Modified (S3's is a second): how much earlier than this node's start still counts as after it. */
+  static final Duration LAST_MODIFIED_PRECISION = Duration.ofSeconds(1);
   private static final Logger LOG = LoggerFactory.getLogger(WriteBackNode.class);
 
   private final WriteBackConfig config;
@@ -86,6 +89,7 @@ public final class WriteBackNode implements AutoCloseable {
   private final ExecutorService blocking;
   private final ExecutorService fragmentIo;
   private final ScheduledExecutorService propagation;
+  private final Instant opened;
   private final LongAdder acknowledged = new LongAdder();
   private final LongAdder writtenThrough = new LongAdder();
   private final LongAdder recovered = new LongAdder();
@@ -95,6 +99,7 @@ public final class WriteBackNode implements AutoCloseable {
   private WriteBackStager stager;
   private Propagator propagator;
   private Scrubber scrubber;
+  private OriginApplier applier;
   private OrphanSweep orphans;
   private Duration backoff;
   private long passes;
@@ -115,6 +120,7 @@ public final class WriteBackNode implements AutoCloseable {
         threads("verglas-writeback-fragment-io"));
     this.propagation = Executors.newSingleThreadScheduledExecutor(threads("verglas-writeback-propagator"));
     this.backoff = config.propagationInterval();
+    this.opened = clock.instant();
   }
 
   /** Opens the node's local stores and replays its journal (a node outside a cluster). */
@@ -198,7 +204,7 @@ public final class WriteBackNode implements AutoCloseable {
     if (stager != null) {
       throw new IllegalStateException("Cannot wrap a second origin with one write-back node");
     }
-    OriginApplier applier = new OriginApplier(origin);
+    applier = new OriginApplier(origin);
     stager = WriteBackStager.builder(config, journal).nodes(nodes).origin(applier).clock(clock::millis)
         .writeIds(() -> UUID.randomUUID().toString()).fragmentIo(fragmentIo)
         .replicated(peers == null ? ReplicatedRecords.NONE : peers.replicas()).build();
@@ -249,8 +255,17 @@ public final class WriteBackNode implements AutoCloseable {
   /**
    * While this coordinator's journal was lost (new on start), adopts the records the members not
    * asked yet keep for it; returns how many it adopted now. Also the first step of every pass.
+   *
+   * <p>Each record is checked first: a write must still have {@code k} fragments ({@link
+   * #intact}); a write or a delete whose key was written at the origin since this node started
+   * (any such write is later than every change the lost journal held: a write through this node
+   * since then, another node's or one outside the cache) is superseded and retired, never
+   * applied; so is one a later change of the key here supersedes ({@link WriteBackStager#adopt}).
+   * Without the check, a recovered delete would remove the newer object from the origin, and a
+   * recovered write would overwrite it. A record whose origin check fails is held back and
+   * checked again on the next pass.
    */
-  public int recover() throws IOException {
+  public synchronized int recover() throws IOException {
     JournalRecovery recovery = peers == null ? null : peers.recovery();
     if (recovery == null || recovery.complete()) {
       return 0;
@@ -259,13 +274,31 @@ public final class WriteBackNode implements AutoCloseable {
     List<JournalRecord.Pending> records = recovery.fetch();
     Set<ObjectIdentity> known = journal.pending().stream().map(JournalRecord::identity).collect(Collectors.toSet());
     for (JournalRecord.Pending record : records) {
-      if (!known.contains(record.identity()) && intact(record)) {
-        stager.adopt(record);
+      if (known.contains(record.identity()) || !intact(record)) {
+        continue;
+      }
+      boolean changed;
+      try {
+        changed = writtenSinceStart(record);
+      } catch (IOException | RuntimeException e) {
+        LOG.debug("Cannot check the recovered change {} at the origin: {}; next pass", record.identity(), e.toString());
+        recovery.holdBack(record);
+        continue;
+      }
+      if (stager.adopt(record, changed)) {
         recovered.increment();
         adopted++;
+      } else {
+        LOG.info("Write-back recovery retires {}: a later change of its key is known", record.identity());
       }
     }
     return adopted;
+  }
+
+  /** Whether the origin's object of the record's key was written since this node started (its journal was lost). */
+  private boolean writtenSinceStart(JournalRecord.Pending record) throws IOException {
+    Optional<Instant> written = applier.lastModified(record.identity().bucket(), record.identity().key());
+    return written.isPresent() && !written.get().isBefore(opened.minus(LAST_MODIFIED_PRECISION));
   }
 
   /**

@@ -329,22 +329,27 @@ public final class WriteBackStager {
 
   /**
    * Journals (replicated, fsynced) and indexes a pending record recovered from the copies other
-   * nodes keep, unless a later change of its key is indexed already.
+   * nodes keep, and returns true; unless it is superseded: {@code changedSince} (the caller found
+   * a later change of its key), or a later change of its key is indexed here or was replicated
+   * here by another coordinator. A superseded record is retired without being journaled (its
+   * clean mark drops the copies, its fragments are released): it must never reach the origin.
    */
-  void adopt(JournalRecord.Pending record) throws IOException {
-    boolean superseded;
+  boolean adopt(JournalRecord.Pending record, boolean changedSince) throws IOException {
+    String bucket = record.identity().bucket();
+    String key = record.identity().key();
     synchronized (lock(record.identity())) {
-      String key = indexKey(record.identity().bucket(), record.identity().key());
-      JournalRecord.Pending now = latest.get(key);
-      journal.append(record);
-      superseded = now != null && later(now, record) == now;
+      JournalRecord.Pending now = latest.get(indexKey(bucket, key));
+      JournalRecord.Pending theirs = others.latest(bucket, key).orElse(null);
+      boolean superseded = changedSince || (now != null && later(now, record) == now)
+          || (theirs != null && later(record, theirs) == theirs);
       if (!superseded) {
-        latest.put(key, record);
+        journal.append(record);
+        latest.put(indexKey(bucket, key), record);
+        return true;
       }
     }
-    if (superseded) {
-      retire(record); // a later write of the key was acknowledged since: this one must never reach the origin
-    }
+    retire(record);
+    return false;
   }
 
   /**
