@@ -73,6 +73,7 @@ public final class WriteBackNode implements AutoCloseable {
   static final int BLOCKING_THREADS = 4;
   static final int SCRUB_EVERY_PASSES = 300;
   static final int RECONCILE_EVERY_PASSES = 50;
+  static final int RELEASE_AGAIN_PASSES = 300;
   /** How old a journal copy must be before reconciliation may drop it (its coordinator journals after replicating). */
   public static final Duration STALE_COPY_AGE = Duration.ofMinutes(1);
   /** The largest cell in a cluster: one cell and its request header travel in one peer frame. */
@@ -102,6 +103,8 @@ public final class WriteBackNode implements AutoCloseable {
   private OriginApplier applier;
   private OrphanSweep orphans;
   private Duration backoff;
+  private List<JournalRecord.Staged> retiredAtStart;
+  private int releasePasses;
   private long passes;
 
   /** The cluster side of a node: the fragment service its peers use, replicas it keeps, its recovery. */
@@ -121,6 +124,7 @@ public final class WriteBackNode implements AutoCloseable {
     this.propagation = Executors.newSingleThreadScheduledExecutor(threads("verglas-writeback-propagator"));
     this.backoff = config.propagationInterval();
     this.opened = clock.instant();
+    this.retiredAtStart = journal.retiredAtReplay();
   }
 
   /** Opens the node's local stores and replays its journal (a node outside a cluster). */
@@ -230,6 +234,7 @@ public final class WriteBackNode implements AutoCloseable {
   private void pass() {
     boolean failed;
     try {
+      releaseRetired();
       recover();
       Propagator.Pass pass = propagator.runOnce();
       failed = pass.failed() > 0;
@@ -250,6 +255,19 @@ public final class WriteBackNode implements AutoCloseable {
     backoff = failed ? min(backoff.multipliedBy(2), WriteBackConfig.MAX_PROPAGATION_BACKOFF)
         : config.propagationInterval();
     schedule(backoff);
+  }
+
+  /**
+   * Releases again the fragments of the last writes the journal had marked clean when it was
+   * opened (a crash may have cut their release short), on each pass until every one was released
+   * or for {@value #RELEASE_AGAIN_PASSES} passes (the cluster view may still be forming); what
+   * remains is the orphan sweep's. Returns how many writes are left.
+   */
+  public synchronized int releaseRetired() {
+    if (!retiredAtStart.isEmpty()) {
+      retiredAtStart = ++releasePasses > RELEASE_AGAIN_PASSES ? List.of() : stager.releaseAgain(retiredAtStart);
+    }
+    return retiredAtStart.size();
   }
 
   /**

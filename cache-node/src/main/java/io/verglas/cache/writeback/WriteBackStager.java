@@ -461,16 +461,32 @@ public final class WriteBackStager {
   }
 
   private void release(JournalRecord.Staged record) {
+    releaseAll(record);
+  }
+
+  /**
+   * Releases the fragments of writes marked clean ({@link WriteJournal#retiredAtReplay}) again;
+   * returns those with a fragment whose node is not live now or did not answer, to be tried again.
+   */
+  List<JournalRecord.Staged> releaseAgain(List<JournalRecord.Staged> retired) {
+    return retired.stream().filter(r -> !releaseAll(r)).toList();
+  }
+
+  /** Releases every fragment of the write; false when one's node is not live or did not answer (left for the orphan sweep). */
+  private boolean releaseAll(JournalRecord.Staged record) {
+    boolean all = true;
     for (Placement p : record.placements()) {
       Optional<FragmentNode> node = node(p.nodeId());
       try {
         if (node.isPresent()) {
           node.get().store().release(record.identity(), p.fragment());
         }
+        all &= node.isPresent();
       } catch (IOException e) {
-        // left for the scrubber: a fragment of no journaled write
+        all = false;
       }
     }
+    return all;
   }
 
   Optional<FragmentNode> node(String id) {

@@ -162,6 +162,27 @@ class WriteBackStagerTest {
   }
 
   @Test
+  void theFragmentsOfAWriteMarkedCleanJustBeforeACrashAreReleasedAgainAfterTheRestart() throws IOException {
+    WriteBackStager stager = stager(3, 1 << 20, 3);
+    byte[] body = body(100_000);
+    JournalRecord.Staged record = ((StageOutcome.Acknowledged) stager.put("b", "k", META, body.length,
+        new ByteArrayInputStream(body))).record();
+    journal.append(new JournalRecord.Clean(record.identity())); // then the crash, before the release
+    journal.close();
+    journal = WriteJournal.open(dir.resolve("journal"));
+    assertThat(journal.retiredAtReplay()).containsExactly(record);
+    List<FragmentNode> live = new ArrayList<>(nodes.subList(0, 2));
+    WriteBackStager restarted = WriteBackStager.builder(stager.config(), journal).nodes(() -> live).origin(origin)
+        .clock(() -> 2).writeIds(this::writeId).build();
+
+    assertThat(restarted.releaseAgain(journal.retiredAtReplay())).as("node-2 is not live").containsExactly(record);
+    assertThat(nodes.get(2).local().list()).hasSize(1);
+    live.add(nodes.get(2));
+    assertThat(restarted.releaseAgain(List.of(record))).isEmpty();
+    assertThat(usedBytes()).isZero();
+  }
+
+  @Test
   void theBuilderNamesARequiredOptionNotSet() throws IOException {
     WriteBackStager.Builder builder = WriteBackStager.builder(stager(3, 1 << 20, 3).config(), journal)
         .nodes(() -> nodes).clock(() -> 1).writeIds(this::writeId);
