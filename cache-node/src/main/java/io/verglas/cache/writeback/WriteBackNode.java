@@ -54,8 +54,10 @@ import org.slf4j.LoggerFactory;
  * the other members first ({@code replicas/} on each), so every node serves reads of every
  * buffered write, and a coordinator whose journal is new on start (its disk was wiped) takes
  * its pending records back from those copies on its propagation passes, until every member
- * answered. Restart: the journal is replayed on open, the stager's
- * index rebuilt from its dirty records, and the propagator picks them up on its first pass.
+ * answered, checking each record before it adopts it ({@link #recover}). Restart: the journal
+ * is replayed on open, the stager's index rebuilt from its dirty records, and the propagator
+ * picks them up on its first pass; the fragments of the last writes the journal marked clean
+ * are released again ({@link #releaseRetired}), in case a crash cut their release short.
  * Propagation: one thread runs a pass every {@link WriteBackConfig#propagationInterval()};
  * after a pass with failures it waits twice as long as before (up to {@link
  * WriteBackConfig#MAX_PROPAGATION_BACKOFF}), so an origin outage costs one attempt per buffered
