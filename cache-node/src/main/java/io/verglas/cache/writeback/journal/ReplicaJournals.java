@@ -60,14 +60,53 @@ public final class ReplicaJournals implements ReplicatedRecords, Closeable {
     return replicas;
   }
 
-  /** Appends (fsynced) a record of {@code coordinator}'s journal. */
+  /**
+   * Appends (fsynced) a record {@code coordinator} sent of its journal. A clean mark also marks
+   * clean the copies of the same key held before the cleaned record: a coordinator applies a
+   * key's changes in its journal order, which its copies follow, so those are done too, and a
+   * copy whose own clean mark this node missed would otherwise hide the key's newer object
+   * (a stale delete) until reconciliation. Nothing more when the cleaned record is not held here.
+   */
   public synchronized void append(String coordinator, JournalRecord record) throws IOException {
+    WriteJournal journal = journal(coordinator);
+    List<JournalRecord.Pending> done = record instanceof JournalRecord.Clean
+        ? heldBefore(journal.pending(), record.identity()) : List.of();
+    append(journal, record);
+    for (JournalRecord.Pending earlier : done) {
+      append(journal, new JournalRecord.Clean(earlier.identity()));
+    }
+  }
+
+  /** Marks one copy of {@code coordinator}'s clean (fsynced): its coordinator no longer holds it. */
+  public synchronized void dropStale(String coordinator, ObjectIdentity identity) throws IOException {
+    append(journal(coordinator), new JournalRecord.Clean(identity));
+  }
+
+  private WriteJournal journal(String coordinator) throws IOException {
     WriteJournal journal = journals.get(coordinator);
     if (journal == null) {
       String name = HexFormat.of().formatHex(coordinator.getBytes(StandardCharsets.UTF_8));
       journal = WriteJournal.open(directory.resolve(name));
       journals.put(coordinator, journal);
     }
+    return journal;
+  }
+
+  /** The pending records of the key of {@code cleaned} before it in journal order; none when it is not held. */
+  private static List<JournalRecord.Pending> heldBefore(List<JournalRecord.Pending> pending, ObjectIdentity cleaned) {
+    List<JournalRecord.Pending> earlier = new ArrayList<>();
+    for (JournalRecord.Pending p : pending) {
+      if (p.identity().equals(cleaned)) {
+        return earlier;
+      }
+      if (p.identity().bucket().equals(cleaned.bucket()) && p.identity().key().equals(cleaned.key())) {
+        earlier.add(p);
+      }
+    }
+    return List.of();
+  }
+
+  private void append(WriteJournal journal, JournalRecord record) throws IOException {
     journal.append(record);
     List<JournalRecord.Pending> ofKey = byKey.get(indexKey(record.identity().bucket(), record.identity().key()));
     if (ofKey != null) {
