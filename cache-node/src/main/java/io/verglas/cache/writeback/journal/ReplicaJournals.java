@@ -62,8 +62,9 @@ public final class ReplicaJournals implements ReplicatedRecords, Closeable {
 
   /**
    * Appends (fsynced) a record {@code coordinator} sent of its journal. A clean mark also marks
-   * clean the copies of the same key held before the cleaned record: a coordinator applies a
-   * key's changes in its journal order, which its copies follow, so those are done too, and a
+   * clean the copies of the same key held and staged before the cleaned record: a coordinator
+   * applies a key's changes in its journal order, so those are done too (this assumes its clock
+   * does not step back between two changes of a key), and a
    * copy whose own clean mark this node missed would otherwise hide the key's newer object
    * (a stale delete) until reconciliation. Nothing more when the cleaned record is not held here.
    */
@@ -92,11 +93,16 @@ public final class ReplicaJournals implements ReplicatedRecords, Closeable {
     return journal;
   }
 
-  /** The pending records of the key of {@code cleaned} before it in journal order; none when it is not held. */
+  /**
+   * The pending records of the key of {@code cleaned} held before it and staged before it; none
+   * when it is not held. Both orders, because a copy can arrive late (a member that missed a
+   * record gets it with a repair's new placements, after the key's later records).
+   */
   private static List<JournalRecord.Pending> heldBefore(List<JournalRecord.Pending> pending, ObjectIdentity cleaned) {
     List<JournalRecord.Pending> earlier = new ArrayList<>();
     for (JournalRecord.Pending p : pending) {
       if (p.identity().equals(cleaned)) {
+        earlier.removeIf(e -> e.stagedAtMillis() >= p.stagedAtMillis());
         return earlier;
       }
       if (p.identity().bucket().equals(cleaned.bucket()) && p.identity().key().equals(cleaned.key())) {

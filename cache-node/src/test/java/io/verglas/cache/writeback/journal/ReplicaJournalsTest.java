@@ -46,6 +46,18 @@ class ReplicaJournalsTest {
   }
 
   @Test
+  void aCopyThatArrivedLateWithARepairDropsNoLaterRecordOfItsKey() throws IOException {
+    JournalRecord.Staged later = staged("k", "w-2", 20);
+    JournalRecord.Staged repaired = staged("k", "w-1", 10); // missed at first, held since its repair
+    try (ReplicaJournals replicas = ReplicaJournals.open(dir)) {
+      replicas.append("node-a", later);
+      replicas.append("node-a", repaired);
+      replicas.append("node-a", new JournalRecord.Clean(repaired.identity()));
+      assertThat(replicas.pending("node-a")).containsExactly(later);
+    }
+  }
+
+  @Test
   void aStaleCopyDroppedByReconciliationDropsOnlyItself() throws IOException {
     JournalRecord.Staged first = staged("k", "w-1", 10);
     JournalRecord.Staged second = staged("k", "w-2", 20);
