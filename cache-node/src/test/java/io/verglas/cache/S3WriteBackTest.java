@@ -151,7 +151,7 @@ class S3WriteBackTest {
       assertThat(counting.putsByKey.get("tables/o" + i)).hasValue(1);
     }
     assertThat(metrics()).contains("verglas_cache_writeback_dirty_objects 0\n",
-        "verglas_cache_writeback_propagated_total 12\n");
+        "verglas_cache_writeback_propagated_total 12\n", "verglas_cache_writeback_orphan_fragments_removed_total 0\n");
   }
 
   @Test

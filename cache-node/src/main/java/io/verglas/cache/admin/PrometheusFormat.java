@@ -107,6 +107,7 @@ public final class PrometheusFormat {
     metric(out, "writeback_propagation_failures_total", "counter", "Failed attempts to apply a buffered change.", w.propagationFailures());
     metric(out, "writeback_fragments_repaired_total", "counter", "Fragments rewritten by the scrubber.", w.fragmentsRepaired());
     metric(out, "writeback_unrepairable_writes", "gauge", "Writes the last scrub found with fewer than k healthy fragments.", w.unrepairable());
+    metric(out, "writeback_orphan_fragments_removed_total", "counter", "Fragments no journal record named, removed after the grace period.", w.orphansRemoved());
   }
 
   private static void cluster(StringBuilder out, ClusterStats c) {

@@ -2,11 +2,14 @@ package io.verglas.cache.writeback;
 
 import io.verglas.cache.origin.ObjectBody;
 import io.verglas.cache.origin.Origin;
+import io.verglas.cache.origin.OriginException;
 import io.verglas.cache.origin.WriteCondition;
 import java.io.IOException;
 import java.io.InputStream;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
@@ -32,6 +35,18 @@ final class OriginApplier implements OriginWriter {
   @Override
   public void delete(String bucket, String key) throws IOException {
     await(origin.delete(bucket, key, WriteCondition.NONE));
+  }
+
+  /** When the origin's object of the key was last written; empty when there is none. */
+  Optional<Instant> lastModified(String bucket, String key) throws IOException {
+    try {
+      return Optional.of(await(origin.head(bucket, key)).lastModified());
+    } catch (OriginException e) {
+      if (e.reason() == OriginException.Reason.NO_SUCH_KEY) {
+        return Optional.empty();
+      }
+      throw e;
+    }
   }
 
   static ObjectBody readOnce(InputStream body, long length) {

@@ -27,15 +27,19 @@ import java.util.Objects;
  *     nodes: for tests and single-node setups that accept losing buffered writes with the disk
  * @param propagationInterval how often the node's propagator looks for buffered changes; after
  *     a failed pass it waits twice as long each time, up to {@link #MAX_PROPAGATION_BACKOFF}
+ * @param orphanGracePeriod how old a fragment no journal record names must be before the node
+ *     removes it (with each scrub): far above a PUT's staging time, since another coordinator's
+ *     fragments are committed here before its record arrives
  */
 public record WriteBackConfig(Geometry geometry, int ackFragments, Path directory, long fragmentCeilingBytes,
-    List<Scope> scopes, boolean localFragmentStores, Duration propagationInterval) {
+    List<Scope> scopes, boolean localFragmentStores, Duration propagationInterval, Duration orphanGracePeriod) {
   public static final int DEFAULT_DATA_FRAGMENTS = 2;
   public static final int DEFAULT_PARITY_FRAGMENTS = 1;
   public static final int DEFAULT_CELL_BYTES = 1 << 20;
   public static final long DEFAULT_FRAGMENT_CEILING_BYTES = 8L << 30;
   public static final Duration DEFAULT_PROPAGATION_INTERVAL = Duration.ofMillis(200);
   public static final Duration MAX_PROPAGATION_BACKOFF = Duration.ofSeconds(30);
+  public static final Duration DEFAULT_ORPHAN_GRACE_PERIOD = Duration.ofMinutes(10);
 
   /** A bucket, and the key prefix in it ("" for every key), whose writes are buffered. */
   public record Scope(String bucket, String prefix) {
@@ -56,6 +60,7 @@ public record WriteBackConfig(Geometry geometry, int ackFragments, Path director
     Objects.requireNonNull(directory, "directory");
     scopes = List.copyOf(scopes);
     Objects.requireNonNull(propagationInterval, "propagationInterval");
+    Objects.requireNonNull(orphanGracePeriod, "orphanGracePeriod");
   }
 
   /** Whether writes of the key are buffered. */
@@ -91,6 +96,7 @@ public record WriteBackConfig(Geometry geometry, int ackFragments, Path director
     private final List<Scope> scopes = new ArrayList<>();
     private Boolean localFragmentStores;
     private Duration propagationInterval;
+    private Duration orphanGracePeriod;
 
     private Builder() {}
 
@@ -114,6 +120,16 @@ public record WriteBackConfig(Geometry geometry, int ackFragments, Path director
         throw new IllegalArgumentException("Invalid propagation interval: " + value + " (must be positive)");
       }
       propagationInterval = value;
+      return this;
+    }
+
+    /** Default {@link WriteBackConfig#DEFAULT_ORPHAN_GRACE_PERIOD}. */
+    public Builder orphanGracePeriod(Duration value) {
+      once(orphanGracePeriod, "orphanGracePeriod");
+      if (value.isNegative()) {
+        throw new IllegalArgumentException("Invalid orphan grace period: " + value + " (must not be negative)");
+      }
+      orphanGracePeriod = value;
       return this;
     }
 
@@ -175,7 +191,8 @@ public record WriteBackConfig(Geometry geometry, int ackFragments, Path director
       return new WriteBackConfig(geometry, w, directory,
           fragmentCeilingBytes == null ? DEFAULT_FRAGMENT_CEILING_BYTES : fragmentCeilingBytes, scopes,
           localFragmentStores != null && localFragmentStores,
-          propagationInterval == null ? DEFAULT_PROPAGATION_INTERVAL : propagationInterval);
+          propagationInterval == null ? DEFAULT_PROPAGATION_INTERVAL : propagationInterval,
+          orphanGracePeriod == null ? DEFAULT_ORPHAN_GRACE_PERIOD : orphanGracePeriod);
     }
 
     private static int or(Integer value, int fallback) {

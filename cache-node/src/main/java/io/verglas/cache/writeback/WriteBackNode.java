@@ -26,6 +26,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -53,14 +54,17 @@ import org.slf4j.LoggerFactory;
  * the other members first ({@code replicas/} on each), so every node serves reads of every
  * buffered write, and a coordinator whose journal is new on start (its disk was wiped) takes
  * its pending records back from those copies on its propagation passes, until every member
- * answered. Restart: the journal is replayed on open, the stager's
- * index rebuilt from its dirty records, and the propagator picks them up on its first pass.
+ * answered, checking each record before it adopts it ({@link #recover}). Restart: the journal
+ * is replayed on open, the stager's index rebuilt from its dirty records, and the propagator
+ * picks them up on its first pass; the fragments of the last writes the journal marked clean
+ * are released again ({@link #releaseRetired}), in case a crash cut their release short.
  * Propagation: one thread runs a pass every {@link WriteBackConfig#propagationInterval()};
  * after a pass with failures it waits twice as long as before (up to {@link
  * WriteBackConfig#MAX_PROPAGATION_BACKOFF}), so an origin outage costs one attempt per buffered
  * key per backoff period, and nothing is dropped. Each origin call goes through the node's
  * origin protection (concurrency limit, circuit breaker) since {@link #wrap} is given the
- * protected origin. Scrubbing: every {@value #SCRUB_EVERY_PASSES} passes on the same thread; in a
+ * protected origin. Scrubbing: every {@value #SCRUB_EVERY_PASSES} passes on the same thread, each
+ * scrub followed by a sweep of orphan fragments ({@link OrphanSweep}); in a
  * cluster, reconciling the journal copies kept for other coordinators ({@link #reconcile})
  * every {@value #RECONCILE_EVERY_PASSES}.
  * Threads: staging and reconstruction run on {@value #BLOCKING_THREADS} threads of their own;
@@ -71,10 +75,13 @@ public final class WriteBackNode implements AutoCloseable {
   static final int BLOCKING_THREADS = 4;
   static final int SCRUB_EVERY_PASSES = 300;
   static final int RECONCILE_EVERY_PASSES = 50;
+  static final int RELEASE_AGAIN_PASSES = 300;
   /** How old a journal copy must be before reconciliation may drop it (its coordinator journals after replicating). */
   public static final Duration STALE_COPY_AGE = Duration.ofMinutes(1);
   /** The largest cell in a cluster: one cell and its request header travel in one peer frame. */
   public static final int MAX_CLUSTER_CELL_BYTES = PeerClient.MAX_WRITE_BACK_BYTES - 64;
+  /** The precision of an origin's Last-Modified (S3's is a second): how much earlier than this node's start still counts as after it. */
+  static final Duration LAST_MODIFIED_PRECISION = Duration.ofSeconds(1);
   private static final Logger LOG = LoggerFactory.getLogger(WriteBackNode.class);
 
   private final WriteBackConfig config;
@@ -85,15 +92,21 @@ public final class WriteBackNode implements AutoCloseable {
   private final ExecutorService blocking;
   private final ExecutorService fragmentIo;
   private final ScheduledExecutorService propagation;
+  private final Instant opened;
   private final LongAdder acknowledged = new LongAdder();
   private final LongAdder writtenThrough = new LongAdder();
   private final LongAdder recovered = new LongAdder();
   private final AtomicLong repaired = new AtomicLong();
   private final AtomicLong unrepairable = new AtomicLong();
+  private final LongAdder orphansRemoved = new LongAdder();
   private WriteBackStager stager;
   private Propagator propagator;
   private Scrubber scrubber;
+  private OriginApplier applier;
+  private OrphanSweep orphans;
   private Duration backoff;
+  private List<JournalRecord.Staged> retiredAtStart;
+  private int releasePasses;
   private long passes;
 
   /** The cluster side of a node: the fragment service its peers use, replicas it keeps, its recovery. */
@@ -112,6 +125,8 @@ public final class WriteBackNode implements AutoCloseable {
         threads("verglas-writeback-fragment-io"));
     this.propagation = Executors.newSingleThreadScheduledExecutor(threads("verglas-writeback-propagator"));
     this.backoff = config.propagationInterval();
+    this.opened = clock.instant();
+    this.retiredAtStart = journal.retiredAtReplay();
   }
 
   /** Opens the node's local stores and replays its journal (a node outside a cluster). */
@@ -195,12 +210,13 @@ public final class WriteBackNode implements AutoCloseable {
     if (stager != null) {
       throw new IllegalStateException("Cannot wrap a second origin with one write-back node");
     }
-    OriginApplier applier = new OriginApplier(origin);
-    stager = new WriteBackStager(config, journal, nodes, applier, clock::millis,
-        () -> UUID.randomUUID().toString(), fragmentIo,
-        peers == null ? ReplicatedRecords.NONE : peers.replicas());
+    applier = new OriginApplier(origin);
+    stager = WriteBackStager.builder(config, journal).nodes(nodes).origin(applier).clock(clock::millis)
+        .writeIds(() -> UUID.randomUUID().toString()).fragmentIo(fragmentIo)
+        .replicated(peers == null ? ReplicatedRecords.NONE : peers.replicas()).build();
     propagator = new Propagator(stager, journal, applier);
     scrubber = new Scrubber(stager);
+    orphans = new OrphanSweep(nodes, stager::liveWrites, clock::millis);
     schedule(config.propagationInterval());
     return new WriteBackOrigin(origin, config, stager, propagator, blocking, this::counted);
   }
@@ -220,6 +236,7 @@ public final class WriteBackNode implements AutoCloseable {
   private void pass() {
     boolean failed;
     try {
+      releaseRetired();
       recover();
       Propagator.Pass pass = propagator.runOnce();
       failed = pass.failed() > 0;
@@ -228,6 +245,7 @@ public final class WriteBackNode implements AutoCloseable {
       }
       if (++passes % SCRUB_EVERY_PASSES == 0) {
         scrub();
+        removeOrphans(config.orphanGracePeriod());
       }
       if (passes % RECONCILE_EVERY_PASSES == 0) {
         reconcile(STALE_COPY_AGE);
@@ -242,10 +260,32 @@ public final class WriteBackNode implements AutoCloseable {
   }
 
   /**
+   * Releases again the fragments of the last writes the journal had marked clean when it was
+   * opened (a crash may have cut their release short), on each pass until every one was released
+   * or for {@value #RELEASE_AGAIN_PASSES} passes (the cluster view may still be forming); what
+   * remains is the orphan sweep's. Returns how many writes are left.
+   */
+  public synchronized int releaseRetired() {
+    if (!retiredAtStart.isEmpty()) {
+      retiredAtStart = ++releasePasses > RELEASE_AGAIN_PASSES ? List.of() : stager.releaseAgain(retiredAtStart);
+    }
+    return retiredAtStart.size();
+  }
+
+  /**
    * While this coordinator's journal was lost (new on start), adopts the records the members not
    * asked yet keep for it; returns how many it adopted now. Also the first step of every pass.
+   *
+   * <p>Each record is checked first: a write must still have {@code k} fragments ({@link
+   * #intact}); a write or a delete whose key was written at the origin since this node started
+   * (any such write is later than every change the lost journal held: a write through this node
+   * since then, another node's or one outside the cache) is superseded and retired, never
+   * applied; so is one a later change of the key here supersedes ({@link WriteBackStager#adopt}).
+   * Without the check, a recovered delete would remove the newer object from the origin, and a
+   * recovered write would overwrite it. A record whose origin check fails is held back and
+   * checked again on the next pass.
    */
-  public int recover() throws IOException {
+  public synchronized int recover() throws IOException {
     JournalRecovery recovery = peers == null ? null : peers.recovery();
     if (recovery == null || recovery.complete()) {
       return 0;
@@ -254,13 +294,31 @@ public final class WriteBackNode implements AutoCloseable {
     List<JournalRecord.Pending> records = recovery.fetch();
     Set<ObjectIdentity> known = journal.pending().stream().map(JournalRecord::identity).collect(Collectors.toSet());
     for (JournalRecord.Pending record : records) {
-      if (!known.contains(record.identity()) && intact(record)) {
-        stager.adopt(record);
+      if (known.contains(record.identity()) || !intact(record)) {
+        continue;
+      }
+      boolean changed;
+      try {
+        changed = writtenSinceStart(record);
+      } catch (IOException | RuntimeException e) {
+        LOG.debug("Cannot check the recovered change {} at the origin: {}; next pass", record.identity(), e.toString());
+        recovery.holdBack(record);
+        continue;
+      }
+      if (stager.adopt(record, changed)) {
         recovered.increment();
         adopted++;
+      } else {
+        LOG.info("Write-back recovery retires {}: a later change of its key is known", record.identity());
       }
     }
     return adopted;
+  }
+
+  /** Whether the origin's object of the record's key was written since this node started (its journal was lost). */
+  private boolean writtenSinceStart(JournalRecord.Pending record) throws IOException {
+    Optional<Instant> written = applier.lastModified(record.identity().bucket(), record.identity().key());
+    return written.isPresent() && !written.get().isBefore(opened.minus(LAST_MODIFIED_PRECISION));
   }
 
   /**
@@ -309,6 +367,23 @@ public final class WriteBackNode implements AutoCloseable {
     return report;
   }
 
+  /**
+   * Removes the fragments of this node's stores that no live write names and that are older than
+   * {@code grace} ({@link OrphanSweep}); returns how many. Nothing while this node is recovering
+   * its lost journal. Also after every scrub, with {@link WriteBackConfig#orphanGracePeriod}.
+   */
+  public int removeOrphans(Duration grace) throws IOException {
+    if (peers != null && peers.recovery() != null && !peers.recovery().complete()) {
+      return 0;
+    }
+    int removed = orphans.runOnce(grace);
+    orphansRemoved.add(removed);
+    if (removed > 0) {
+      LOG.info("Write-back removed {} orphan fragments (no journal record names them, older than {})", removed, grace);
+    }
+    return removed;
+  }
+
   /** One propagation pass now (recovery first), on the caller's thread (tests, and draining before a stop). */
   public Propagator.Pass propagate() throws IOException {
     recover();
@@ -327,7 +402,7 @@ public final class WriteBackNode implements AutoCloseable {
     boolean started = propagator != null;
     return new WriteBackStats(pending.size(), bytes, age, acknowledged.sum(), writtenThrough.sum(),
         started ? propagator.propagated() : 0, started ? propagator.propagatedBytes() : 0,
-        started ? propagator.failures() : 0, repaired.get(), unrepairable.get());
+        started ? propagator.failures() : 0, repaired.get(), unrepairable.get(), orphansRemoved.sum());
   }
 
   @Override

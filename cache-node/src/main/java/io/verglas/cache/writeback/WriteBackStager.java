@@ -19,11 +19,14 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
@@ -47,7 +50,8 @@ import java.util.function.Supplier;
  * the fragments and written to the origin before returning, and the fragments released; fewer
  * than {@code k}: {@link WriteBackFailedException}, fragments released, nothing journaled.
  * Reads: a per-key index points at the latest acknowledged write (the last acknowledged write
- * wins: index updates happen in journal order under one lock); it is rebuilt from the journal's
+ * wins: a key's index updates happen in its journal order, under the key's lock, which also
+ * orders the replication of its records; a slow peer replicating one key's record holds up no other key); it is rebuilt from the journal's
  * dirty set on start. Time and write ids are injected.
  *
  * <p>Fragment nodes are whatever {@code nodes} supplies: local stores, or the cluster's members
@@ -59,6 +63,8 @@ import java.util.function.Supplier;
  * {@code (k + m) * cell}.
  */
 public final class WriteBackStager {
+  /** Stripes of the per-key lock that orders a key's journal appends and index updates. */
+  static final int KEY_LOCKS = 256;
   private final WriteBackConfig config;
   private final WriteJournal journal;
   private final Supplier<List<FragmentNode>> nodes;
@@ -68,50 +74,98 @@ public final class WriteBackStager {
   private final Executor fragmentIo;
   private final ReplicatedRecords others;
   private final Map<String, JournalRecord.Pending> latest = new ConcurrentHashMap<>();
+  private final Object[] keyLocks = new Object[KEY_LOCKS];
+  private final Set<ObjectIdentity> staging = ConcurrentHashMap.newKeySet();
 
-  /**
-   * @param nodes the live nodes that may take fragments (this one among them)
-   * @param clock epoch millis for the journal's staged time
-   * @param writeIds pod-unique write ids
-   */
-  public WriteBackStager(WriteBackConfig config, WriteJournal journal, Supplier<List<FragmentNode>> nodes,
-      OriginWriter origin, LongSupplier clock, Supplier<String> writeIds) {
-    this(config, journal, nodes, origin, clock, writeIds, Runnable::run, ReplicatedRecords.NONE);
-  }
-
-  /** As above, with the records other coordinators replicated to this node laid under its own. */
-  public WriteBackStager(WriteBackConfig config, WriteJournal journal, Supplier<List<FragmentNode>> nodes,
-      OriginWriter origin, LongSupplier clock, Supplier<String> writeIds, ReplicatedRecords others) {
-    this(config, journal, nodes, origin, clock, writeIds, Runnable::run, others);
-  }
-
-  /** As the first constructor, with a write's fragments written and committed by {@code fragmentIo}. */
-  public WriteBackStager(WriteBackConfig config, WriteJournal journal, Supplier<List<FragmentNode>> nodes,
-      OriginWriter origin, LongSupplier clock, Supplier<String> writeIds, Executor fragmentIo) {
-    this(config, journal, nodes, origin, clock, writeIds, fragmentIo, ReplicatedRecords.NONE);
-  }
-
-  /**
-   * As the first constructor, with a write's fragments written and committed by {@code fragmentIo}
-   * and the records other coordinators replicated to this node laid under its own.
-   *
-   * @param fragmentIo runs the writes and commits (file and directory fsyncs) of a write's
-   *     fragments, one task per fragment and step, so that they overlap each other and the coding
-   *     of the next stripe; {@link #put} waits for them, so it must not be a bounded pool that
-   *     also runs {@code put}
-   */
-  public WriteBackStager(WriteBackConfig config, WriteJournal journal, Supplier<List<FragmentNode>> nodes,
-      OriginWriter origin, LongSupplier clock, Supplier<String> writeIds, Executor fragmentIo,
-      ReplicatedRecords others) {
-    this.others = Objects.requireNonNull(others, "others");
-    this.config = Objects.requireNonNull(config, "config");
-    this.journal = Objects.requireNonNull(journal, "journal");
-    this.nodes = Objects.requireNonNull(nodes, "nodes");
-    this.origin = Objects.requireNonNull(origin, "origin");
-    this.clock = Objects.requireNonNull(clock, "clock");
-    this.writeIds = Objects.requireNonNull(writeIds, "writeIds");
-    this.fragmentIo = Objects.requireNonNull(fragmentIo, "fragmentIo");
+  private WriteBackStager(Builder builder) {
+    this.config = builder.config;
+    this.journal = builder.journal;
+    this.nodes = required(builder.nodes, "nodes");
+    this.origin = required(builder.origin, "origin");
+    this.clock = required(builder.clock, "clock");
+    this.writeIds = required(builder.writeIds, "writeIds");
+    this.fragmentIo = builder.fragmentIo;
+    this.others = builder.others;
+    Arrays.setAll(keyLocks, i -> new Object());
     journal.pending().forEach(r -> latest.put(indexKey(r.identity().bucket(), r.identity().key()), r));
+  }
+
+  private static <T> T required(T value, String name) {
+    if (value == null) {
+      throw new IllegalStateException("Cannot build a write-back stager: no " + name + " set");
+    }
+    return value;
+  }
+
+  /** A stager over {@code journal} (its dirty records indexed at {@link Builder#build}); see {@link Builder}. */
+  public static Builder builder(WriteBackConfig config, WriteJournal journal) {
+    return new Builder(config, journal);
+  }
+
+  /**
+   * Options of a {@link WriteBackStager}: {@code nodes}, {@code origin}, {@code clock} and {@code
+   * writeIds} must be set; fragment writes run on the caller's thread and no other coordinator's
+   * records are laid under this one's unless {@link #fragmentIo} and {@link #replicated} say otherwise.
+   */
+  public static final class Builder {
+    private final WriteBackConfig config;
+    private final WriteJournal journal;
+    private Supplier<List<FragmentNode>> nodes;
+    private OriginWriter origin;
+    private LongSupplier clock;
+    private Supplier<String> writeIds;
+    private Executor fragmentIo = Runnable::run;
+    private ReplicatedRecords others = ReplicatedRecords.NONE;
+
+    private Builder(WriteBackConfig config, WriteJournal journal) {
+      this.config = Objects.requireNonNull(config, "config");
+      this.journal = Objects.requireNonNull(journal, "journal");
+    }
+
+    /** The live nodes that may take fragments (this one among them). */
+    public Builder nodes(Supplier<List<FragmentNode>> value) {
+      this.nodes = Objects.requireNonNull(value, "nodes");
+      return this;
+    }
+
+    /** Where degraded writes go through (before the body, or reconstructed after a shortfall). */
+    public Builder origin(OriginWriter value) {
+      this.origin = Objects.requireNonNull(value, "origin");
+      return this;
+    }
+
+    /** Epoch millis for the journal's staged time. */
+    public Builder clock(LongSupplier value) {
+      this.clock = Objects.requireNonNull(value, "clock");
+      return this;
+    }
+
+    /** Pod-unique write ids. */
+    public Builder writeIds(Supplier<String> value) {
+      this.writeIds = Objects.requireNonNull(value, "writeIds");
+      return this;
+    }
+
+    /**
+     * Runs the writes and commits (file and directory fsyncs) of a write's fragments, one task per
+     * fragment and step, so that they overlap each other and the coding of the next stripe; {@link
+     * #put} waits for them, so it must not be a bounded pool that also runs {@code put}.
+     */
+    public Builder fragmentIo(Executor value) {
+      this.fragmentIo = Objects.requireNonNull(value, "fragmentIo");
+      return this;
+    }
+
+    /** The records other coordinators replicated to this node, laid under its own. */
+    public Builder replicated(ReplicatedRecords value) {
+      this.others = Objects.requireNonNull(value, "replicated");
+      return this;
+    }
+
+    /** @throws IllegalStateException naming the first required option not set */
+    public WriteBackStager build() {
+      return new WriteBackStager(this);
+    }
   }
 
   public WriteBackConfig config() {
@@ -133,6 +187,18 @@ public final class WriteBackStager {
   public StageOutcome put(String bucket, String key, Function<byte[], Map<String, String>> metadata, long length,
       InputStream body, OriginWriter through) throws IOException {
     ObjectIdentity id = new ObjectIdentity(bucket, key, writeIds.get());
+    staging.add(id);
+    try {
+      return stage(id, metadata, length, body, through);
+    } finally {
+      staging.remove(id); // after its record was journaled, or its fragments released
+    }
+  }
+
+  private StageOutcome stage(ObjectIdentity id, Function<byte[], Map<String, String>> metadata, long length,
+      InputStream body, OriginWriter through) throws IOException {
+    String bucket = id.bucket();
+    String key = id.key();
     Geometry geometry = config.geometry();
     List<FragmentNode> chosen = choose(id, geometry, length);
     if (chosen.size() < config.ackFragments()) {
@@ -213,7 +279,7 @@ public final class WriteBackStager {
   }
 
   private StageOutcome acknowledge(JournalRecord.Staged record) throws IOException {
-    synchronized (latest) {
+    synchronized (lock(record.identity())) {
       try {
         journal.append(record);
       } catch (IOException | RuntimeException e) {
@@ -263,22 +329,27 @@ public final class WriteBackStager {
 
   /**
    * Journals (replicated, fsynced) and indexes a pending record recovered from the copies other
-   * nodes keep, unless a later change of its key is indexed already.
+   * nodes keep, and returns true; unless it is superseded: {@code changedSince} (the caller found
+   * a later change of its key), or a later change of its key is indexed here or was replicated
+   * here by another coordinator. A superseded record is retired without being journaled (its
+   * clean mark drops the copies, its fragments are released): it must never reach the origin.
    */
-  void adopt(JournalRecord.Pending record) throws IOException {
-    boolean superseded;
-    synchronized (latest) {
-      String key = indexKey(record.identity().bucket(), record.identity().key());
-      JournalRecord.Pending now = latest.get(key);
-      journal.append(record);
-      superseded = now != null && later(now, record) == now;
+  boolean adopt(JournalRecord.Pending record, boolean changedSince) throws IOException {
+    String bucket = record.identity().bucket();
+    String key = record.identity().key();
+    synchronized (lock(record.identity())) {
+      JournalRecord.Pending now = latest.get(indexKey(bucket, key));
+      JournalRecord.Pending theirs = others.latest(bucket, key).orElse(null);
+      boolean superseded = changedSince || (now != null && later(now, record) == now)
+          || (theirs != null && later(record, theirs) == theirs);
       if (!superseded) {
-        latest.put(key, record);
+        journal.append(record);
+        latest.put(indexKey(bucket, key), record);
+        return true;
       }
     }
-    if (superseded) {
-      retire(record); // a later write of the key was acknowledged since: this one must never reach the origin
-    }
+    retire(record);
+    return false;
   }
 
   /**
@@ -288,7 +359,7 @@ public final class WriteBackStager {
   public JournalRecord.Deleted delete(String bucket, String key) throws IOException {
     JournalRecord.Deleted record = new JournalRecord.Deleted(new ObjectIdentity(bucket, key, writeIds.get()),
         clock.getAsLong());
-    synchronized (latest) {
+    synchronized (lock(record.identity())) {
       journal.append(record);
       latest.put(indexKey(bucket, key), record);
     }
@@ -348,7 +419,7 @@ public final class WriteBackStager {
    * for a scrubber to remove.
    */
   void retire(JournalRecord.Pending record) throws IOException {
-    synchronized (latest) {
+    synchronized (lock(record.identity())) {
       journal.append(new JournalRecord.Clean(record.identity()));
       latest.remove(indexKey(record.identity().bucket(), record.identity().key()), record);
     }
@@ -362,10 +433,23 @@ public final class WriteBackStager {
    * to it unless a later write of the key took its place meanwhile.
    */
   void replace(JournalRecord.Staged old, JournalRecord.Staged repaired) throws IOException {
-    synchronized (latest) {
+    synchronized (lock(old.identity())) {
       journal.append(repaired);
       latest.replace(indexKey(old.identity().bucket(), old.identity().key()), old, repaired);
     }
+  }
+
+  /**
+   * Every write whose fragments must stay: those being staged (their fragments may be committed
+   * before their record is journaled), read first, then this journal's pending records, then the
+   * copies other coordinators replicated here. A write is staging from before its first fragment
+   * is created until its record was journaled or its fragments released, so none is missed.
+   */
+  Set<ObjectIdentity> liveWrites() {
+    Set<ObjectIdentity> live = new HashSet<>(staging);
+    journal.pending().forEach(r -> live.add(r.identity()));
+    live.addAll(others.identities());
+    return live;
   }
 
   List<JournalRecord.Staged> dirtyWrites() {
@@ -377,20 +461,44 @@ public final class WriteBackStager {
   }
 
   private void release(JournalRecord.Staged record) {
+    releaseAll(record);
+  }
+
+  /**
+   * Releases the fragments of writes marked clean ({@link WriteJournal#retiredAtReplay}) again;
+   * returns those with a fragment whose node is not live now or did not answer, to be tried again.
+   */
+  List<JournalRecord.Staged> releaseAgain(List<JournalRecord.Staged> retired) {
+    return retired.stream().filter(r -> !releaseAll(r)).toList();
+  }
+
+  /** Releases every fragment of the write; false when one's node is not live or did not answer (left for the orphan sweep). */
+  private boolean releaseAll(JournalRecord.Staged record) {
+    boolean all = true;
     for (Placement p : record.placements()) {
       Optional<FragmentNode> node = node(p.nodeId());
       try {
         if (node.isPresent()) {
           node.get().store().release(record.identity(), p.fragment());
         }
+        all &= node.isPresent();
       } catch (IOException e) {
-        // left for the scrubber: a fragment of no journaled write
+        all = false;
       }
     }
+    return all;
   }
 
   Optional<FragmentNode> node(String id) {
     return nodes.get().stream().filter(n -> n.id().equals(id)).findFirst();
+  }
+
+  /**
+   * The lock of the key's stripe: a key's journal appends (each replicated first, which may wait
+   * for a slow peer) and index updates happen under it, in one order; other keys' do not wait.
+   */
+  private Object lock(ObjectIdentity identity) {
+    return keyLocks[Math.floorMod(indexKey(identity.bucket(), identity.key()).hashCode(), KEY_LOCKS)];
   }
 
   private static String indexKey(String bucket, String key) {

@@ -13,7 +13,8 @@ package io.verglas.cache.writeback;
  * @param propagationFailures failed attempts to apply a change since start
  * @param fragmentsRepaired fragments rewritten by the scrubber since start
  * @param unrepairable writes the last scrub found with fewer than {@code k} healthy fragments
+ * @param orphansRemoved fragments no journal record named, removed after the grace period, since start
  */
 public record WriteBackStats(long dirtyObjects, long dirtyBytes, long oldestDirtyAgeMillis, long acknowledged,
     long writtenThrough, long propagated, long propagatedBytes, long propagationFailures, long fragmentsRepaired,
-    long unrepairable) {}
+    long unrepairable, long orphansRemoved) {}

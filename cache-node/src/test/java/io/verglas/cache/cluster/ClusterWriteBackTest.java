@@ -105,12 +105,7 @@ class ClusterWriteBackTest {
       byte[] second = bytes(CELL / 3, 4);
       cluster.put(0, "wb/c", first);
       cluster.put(0, "wb/d", second);
-      kill(cluster, 0);
-      deleteTree(buffers.resolve("node-0"));
-
-      cluster.restartNode(0);
-      cluster.awaitMembers(3);
-      CacheNode coordinator = cluster.nodes.get(0);
+      CacheNode coordinator = restartWiped(cluster);
       assertThat(coordinator.writeBack().recover()).as("records taken back").isEqualTo(2);
       assertThat(cluster.get(0, "wb/c")).isEqualTo(first);
       Scrubber.Report scrub = coordinator.writeBack().scrub();
@@ -125,6 +120,43 @@ class ClusterWriteBackTest {
       }
       assertThat(coordinator.writeBack().stats().dirtyObjects()).isZero();
     }
+  }
+
+  @Test
+  void aRecoveredChangeOfAKeyWrittenAtTheOriginSinceTheRestartIsRetiredNotApplied() throws Exception {
+    try (TestingCluster cluster = start()) {
+      byte[] buffered = bytes(2 * CELL, 5);
+      byte[] untouched = bytes(CELL + 7, 6);
+      cluster.put(0, "wb/e", buffered);
+      cluster.clients.get(0).deleteObject(b -> b.bucket(BUCKET).key("wb/e")); // journaled after the write
+      cluster.put(0, "wb/f", buffered);
+      cluster.put(0, "wb/g", untouched);
+      CacheNode coordinator = restartWiped(cluster);
+      byte[] newer = bytes(1000, 7);
+      Files.createDirectories(originFile("wb/e").getParent());
+      Files.write(originFile("wb/e"), newer); // written outside the cache since the restart
+      Files.write(originFile("wb/f"), newer);
+      assertThat(coordinator.writeBack().recover()).as("only wb/g's write adopted").isEqualTo(1);
+      assertThat(coordinator.writeBack().propagate().propagated()).isEqualTo(1);
+
+      assertThat(Files.readAllBytes(originFile("wb/e"))).as("not deleted by the recovered delete").isEqualTo(newer);
+      assertThat(Files.readAllBytes(originFile("wb/f"))).as("not overwritten by the recovered write").isEqualTo(newer);
+      assertThat(Files.readAllBytes(originFile("wb/g"))).isEqualTo(untouched);
+      for (int i = 0; i < 3; i++) {
+        assertThat(fragmentFiles(i)).as("node-%d released the retired writes' fragments", i).isZero();
+      }
+      assertThat(coordinator.writeBack().stats().dirtyObjects()).isZero();
+      assertThat(cluster.get(1, "wb/e")).as("no copy left on node-1 hides the origin").isEqualTo(newer);
+    }
+  }
+
+  /** Node 0 killed, its write-back directory wiped, and restarted into the cluster. */
+  private CacheNode restartWiped(TestingCluster cluster) throws IOException {
+    kill(cluster, 0);
+    deleteTree(buffers.resolve("node-0"));
+    cluster.restartNode(0);
+    cluster.awaitMembers(3);
+    return cluster.nodes.get(0);
   }
 
   private static void kill(TestingCluster cluster, int index) {

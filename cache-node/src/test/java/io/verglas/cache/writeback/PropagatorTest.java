@@ -40,7 +40,8 @@ class PropagatorTest {
       nodes.add(new FragmentNode("node-" + i, FragmentStore.open(dir.resolve("node-" + i), 1 << 22)));
     }
     journal = WriteJournal.open(config.journalFile());
-    stager = new WriteBackStager(config, journal, () -> nodes, origin, () -> 1, () -> "w-" + writeIds.incrementAndGet());
+    stager = WriteBackStager.builder(config, journal).nodes(() -> nodes).origin(origin).clock(() -> 1)
+        .writeIds(() -> "w-" + writeIds.incrementAndGet()).build();
     propagator = new Propagator(stager, journal, origin);
   }
 

@@ -42,7 +42,8 @@ class ScrubberTest {
       nodes.add(new FragmentNode("node-" + i, FragmentStore.open(dir.resolve("node-" + i), 1 << 22)));
     }
     journal = WriteJournal.open(config.journalFile());
-    stager = new WriteBackStager(config, journal, () -> nodes, new TestingOrigin(), () -> 1, () -> "w-1");
+    stager = WriteBackStager.builder(config, journal).nodes(() -> nodes).origin(new TestingOrigin())
+        .clock(() -> 1).writeIds(() -> "w-1").build();
     scrubber = new Scrubber(stager);
     body = new byte[100_000];
     new Random(3).nextBytes(body);

@@ -44,8 +44,7 @@ class WriteBackStagerPropertiesTest {
       random.nextBytes(body);
       JournalRecord.Staged record;
       try (WriteJournal journal = WriteJournal.open(config.journalFile())) {
-        WriteBackStager stager = new WriteBackStager(config, journal, () -> nodes, new TestingOrigin(), () -> 0,
-            () -> "w-" + seed);
+        WriteBackStager stager = stager(config, journal, nodes, "w-" + seed);
         StageOutcome outcome = stager.put("b", "k", Map.of(), length, new ByteArrayInputStream(body));
         assertThat(outcome).as("seed %d", seed).isInstanceOf(StageOutcome.Acknowledged.class);
         record = ((StageOutcome.Acknowledged) outcome).record();
@@ -57,8 +56,7 @@ class WriteBackStagerPropertiesTest {
             .store().release(record.identity(), p.fragment());
       }
       try (WriteJournal journal = WriteJournal.open(config.journalFile())) {
-        WriteBackStager restarted = new WriteBackStager(config, journal, () -> nodes, new TestingOrigin(), () -> 0,
-            () -> "unused");
+        WriteBackStager restarted = stager(config, journal, nodes, "unused");
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         assertThat(restarted.get("b", "k", out)).isTrue();
         assertThat(out.toByteArray()).as("seed %d, %s", seed, config.geometry()).isEqualTo(body);
@@ -66,5 +64,11 @@ class WriteBackStagerPropertiesTest {
     } finally {
       TestingDirectories.delete(dir);
     }
+  }
+
+  private static WriteBackStager stager(WriteBackConfig config, WriteJournal journal, List<FragmentNode> nodes,
+      String writeId) {
+    return WriteBackStager.builder(config, journal).nodes(() -> nodes).origin(new TestingOrigin()).clock(() -> 0)
+        .writeIds(() -> writeId).build();
   }
 }

@@ -2,6 +2,7 @@ package io.verglas.cache.writeback;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.verglas.cache.writeback.code.NotEnoughFragmentsException;
 import io.verglas.cache.writeback.fragment.FragmentStore;
@@ -20,8 +21,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -139,7 +144,8 @@ class WriteBackStagerTest {
     assertThat(get(stager, "b", "k")).isEqualTo(second);
     journal.close();
     journal = WriteJournal.open(dir.resolve("journal"));
-    WriteBackStager restarted = new WriteBackStager(stager.config(), journal, () -> nodes, origin, () -> 2, this::writeId);
+    WriteBackStager restarted = WriteBackStager.builder(stager.config(), journal).nodes(() -> nodes).origin(origin)
+        .clock(() -> 2).writeIds(this::writeId).build();
     assertThat(get(restarted, "b", "k")).isEqualTo(second);
     assertThat(get(restarted, "b", "empty")).isEmpty();
     assertThat(journal.dirty()).hasSize(3);
@@ -155,14 +161,92 @@ class WriteBackStagerTest {
     assertNothingStaged(stager);
   }
 
+  @Test
+  void theFragmentsOfAWriteMarkedCleanJustBeforeACrashAreReleasedAgainAfterTheRestart() throws IOException {
+    WriteBackStager stager = stager(3, 1 << 20, 3);
+    byte[] body = body(100_000);
+    JournalRecord.Staged record = ((StageOutcome.Acknowledged) stager.put("b", "k", META, body.length,
+        new ByteArrayInputStream(body))).record();
+    journal.append(new JournalRecord.Clean(record.identity())); // then the crash, before the release
+    journal.close();
+    journal = WriteJournal.open(dir.resolve("journal"));
+    assertThat(journal.retiredAtReplay()).containsExactly(record);
+    List<FragmentNode> live = new ArrayList<>(nodes.subList(0, 2));
+    WriteBackStager restarted = WriteBackStager.builder(stager.config(), journal).nodes(() -> live).origin(origin)
+        .clock(() -> 2).writeIds(this::writeId).build();
+
+    assertThat(restarted.releaseAgain(journal.retiredAtReplay())).as("node-2 is not live").containsExactly(record);
+    assertThat(nodes.get(2).local().list()).hasSize(1);
+    live.add(nodes.get(2));
+    assertThat(restarted.releaseAgain(List.of(record))).isEmpty();
+    assertThat(usedBytes()).isZero();
+  }
+
+  @Test
+  void theBuilderNamesARequiredOptionNotSet() throws IOException {
+    WriteBackStager.Builder builder = WriteBackStager.builder(stager(3, 1 << 20, 3).config(), journal)
+        .nodes(() -> nodes).clock(() -> 1).writeIds(this::writeId);
+    assertThatThrownBy(builder::build).isInstanceOf(IllegalStateException.class)
+        .hasMessage("Cannot build a write-back stager: no origin set");
+    assertThat(builder.origin(origin).build().dirty("b", "k")).isEmpty();
+  }
+
+  @Test
+  void aReplicationStalledOnAPeerHoldsUpOnlyItsOwnKeyAndTheAckWaitsForIt() throws Exception {
+    CountDownLatch stalled = new CountDownLatch(1);
+    CountDownLatch peer = new CountDownLatch(1);
+    WriteBackStager stager = stager(3, 1 << 20, 3, record -> {
+      if (record.identity().key().equals("slow")) {
+        stalled.countDown();
+        awaitUninterruptibly(peer);
+      }
+    });
+    byte[] body = body(50_000);
+    ExecutorService client = Executors.newSingleThreadExecutor();
+    try {
+      Future<StageOutcome> slow = client.submit(() -> stager.put("b", "slow", META, body.length,
+          new ByteArrayInputStream(body)));
+      assertThat(stalled.await(10, TimeUnit.SECONDS)).isTrue();
+      assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
+        assertThat(stager.put("b", "fast", META, body.length, new ByteArrayInputStream(body)))
+            .isInstanceOf(StageOutcome.Acknowledged.class);
+        stager.delete("b", "fast");
+        assertThat(journal.pending()).extracting(r -> r.identity().key()).containsExactly("fast", "fast");
+      });
+      assertThat(slow).isNotDone();
+      assertThat(stager.dirty("b", "slow")).isEmpty();
+      peer.countDown();
+      assertThat(slow.get(10, TimeUnit.SECONDS)).isInstanceOf(StageOutcome.Acknowledged.class);
+      assertThat(get(stager, "b", "slow")).isEqualTo(body);
+      assertThat(journal.pending()).hasSize(3);
+    } finally {
+      peer.countDown();
+      client.shutdownNow();
+    }
+  }
+
+  private static void awaitUninterruptibly(CountDownLatch latch) {
+    try {
+      latch.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   private WriteBackStager stager(int nodeCount, long ceiling, int w) throws IOException {
+    return stager(nodeCount, ceiling, w, WriteJournal.Replication.NONE);
+  }
+
+  private WriteBackStager stager(int nodeCount, long ceiling, int w, WriteJournal.Replication replication)
+      throws IOException {
     WriteBackConfig config = WriteBackConfig.builder().directory(dir).cellBytes(64 << 10).ackFragments(w)
         .fragmentCeilingBytes(ceiling).build();
     for (int i = 0; i < nodeCount; i++) {
       nodes.add(new FragmentNode("node-" + i, FragmentStore.open(dir.resolve("node-" + i), ceiling)));
     }
-    journal = WriteJournal.open(dir.resolve("journal"));
-    return new WriteBackStager(config, journal, () -> nodes, origin, () -> 1, this::writeId, commits);
+    journal = WriteJournal.open(dir.resolve("journal"), replication);
+    return WriteBackStager.builder(config, journal).nodes(() -> nodes).origin(origin).clock(() -> 1)
+        .writeIds(this::writeId).fragmentIo(commits).build();
   }
 
   private String writeId() {

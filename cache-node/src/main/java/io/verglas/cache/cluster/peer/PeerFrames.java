@@ -40,7 +40,7 @@ final class PeerFrames {
   static final int MAX_FRAME = 8 * 1024 * 1024 + 1024;
   /** The largest write-back request or answer: a fragment's cell and its framing fit in it. */
   static final int MAX_WRITE_BACK_BYTES = 8 * 1024 * 1024;
-  /** The largest request frame: a write-back request (block requests are three names and fixed fields). */
+  /** The largest write-back request frame; other types are held to {@link PeerRequestDecoder#MAX_SMALL_REQUEST_FRAME}. */
   static final int MAX_REQUEST_FRAME = MAX_FRAME + ClusterSecret.TAG_BYTES;
 
   /** Response statuses. */

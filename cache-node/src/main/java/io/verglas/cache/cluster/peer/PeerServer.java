@@ -9,7 +9,6 @@ import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.codec.LengthFieldPrepender;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
@@ -53,7 +52,7 @@ public final class PeerServer implements AutoCloseable {
             protected void initChannel(SocketChannel ch) {
               connections.add(ch);
               ch.pipeline()
-                  .addLast(new LengthFieldBasedFrameDecoder(PeerFrames.MAX_REQUEST_FRAME, 0, 4, 0, 4))
+                  .addLast(new PeerRequestDecoder())
                   .addLast(new LengthFieldPrepender(4))
                   .addLast(new PeerServerHandler(auth, blocks, served, refused));
             }

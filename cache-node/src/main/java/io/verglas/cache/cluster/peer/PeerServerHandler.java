@@ -5,6 +5,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.TooLongFrameException;
 import io.verglas.cache.block.BlockRead;
 import io.verglas.cache.cluster.peer.PeerFrames.BlockRequest;
 import io.verglas.cache.cluster.peer.PeerFrames.ForgetRequest;
@@ -12,6 +13,8 @@ import io.verglas.cache.cluster.peer.PeerFrames.ReplicateRequest;
 import io.verglas.cache.cluster.peer.PeerFrames.Request;
 import io.verglas.cache.cluster.peer.PeerFrames.Status;
 import java.util.concurrent.atomic.LongAdder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Answers each request frame on its own: validates it on arrival (a wrong tag is answered
@@ -20,6 +23,7 @@ import java.util.concurrent.atomic.LongAdder;
  * requester reads the origin itself.
  */
 final class PeerServerHandler extends SimpleChannelInboundHandler<ByteBuf> {
+  private static final Logger LOG = LoggerFactory.getLogger(PeerServerHandler.class);
   private static final java.util.concurrent.atomic.AtomicLong CONNECTIONS = new java.util.concurrent.atomic.AtomicLong();
   private final long connection = CONNECTIONS.incrementAndGet();
   private final ClusterSecret auth;
@@ -120,6 +124,12 @@ final class PeerServerHandler extends SimpleChannelInboundHandler<ByteBuf> {
 
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    if (cause instanceof TooLongFrameException tooLong) {
+      refused.increment();
+      LOG.warn("Refusing a peer request from {}: {}", ctx.channel().remoteAddress(), tooLong.getMessage());
+      ctx.writeAndFlush(PeerFrames.responseHead(ctx.alloc(), Status.BAD_REQUEST, 0)).addListener(f -> ctx.close());
+      return;
+    }
     ctx.close();
   }
 }

@@ -8,10 +8,13 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
@@ -145,6 +148,35 @@ public final class FragmentStore implements FragmentHolder {
     usedBytes.addAndGet(-bytes);
     LocalFiles.forceDirectory(directory);
     return true;
+  }
+
+  /**
+   * Deletes (durably) the committed fragments of writes {@code live} does not name that were last
+   * written before {@code before}; returns how many. Files are matched by name (the identity's
+   * hash), so a fragment whose header is damaged is matched too; unfinished ({@code .tmp}) files
+   * are never touched here.
+   */
+  public int removeOrphans(Set<ObjectIdentity> live, Instant before) throws IOException {
+    Set<String> names = live.stream().map(FragmentStore::name).collect(Collectors.toSet());
+    int removed = 0;
+    try (Stream<Path> files = Files.list(directory)) {
+      for (Path file : (Iterable<Path>) files::iterator) {
+        String name = file.getFileName().toString();
+        int dash = name.lastIndexOf('-');
+        if (name.endsWith(SUFFIX) && dash > 0 && !names.contains(name.substring(0, dash))
+            && Files.getLastModifiedTime(file).toInstant().isBefore(before)) {
+          long bytes = Files.size(file);
+          if (Files.deleteIfExists(file)) {
+            usedBytes.addAndGet(-bytes);
+            removed++;
+          }
+        }
+      }
+    }
+    if (removed > 0) {
+      LocalFiles.forceDirectory(directory);
+    }
+    return removed;
   }
 
   /** Every committed fragment file, with its header when readable: what a scrubber walks. */

@@ -1,5 +1,6 @@
 package io.verglas.cache.writeback.journal;
 
+import io.verglas.cache.writeback.fragment.ObjectIdentity;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -8,10 +9,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 
@@ -57,14 +60,59 @@ public final class ReplicaJournals implements ReplicatedRecords, Closeable {
     return replicas;
   }
 
-  /** Appends (fsynced) a record of {@code coordinator}'s journal. */
+  /**
+   * Appends (fsynced) a record {@code coordinator} sent of its journal. A clean mark also marks
+   * clean the copies of the same key held and staged before the cleaned record: a coordinator
+   * applies a key's changes in its journal order, so those are done too (this assumes its clock
+   * does not step back between two changes of a key), and a
+   * copy whose own clean mark this node missed would otherwise hide the key's newer object
+   * (a stale delete) until reconciliation. Nothing more when the cleaned record is not held here.
+   */
   public synchronized void append(String coordinator, JournalRecord record) throws IOException {
+    WriteJournal journal = journal(coordinator);
+    List<JournalRecord.Pending> done = record instanceof JournalRecord.Clean
+        ? heldBefore(journal.pending(), record.identity()) : List.of();
+    append(journal, record);
+    for (JournalRecord.Pending earlier : done) {
+      append(journal, new JournalRecord.Clean(earlier.identity()));
+    }
+  }
+
+  /** Marks one copy of {@code coordinator}'s clean (fsynced): its coordinator no longer holds it. */
+  public synchronized void dropStale(String coordinator, ObjectIdentity identity) throws IOException {
+    append(journal(coordinator), new JournalRecord.Clean(identity));
+  }
+
+  private WriteJournal journal(String coordinator) throws IOException {
     WriteJournal journal = journals.get(coordinator);
     if (journal == null) {
       String name = HexFormat.of().formatHex(coordinator.getBytes(StandardCharsets.UTF_8));
       journal = WriteJournal.open(directory.resolve(name));
       journals.put(coordinator, journal);
     }
+    return journal;
+  }
+
+  /**
+   * The pending records of the key of {@code cleaned} held before it and staged before it; none
+   * when it is not held. Both orders, because a copy can arrive late (a member that missed a
+   * record gets it with a repair's new placements, after the key's later records).
+   */
+  private static List<JournalRecord.Pending> heldBefore(List<JournalRecord.Pending> pending, ObjectIdentity cleaned) {
+    List<JournalRecord.Pending> earlier = new ArrayList<>();
+    for (JournalRecord.Pending p : pending) {
+      if (p.identity().equals(cleaned)) {
+        earlier.removeIf(e -> e.stagedAtMillis() >= p.stagedAtMillis());
+        return earlier;
+      }
+      if (p.identity().bucket().equals(cleaned.bucket()) && p.identity().key().equals(cleaned.key())) {
+        earlier.add(p);
+      }
+    }
+    return List.of();
+  }
+
+  private void append(WriteJournal journal, JournalRecord record) throws IOException {
     journal.append(record);
     List<JournalRecord.Pending> ofKey = byKey.get(indexKey(record.identity().bucket(), record.identity().key()));
     if (ofKey != null) {
@@ -86,6 +134,13 @@ public final class ReplicaJournals implements ReplicatedRecords, Closeable {
   public synchronized List<JournalRecord.Pending> pending(String coordinator) {
     WriteJournal journal = journals.get(coordinator);
     return journal == null ? List.of() : journal.pending();
+  }
+
+  @Override
+  public synchronized Set<ObjectIdentity> identities() {
+    Set<ObjectIdentity> found = new HashSet<>();
+    byKey.values().forEach(records -> records.forEach(r -> found.add(r.identity())));
+    return found;
   }
 
   @Override

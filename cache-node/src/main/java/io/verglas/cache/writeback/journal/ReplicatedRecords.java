@@ -1,7 +1,9 @@
 package io.verglas.cache.writeback.journal;
 
+import io.verglas.cache.writeback.fragment.ObjectIdentity;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /** The pending records other coordinators replicated to this node, by key: what it serves reads of. */
 public interface ReplicatedRecords {
@@ -15,6 +17,11 @@ public interface ReplicatedRecords {
     public List<JournalRecord.Pending> latestUnder(String bucket, String prefix) {
       return List.of();
     }
+
+    @Override
+    public Set<ObjectIdentity> identities() {
+      return Set.of();
+    }
   };
 
   /** The key's latest pending change another coordinator acknowledged (the latest staged time wins). */
@@ -22,4 +29,7 @@ public interface ReplicatedRecords {
 
   /** The latest pending change of every key of {@code bucket} starting with {@code prefix}. */
   List<JournalRecord.Pending> latestUnder(String bucket, String prefix);
+
+  /** The writes (and deletes) of every pending record held here. */
+  Set<ObjectIdentity> identities();
 }

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayDeque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,12 +27,17 @@ import java.util.Map;
  * nothing, so replaying a journal after a crash between two steps is safe. Disk: records of
  * clean writes are dropped by {@link #compact} (a new file with the dirty records, fsynced,
  * renamed over the old one, directory fsynced), which runs by itself once stale records
- * outnumber live ones by {@value #COMPACT_SLACK}. Concurrency: one lock; an append is one write
- * and one fsync (group commit is a later step).
+ * outnumber live ones by {@value #COMPACT_SLACK}. Concurrency: one lock over the file and the
+ * dirty set, held for an append's one write and one fsync (group commit is a later step), never
+ * over its replication: a slow or stalled peer holds up only the appends waiting for it, not the
+ * others, nor reads of the dirty set. Appends of one write are ordered by the caller (the
+ * stager's per-key locks), so each copy sees them in this journal's order.
  */
 public final class WriteJournal implements Closeable {
   /** Stale records tolerated beyond twice the live ones before compaction. */
   static final int COMPACT_SLACK = 1024;
+  /** How many of the last writes the replayed file marked clean {@link #retiredAtReplay} keeps. */
+  static final int RETIRED_AT_REPLAY = 64;
 
   /**
    * Sends a record to the other nodes that keep a copy of this journal's records, before it is
@@ -47,6 +53,7 @@ public final class WriteJournal implements Closeable {
   private final Path file;
   private final Replication replication;
   private final Map<ObjectIdentity, JournalRecord.Pending> dirty = new LinkedHashMap<>();
+  private final ArrayDeque<JournalRecord.Staged> retiredAtReplay = new ArrayDeque<>();
   private final long discardedBytes;
   private FileChannel channel;
   private long staleRecords;
@@ -81,7 +88,9 @@ public final class WriteJournal implements Closeable {
         channel.force(true);
       }
       WriteJournal journal = new WriteJournal(file, channel, discarded, replication);
-      replay.records().forEach(journal::apply);
+      for (JournalRecord record : replay.records()) {
+        journal.replayed(record, journal.apply(record));
+      }
       return journal;
     } catch (IOException | RuntimeException e) {
       channel.close();
@@ -95,9 +104,16 @@ public final class WriteJournal implements Closeable {
     channel.force(true);
   }
 
-  /** Replicates the record (see {@link Replication}), appends it and fsyncs the journal before returning. */
-  public synchronized void append(JournalRecord record) throws IOException {
+  /**
+   * Replicates the record (see {@link Replication}; outside this journal's lock), then appends it
+   * and fsyncs the journal before returning: a record reaches its copies before it is journaled here.
+   */
+  public void append(JournalRecord record) throws IOException {
     replication.replicate(record);
+    appendLocally(record);
+  }
+
+  private synchronized void appendLocally(JournalRecord record) throws IOException {
     writeFully(channel, ByteBuffer.wrap(JournalCodec.frame(record)), channel.size());
     channel.force(true);
     apply(record);
@@ -106,12 +122,35 @@ public final class WriteJournal implements Closeable {
     }
   }
 
-  private void apply(JournalRecord record) {
+  /** Applies the record to the dirty set; returns the pending record a clean mark removed, or null. */
+  private JournalRecord.Pending apply(JournalRecord record) {
     if (record instanceof JournalRecord.Pending pending) {
       staleRecords += dirty.put(pending.identity(), pending) == null ? 0 : 1;
-    } else {
-      staleRecords += dirty.remove(record.identity()) == null ? 1 : 2;
+      return null;
     }
+    JournalRecord.Pending removed = dirty.remove(record.identity());
+    staleRecords += removed == null ? 1 : 2;
+    return removed;
+  }
+
+  private void replayed(JournalRecord record, JournalRecord.Pending removed) {
+    if (removed instanceof JournalRecord.Staged staged) {
+      retiredAtReplay.addLast(staged);
+      if (retiredAtReplay.size() > RETIRED_AT_REPLAY) {
+        retiredAtReplay.removeFirst();
+      }
+    } else if (record instanceof JournalRecord.Pending pending) {
+      retiredAtReplay.removeIf(r -> r.identity().equals(pending.identity()));
+    }
+  }
+
+  /**
+   * The last {@value #RETIRED_AT_REPLAY} writes the file marked clean when it was opened, oldest
+   * first: a crash between a clean mark and the release of the write's fragments (which follows
+   * it) leaves fragments no record names, and releasing these again on start removes them.
+   */
+  public synchronized List<JournalRecord.Staged> retiredAtReplay() {
+    return List.copyOf(retiredAtReplay);
   }
 
   /** The writes staged and not yet marked clean, oldest first. */

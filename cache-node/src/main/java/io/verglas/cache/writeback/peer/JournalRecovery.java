@@ -23,24 +23,32 @@ import java.util.Set;
  * merged by write identity (copies of one identity differ at most in placements a repair
  * changed; the first found is kept, and a fragment it no longer finds is an erasure to the
  * reader) and handed back oldest first, so adopting them in that order rebuilds the key order
- * the lost journal had. Only a coordinator whose journal was new on start recovers (a new node
+ * the lost journal had. The coordinator checks each record before adopting it (its {@code
+ * recover}) and may hand one back to be fetched again ({@link #holdBack}). Only a coordinator
+ * whose journal was new on start recovers (a new node
  * finds nothing): one that kept its journal already has every record it acknowledged, and
  * adopting peers' copies could resurrect writes whose clean marks those peers missed.
  */
 public final class JournalRecovery {
   private final PeerTransport transport;
   private final Set<String> asked = new HashSet<>();
-  private boolean complete;
+  private final List<JournalRecord.Pending> heldBack = new ArrayList<>();
+  private boolean roundOver;
 
   public JournalRecovery(PeerTransport transport) {
     this.transport = transport;
   }
 
-  /** The records the members not asked yet hold for this coordinator, oldest first; none once complete. */
+  /**
+   * The records the members not asked yet hold for this coordinator, and those {@linkplain
+   * #holdBack held back}, oldest first; none once complete.
+   */
   public synchronized List<JournalRecord.Pending> fetch() {
     Map<Object, JournalRecord.Pending> found = new LinkedHashMap<>();
+    heldBack.forEach(r -> found.putIfAbsent(r.identity(), r));
+    heldBack.clear();
     boolean others = false;
-    for (Member member : complete ? List.<Member>of() : transport.members()) {
+    for (Member member : roundOver ? List.<Member>of() : transport.members()) {
       if (member.id().equals(transport.selfId()) || asked.contains(member.id())) {
         others |= !member.id().equals(transport.selfId());
         continue;
@@ -55,15 +63,23 @@ public final class JournalRecovery {
         // asked again next time
       }
     }
-    complete |= others && transport.members().stream()
+    roundOver |= others && transport.members().stream()
         .allMatch(m -> m.id().equals(transport.selfId()) || asked.contains(m.id()));
     List<JournalRecord.Pending> records = new ArrayList<>(found.values());
     records.sort(Comparator.comparingLong(JournalRecord.Pending::stagedAtMillis));
     return records;
   }
 
-  /** Whether the round is over: every other member of the view answered once. */
+  /**
+   * Hands back a fetched record that could not be checked yet (its check needs the origin): the
+   * next {@link #fetch} returns it again, and the recovery is not complete until it is taken.
+   */
+  public synchronized void holdBack(JournalRecord.Pending record) {
+    heldBack.add(record);
+  }
+
+  /** Whether recovery is over: every other member of the view answered once, and no record is held back. */
   public synchronized boolean complete() {
-    return complete;
+    return roundOver && heldBack.isEmpty();
   }
 }

@@ -21,9 +21,11 @@ import java.util.stream.Collectors;
  * fragments (they just committed their fragment, so they are reachable), else the append, and
  * with it the PUT, fails; a delete must reach at least one other node when there is one. The
  * other copies, and clean marks, are best effort: a member that misses a clean mark keeps a
- * record whose fragments are gone (its GETs of that write fail and fall back to the origin;
- * reconciling such stale copies is not built yet). Members gone from the view are skipped.
- * Messages go out in parallel; the append waits for the answers (at most the peer timeout).
+ * record whose fragments are gone until the key's next clean mark ({@link
+ * io.verglas.cache.writeback.journal.ReplicaJournals#append}) or {@link ReplicaReconciliation}
+ * drops it. Members gone from the view are skipped.
+ * Messages go out in parallel; the append waits for the answers (at most the peer timeout),
+ * outside the journal's lock: a slow peer delays the appends of the keys waiting for it only.
  */
 public final class JournalReplication implements WriteJournal.Replication {
   private final PeerTransport transport;

@@ -60,7 +60,7 @@ public final class ReplicaReconciliation {
     int dropped = 0;
     for (JournalRecord.Pending copy : copies) {
       if (!held.contains(copy.identity()) && copy.stagedAtMillis() < stagedBefore) {
-        replicas.append(coordinator.id(), new JournalRecord.Clean(copy.identity()));
+        replicas.dropStale(coordinator.id(), copy.identity());
         dropped++;
       }
     }
