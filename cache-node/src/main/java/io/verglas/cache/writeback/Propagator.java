@@ -14,8 +14,13 @@ import java.util.concurrent.atomic.LongAdder;
  * Delivers acknowledged writes to the origin and retires them, one pass at a time.
  *
  * <p>Design. A pass walks the journal's dirty writes oldest first. A write that a later
- * acknowledged write of its key superseded is retired without an upload (the origin's own
- * semantics for concurrent PUTs are last-writer-wins, so only the latest matters). Any other
+ * acknowledged change of its key superseded (this node's, or another coordinator's replicated
+ * here; "later" is {@link JournalRecord.Pending#ACK_ORDER}) is retired without an upload (the
+ * origin's own semantics for concurrent PUTs are last-writer-wins, so only the latest matters).
+ * A change while another coordinator holds an older pending change of its key waits (deferred,
+ * not failed): that coordinator retires its change as superseded once it sees this one, and the
+ * next pass here applies it; applied at once instead, the older change could reach the origin
+ * after it (its coordinator no longer sees this change once it is retired). Any other change
  * is reconstructed from its fragments and written to the origin; only after that returns is it
  * retired: clean mark journaled and fsynced, then fragments released ({@link
  * WriteBackStager#retire}). Order: once a write of a key fails in a pass, later writes of that
@@ -39,9 +44,15 @@ public final class Propagator {
   private final LongAdder propagated = new LongAdder();
   private final LongAdder propagatedBytes = new LongAdder();
   private final LongAdder failures = new LongAdder();
+  private final LongAdder superseded = new LongAdder();
+  private final LongAdder deferred = new LongAdder();
 
-  /** What one pass did; {@code lastError} is the last failed upload's message, null without one. */
-  public record Pass(int propagated, int superseded, int failed, String lastError) {}
+  /**
+   * What one pass did: changes applied, retired as superseded, left waiting for an older change
+   * of their key another coordinator holds, and failed; {@code lastError} is the last failed
+   * upload's message, null without one.
+   */
+  public record Pass(int propagated, int superseded, int deferred, int failed, String lastError) {}
 
   public Propagator(WriteBackStager stager, WriteJournal journal, OriginWriter origin) {
     this.stager = Objects.requireNonNull(stager, "stager");
@@ -58,7 +69,9 @@ public final class Propagator {
    * Applies the key's pending changes to the origin now, in journal order (what a write that
    * bypasses write-back does first, so the buffered changes cannot land after it).
    *
-   * @throws IOException if one of them could not be applied; the key stays dirty
+   * @throws IOException if one of them could not be applied, or another coordinator holds a
+   *     change of the key (it cannot be applied from here, and would land after the write); the
+   *     key stays dirty
    */
   public synchronized void drain(String bucket, String key) throws IOException {
     List<JournalRecord.Pending> ofKey = journal.pending().stream()
@@ -67,11 +80,16 @@ public final class Propagator {
     if (pass.failed() > 0) {
       throw new IOException(pass.lastError());
     }
+    if (stager.heldElsewhere(bucket, key)) {
+      throw new IOException("Cannot write " + bucket + "/" + key + " to the origin yet: another node holds a "
+          + "buffered change of the key that is not on the origin yet");
+    }
   }
 
   private Pass pass(List<JournalRecord.Pending> records) throws IOException {
     int done = 0;
-    int superseded = 0;
+    int retired = 0;
+    int waiting = 0;
     int failed = 0;
     String lastError = null;
     Set<String> blocked = new HashSet<>();
@@ -82,7 +100,14 @@ public final class Propagator {
       }
       if (stager.superseded(record)) {
         stager.retire(record);
-        superseded++;
+        superseded.increment();
+        retired++;
+        continue;
+      }
+      if (stager.waitsForOlder(record)) {
+        blocked.add(key);
+        deferred.increment();
+        waiting++;
         continue;
       }
       try {
@@ -98,7 +123,7 @@ public final class Propagator {
       stager.retire(record);
       done++;
     }
-    return new Pass(done, superseded, failed, lastError);
+    return new Pass(done, retired, waiting, failed, lastError);
   }
 
   private void apply(JournalRecord.Pending record) throws IOException {
@@ -121,6 +146,16 @@ public final class Propagator {
   /** Body bytes written to the origin since start. */
   public long propagatedBytes() {
     return propagatedBytes.sum();
+  }
+
+  /** Changes retired without reaching the origin since start: a later change of their key replaced them. */
+  public long superseded() {
+    return superseded.sum();
+  }
+
+  /** Times since start a pass left a change waiting for an older change of its key on another coordinator. */
+  public long deferred() {
+    return deferred.sum();
   }
 
   /** Failed attempts to apply a change since start. */

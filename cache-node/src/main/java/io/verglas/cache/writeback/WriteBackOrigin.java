@@ -38,8 +38,8 @@ import java.util.function.Supplier;
  * journaled after them; of any other key it goes to the origin. Every write the origin must see
  * in order with the buffered changes (conditional PUT and DELETE, copy to or from a key with
  * buffered changes, multipart completion, a PUT the stager writes through) first drains the
- * key's buffered changes to the origin ({@link Propagator#drain}); while the origin is down such
- * a write fails with 503. Multipart uploads are written through. Reads: HEAD, revalidation and
+ * key's buffered changes to the origin ({@link Propagator#drain}); while the origin is down, or
+ * another coordinator holds a change of the key, such a write fails with 503. Multipart uploads are written through. Reads: HEAD, revalidation and
  * range reads of a key whose latest change is buffered are answered from the journal record and
  * by reconstruction from the fragments; a buffered delete reads as NoSuchKey; listings are
  * merged ({@link PendingListing}). The last acknowledged change of a key wins: the stager's

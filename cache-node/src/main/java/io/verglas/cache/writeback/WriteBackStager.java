@@ -68,6 +68,8 @@ public final class WriteBackStager {
   private final Executor fragmentIo;
   private final ReplicatedRecords others;
   private final Map<String, JournalRecord.Pending> latest = new ConcurrentHashMap<>();
+  /** The last acknowledgement stamp given (guarded by {@code latest}); read from the journal on first use. */
+  private long lastStamp = Long.MIN_VALUE;
 
   /**
    * @param nodes the live nodes that may take fragments (this one among them)
@@ -212,8 +214,10 @@ public final class WriteBackStager {
     }
   }
 
-  private StageOutcome acknowledge(JournalRecord.Staged record) throws IOException {
+  private StageOutcome acknowledge(JournalRecord.Staged staged) throws IOException {
+    JournalRecord.Staged record;
     synchronized (latest) {
+      record = staged.stampedAt(stamp(staged.identity().bucket(), staged.identity().key()));
       try {
         journal.append(record);
       } catch (IOException | RuntimeException e) {
@@ -258,7 +262,23 @@ public final class WriteBackStager {
   }
 
   private static JournalRecord.Pending later(JournalRecord.Pending mine, JournalRecord.Pending theirs) {
-    return mine == null || (theirs != null && theirs.stagedAtMillis() > mine.stagedAtMillis()) ? theirs : mine;
+    return mine == null || (theirs != null && theirs.isLaterThan(mine)) ? theirs : mine;
+  }
+
+  /**
+   * The acknowledgement stamp of a change of the key journaled now (called under the index
+   * lock): this node's clock, but above every stamp it gave before and above the latest change
+   * of the key it knows of, its own or another coordinator's, so that a change acknowledged
+   * after another one was replicated here orders after it whatever the clocks say (see {@link
+   * JournalRecord.Pending#ACK_ORDER}).
+   */
+  private long stamp(String bucket, String key) {
+    if (lastStamp == Long.MIN_VALUE) {
+      lastStamp = journal.pending().stream().mapToLong(JournalRecord.Pending::stagedAtMillis).max().orElse(0);
+    }
+    long known = latest(bucket, key).map(JournalRecord.Pending::stagedAtMillis).orElse(Long.MIN_VALUE);
+    lastStamp = Math.max(clock.getAsLong(), Math.max(lastStamp, known) + 1);
+    return lastStamp;
   }
 
   /**
@@ -271,7 +291,7 @@ public final class WriteBackStager {
       String key = indexKey(record.identity().bucket(), record.identity().key());
       JournalRecord.Pending now = latest.get(key);
       journal.append(record);
-      superseded = now != null && later(now, record) == now;
+      superseded = now != null && now.isLaterThan(record);
       if (!superseded) {
         latest.put(key, record);
       }
@@ -286,9 +306,10 @@ public final class WriteBackStager {
    * it; reads see the key as absent from now on.
    */
   public JournalRecord.Deleted delete(String bucket, String key) throws IOException {
-    JournalRecord.Deleted record = new JournalRecord.Deleted(new ObjectIdentity(bucket, key, writeIds.get()),
-        clock.getAsLong());
+    ObjectIdentity id = new ObjectIdentity(bucket, key, writeIds.get());
+    JournalRecord.Deleted record;
     synchronized (latest) {
+      record = new JournalRecord.Deleted(id, stamp(bucket, key));
       journal.append(record);
       latest.put(indexKey(bucket, key), record);
     }
@@ -337,8 +358,22 @@ public final class WriteBackStager {
   boolean superseded(JournalRecord.Pending record) {
     JournalRecord.Pending current = latest.get(indexKey(record.identity().bucket(), record.identity().key()));
     Optional<JournalRecord.Pending> other = others.latest(record.identity().bucket(), record.identity().key());
-    return (current != null && !current.equals(record))
-        || (other.isPresent() && other.get().stagedAtMillis() > record.stagedAtMillis());
+    return (current != null && !current.equals(record)) || (other.isPresent() && other.get().isLaterThan(record));
+  }
+
+  /**
+   * Whether another coordinator holds a pending change of the record's key that orders before
+   * it: the record must wait until that one is retired (propagated, or superseded by this one),
+   * or the older change could reach the origin after it.
+   */
+  boolean waitsForOlder(JournalRecord.Pending record) {
+    return others.changes(record.identity().bucket(), record.identity().key()).stream()
+        .anyMatch(record::isLaterThan);
+  }
+
+  /** Whether another coordinator holds a pending change of the key. */
+  boolean heldElsewhere(String bucket, String key) {
+    return !others.changes(bucket, key).isEmpty();
   }
 
   /**

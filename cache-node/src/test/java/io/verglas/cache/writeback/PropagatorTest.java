@@ -53,7 +53,7 @@ class PropagatorTest {
   void dirtyWritesReachTheOriginAndAreRetired() throws IOException {
     byte[] a = put("a", 100_000);
     byte[] b = put("b", 0);
-    assertThat(propagator.runOnce()).isEqualTo(new Propagator.Pass(2, 0, 0, null));
+    assertThat(propagator.runOnce()).isEqualTo(new Propagator.Pass(2, 0, 0, 0, null));
     assertThat(origin.objects).containsOnlyKeys("bucket/a", "bucket/b");
     assertThat(origin.objects.get("bucket/a")).isEqualTo(a);
     assertThat(origin.objects.get("bucket/b")).isEqualTo(b);
@@ -71,7 +71,7 @@ class PropagatorTest {
     assertThat(read("a")).isEqualTo(a);
     origin.down = false;
     assertThat(propagator.runOnce().propagated()).isEqualTo(1);
-    assertThat(propagator.runOnce()).isEqualTo(new Propagator.Pass(0, 0, 0, null));
+    assertThat(propagator.runOnce()).isEqualTo(new Propagator.Pass(0, 0, 0, 0, null));
     assertThat(origin.puts).hasValue(1);
     assertThat(origin.objects.get("bucket/a")).isEqualTo(a);
     assertRetired();
@@ -84,7 +84,7 @@ class PropagatorTest {
     propagator.runOnce();
     byte[] newer = put("k", 40_000);
     origin.down = false;
-    assertThat(propagator.runOnce()).isEqualTo(new Propagator.Pass(1, 1, 0, null));
+    assertThat(propagator.runOnce()).isEqualTo(new Propagator.Pass(1, 1, 0, 0, null));
     assertThat(origin.puts).hasValue(1);
     assertThat(origin.objects.get("bucket/k")).isEqualTo(newer);
     assertRetired();

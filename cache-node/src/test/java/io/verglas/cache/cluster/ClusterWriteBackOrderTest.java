@@ -1,0 +1,120 @@
+package io.verglas.cache.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.verglas.cache.writeback.Propagator;
+import io.verglas.cache.writeback.WriteBackConfig;
+import io.verglas.cache.writeback.WriteBackStats;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+
+/**
+ * Changes of one key acknowledged by different coordinators (three nodes in one JVM, k=2, m=1,
+ * w=3, propagation only when a test asks a node for a pass): the origin ends with the change
+ * acknowledged last whichever coordinator propagates first.
+ */
+class ClusterWriteBackOrderTest {
+  private static final int CELL = 16 * 1024;
+  private static final String BUCKET = TestingCluster.BUCKET;
+  private static final String KEY = "wb/k";
+
+  @TempDir
+  Path root;
+  @TempDir
+  Path buffers;
+
+  private TestingCluster start() {
+    return new TestingCluster(root, 3, 3, Duration.ofSeconds(5), b -> b, (i, b) -> b.writeBack(
+        WriteBackConfig.builder().dataFragments(2).parityFragments(1).ackFragments(3).cellBytes(CELL)
+            .directory(buffers.resolve("node-" + i)).propagationInterval(Duration.ofHours(1))
+            .enable(BUCKET, "wb/").build()));
+  }
+
+  @Test
+  void theLaterPutThroughAnotherNodeWinsWhenTheEarlierCoordinatorPropagatesLast() throws Exception {
+    try (TestingCluster cluster = start()) {
+      byte[] older = bytes(3 * CELL + 7, 1);
+      byte[] newer = bytes(2 * CELL + 3, 2);
+      cluster.put(0, KEY, older);
+      cluster.put(1, KEY, newer);
+      assertThat(cluster.get(2, KEY)).isEqualTo(newer);
+      assertThat(cluster.get(0, KEY)).as("the coordinator of the older write serves the newer").isEqualTo(newer);
+
+      assertThat(propagate(cluster, 1)).as("node-1 waits for node-0's older write")
+          .isEqualTo(new Propagator.Pass(0, 0, 1, 0, null));
+      assertThat(onOrigin()).isFalse();
+      assertThat(propagate(cluster, 0)).as("node-0 retires its write unwritten")
+          .isEqualTo(new Propagator.Pass(0, 1, 0, 0, null));
+      assertThat(onOrigin()).isFalse();
+      assertThat(propagate(cluster, 1)).isEqualTo(new Propagator.Pass(1, 0, 0, 0, null));
+
+      assertThat(Files.readAllBytes(originFile())).isEqualTo(newer);
+      assertThat(cluster.origins.get(0).putsByKey.get(KEY)).as("node-0 never wrote its older body").isNull();
+      assertThat(stats(cluster, 0).propagationsSuperseded()).isEqualTo(1);
+      assertThat(stats(cluster, 1).propagationsDeferred()).isEqualTo(1);
+      assertAllClean(cluster);
+      assertThat(cluster.get(0, KEY)).isEqualTo(newer);
+    }
+  }
+
+  @Test
+  void aDeleteThroughAnotherNodeAfterABufferedPutLeavesTheKeyDeleted() throws Exception {
+    try (TestingCluster cluster = start()) {
+      cluster.put(0, KEY, bytes(CELL, 3));
+      propagate(cluster, 0);
+      assertThat(onOrigin()).isTrue();
+      cluster.put(0, KEY, bytes(2 * CELL, 4));
+      cluster.clients.get(1).deleteObject(b -> b.bucket(BUCKET).key(KEY));
+      assertThatThrownBy(() -> cluster.get(2, KEY)).isInstanceOf(NoSuchKeyException.class);
+
+      assertThat(propagate(cluster, 1).deferred()).isEqualTo(1);
+      assertThat(propagate(cluster, 0).superseded()).isEqualTo(1);
+      assertThat(onOrigin()).as("the first write is still there, the buffered one was never written").isTrue();
+      assertThat(propagate(cluster, 1).propagated()).isEqualTo(1);
+
+      assertThat(onOrigin()).isFalse();
+      assertAllClean(cluster);
+      assertThatThrownBy(() -> cluster.get(0, KEY)).isInstanceOf(NoSuchKeyException.class);
+    }
+  }
+
+  private static Propagator.Pass propagate(TestingCluster cluster, int node) throws IOException {
+    return cluster.nodes.get(node).writeBack().propagate();
+  }
+
+  private static WriteBackStats stats(TestingCluster cluster, int node) {
+    return cluster.nodes.get(node).writeBack().stats();
+  }
+
+  private void assertAllClean(TestingCluster cluster) throws IOException {
+    for (int i = 0; i < 3; i++) {
+      assertThat(stats(cluster, i).dirtyObjects()).as("node-%d dirty", i).isZero();
+      Path fragments = buffers.resolve("node-" + i).resolve("fragments");
+      try (Stream<Path> files = Files.list(fragments)) {
+        assertThat(files.filter(f -> f.toString().endsWith(".frag"))).as("node-%d fragments", i).isEmpty();
+      }
+    }
+  }
+
+  private boolean onOrigin() {
+    return Files.exists(originFile());
+  }
+
+  private Path originFile() {
+    return root.resolve(BUCKET).resolve(KEY);
+  }
+
+  private static byte[] bytes(int n, long seed) {
+    byte[] b = new byte[n];
+    new Random(seed).nextBytes(b);
+    return b;
+  }
+}
