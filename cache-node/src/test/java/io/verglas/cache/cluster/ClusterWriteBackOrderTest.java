@@ -14,12 +14,15 @@ import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * Changes of one key acknowledged by different coordinators (three nodes in one JVM, k=2, m=1,
  * w=3, propagation only when a test asks a node for a pass): the origin ends with the change
- * acknowledged last whichever coordinator propagates first.
+ * acknowledged last whichever coordinator propagates first, and a conditional write through one
+ * node sees another node's buffered change.
  */
 class ClusterWriteBackOrderTest {
   private static final int CELL = 16 * 1024;
@@ -83,6 +86,55 @@ class ClusterWriteBackOrderTest {
       assertThat(onOrigin()).isFalse();
       assertAllClean(cluster);
       assertThatThrownBy(() -> cluster.get(0, KEY)).isInstanceOf(NoSuchKeyException.class);
+    }
+  }
+
+  @Test
+  void aConditionalPutThroughOneNodeSeesAnotherNodesBufferedChange() throws Exception {
+    try (TestingCluster cluster = start()) {
+      String buffered = cluster.clients.get(0).putObject(b -> b.bucket(BUCKET).key(KEY),
+          RequestBody.fromBytes(bytes(CELL, 5))).eTag();
+
+      assertThat(status(() -> conditionalPut(cluster, 1, "*", null, bytes(10, 6))))
+          .as("If-None-Match: * against node-0's buffered write").isEqualTo(412);
+      assertThat(status(() -> conditionalPut(cluster, 1, null, "\"0123456789abcdef0123456789abcdef\"",
+          bytes(10, 6)))).as("If-Match of another ETag").isEqualTo(412);
+      assertThat(onOrigin()).isFalse();
+
+      byte[] replacement = bytes(CELL + 1, 7);
+      conditionalPut(cluster, 1, null, buffered, replacement);
+      assertThat(cluster.get(2, KEY)).isEqualTo(replacement);
+      assertThat(onOrigin()).as("staged like an unconditional PUT").isFalse();
+
+      cluster.clients.get(2).deleteObject(b -> b.bucket(BUCKET).key(KEY));
+      assertThat(status(() -> conditionalPut(cluster, 1, null, buffered, bytes(10, 8))))
+          .as("If-Match against a buffered delete").isEqualTo(404);
+      byte[] created = bytes(CELL / 2, 9);
+      conditionalPut(cluster, 0, "*", null, created);
+      assertThat(cluster.get(1, KEY)).isEqualTo(created);
+
+      for (int round = 0; round < 2; round++) {
+        for (int i = 0; i < 3; i++) {
+          propagate(cluster, i);
+        }
+      }
+      assertThat(Files.readAllBytes(originFile())).isEqualTo(created);
+      assertAllClean(cluster);
+    }
+  }
+
+  private static void conditionalPut(TestingCluster cluster, int node, String ifNoneMatch, String ifMatch,
+      byte[] body) {
+    cluster.clients.get(node).putObject(b -> b.bucket(BUCKET).key(KEY).ifNoneMatch(ifNoneMatch).ifMatch(ifMatch),
+        RequestBody.fromBytes(body));
+  }
+
+  private static int status(Runnable request) {
+    try {
+      request.run();
+      return 200;
+    } catch (S3Exception e) {
+      return e.statusCode();
     }
   }
 
