@@ -1,5 +1,6 @@
 package io.verglas.cache.writeback;
 
+import io.verglas.cache.writeback.fragment.ObjectIdentity;
 import io.verglas.cache.writeback.journal.JournalRecord;
 import io.verglas.cache.writeback.journal.WriteJournal;
 import java.io.IOException;
@@ -8,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -33,9 +35,15 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Deletes: a journaled {@link JournalRecord.Deleted} is applied in its place in the key's order,
  * after the writes journaled before it.
  *
+ * <p>Conflicts: a write the origin refuses because someone wrote the key around the cache since
+ * it was acknowledged ({@link PropagationConflictException}, see {@link OriginApplier}) counts
+ * as failed in its pass and is then held: later passes skip it (and the key's later changes
+ * here), it stays dirty and readable with its fragments, until a later change of the key
+ * supersedes it; {@link #conflicts} tells how many are held. A restart tries each once more.
+ *
  * <p>Not here: backoff between passes (the node's {@link WriteBackNode} schedules passes and
- * backs off after failed ones; its origin is behind the node's origin protection), conditional
- * origin writes, parallel uploads.
+ * backs off after failed ones; its origin is behind the node's origin protection), parallel
+ * uploads.
  */
 public final class Propagator {
   private final WriteBackStager stager;
@@ -46,6 +54,7 @@ public final class Propagator {
   private final LongAdder failures = new LongAdder();
   private final LongAdder superseded = new LongAdder();
   private final LongAdder deferred = new LongAdder();
+  private final Set<ObjectIdentity> conflicted = ConcurrentHashMap.newKeySet();
 
   /**
    * What one pass did: changes applied, retired as superseded, left waiting for an older change
@@ -69,9 +78,9 @@ public final class Propagator {
    * Applies the key's pending changes to the origin now, in journal order (what a write that
    * bypasses write-back does first, so the buffered changes cannot land after it).
    *
-   * @throws IOException if one of them could not be applied, or another coordinator holds a
-   *     change of the key (it cannot be applied from here, and would land after the write); the
-   *     key stays dirty
+   * @throws IOException if one of them could not be applied or is held in conflict, or another
+   *     coordinator holds a change of the key (it cannot be applied from here, and would land
+   *     after the write); the key stays dirty
    */
   public synchronized void drain(String bucket, String key) throws IOException {
     List<JournalRecord.Pending> ofKey = journal.pending().stream()
@@ -80,9 +89,9 @@ public final class Propagator {
     if (pass.failed() > 0) {
       throw new IOException(pass.lastError());
     }
-    if (stager.heldElsewhere(bucket, key)) {
-      throw new IOException("Cannot write " + bucket + "/" + key + " to the origin yet: another node holds a "
-          + "buffered change of the key that is not on the origin yet");
+    if (stager.latest(bucket, key).isPresent()) {
+      throw new IOException("Cannot write " + bucket + "/" + key + " to the origin yet: a buffered change of the "
+          + "key is not on the origin yet (held by another node, or in conflict with the origin)");
     }
   }
 
@@ -100,8 +109,13 @@ public final class Propagator {
       }
       if (stager.superseded(record)) {
         stager.retire(record);
+        conflicted.remove(record.identity());
         superseded.increment();
         retired++;
+        continue;
+      }
+      if (conflicted.contains(record.identity())) {
+        blocked.add(key);
         continue;
       }
       if (stager.waitsForOlder(record)) {
@@ -112,6 +126,12 @@ public final class Propagator {
       }
       try {
         apply(record);
+      } catch (PropagationConflictException e) {
+        conflicted.add(record.identity());
+        lastError = e.getMessage();
+        blocked.add(key);
+        failed++;
+        continue;
       } catch (IOException | RuntimeException e) {
         lastError = "Cannot propagate " + record.identity() + ": " + e.getMessage();
         blocked.add(key);
@@ -156,6 +176,11 @@ public final class Propagator {
   /** Times since start a pass left a change waiting for an older change of its key on another coordinator. */
   public long deferred() {
     return deferred.sum();
+  }
+
+  /** Writes held because the origin holds their key in a state they did not expect (see the class comment). */
+  public int conflicts() {
+    return conflicted.size();
   }
 
   /** Failed attempts to apply a change since start. */

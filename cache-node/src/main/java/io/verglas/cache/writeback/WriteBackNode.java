@@ -328,7 +328,7 @@ public final class WriteBackNode implements AutoCloseable {
     return new WriteBackStats(pending.size(), bytes, age, acknowledged.sum(), writtenThrough.sum(),
         started ? propagator.propagated() : 0, started ? propagator.propagatedBytes() : 0,
         started ? propagator.failures() : 0, started ? propagator.superseded() : 0, started ? propagator.deferred() : 0,
-        repaired.get(), unrepairable.get());
+        started ? propagator.conflicts() : 0, repaired.get(), unrepairable.get());
   }
 
   @Override

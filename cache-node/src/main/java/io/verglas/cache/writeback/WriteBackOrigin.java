@@ -140,10 +140,12 @@ final class WriteBackOrigin extends ForwardingOrigin {
 
   private PutResult stage(String bucket, String key, ObjectBody body, WriteOptions options) throws IOException {
     ThroughWriter through = new ThroughWriter(body, options);
+    CompletableFuture<String> originState = OriginExpectation.stateOf(delegate().head(bucket, key));
     try (InputStream in = body.openStream()) {
       // md5 is null only when the stager writes through before reading the body: ThroughWriter ignores it then
-      StageOutcome outcome = stager.put(bucket, key,
-          md5 -> WriteBackMetadata.of(options, md5 == null ? null : ETags.ofMd5(md5)), body.length(), in, through);
+      StageOutcome outcome = stager.put(bucket, key, md5 -> md5 == null ? WriteBackMetadata.of(options, null)
+          : WriteBackMetadata.of(options, ETags.ofMd5(md5),
+              OriginExpectation.of(originState, stager.changes(bucket, key))), body.length(), in, through);
       outcomes.accept(outcome);
       if (outcome instanceof StageOutcome.Acknowledged acked) {
         return new PutResult(WriteBackMetadata.etag(acked.record()), Instant.ofEpochMilli(acked.record().stagedAtMillis()));

@@ -371,6 +371,15 @@ public final class WriteBackStager {
         .anyMatch(record::isLaterThan);
   }
 
+  /** Every pending change of the key: this node's, in journal order, then other coordinators'. */
+  List<JournalRecord.Pending> changes(String bucket, String key) {
+    List<JournalRecord.Pending> all = new ArrayList<>();
+    journal.pending().stream().filter(r -> r.identity().bucket().equals(bucket) && r.identity().key().equals(key))
+        .forEach(all::add);
+    all.addAll(others.changes(bucket, key));
+    return all;
+  }
+
   /** Whether another coordinator holds a pending change of the key. */
   boolean heldElsewhere(String bucket, String key) {
     return !others.changes(bucket, key).isEmpty();
