@@ -11,6 +11,8 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Delivers acknowledged writes to the origin and retires them, one pass at a time.
@@ -46,6 +48,7 @@ import java.util.concurrent.atomic.LongAdder;
  * uploads.
  */
 public final class Propagator {
+  private static final Logger LOG = LoggerFactory.getLogger(Propagator.class);
   private final WriteBackStager stager;
   private final WriteJournal journal;
   private final OriginWriter origin;
@@ -128,6 +131,7 @@ public final class Propagator {
         apply(record);
       } catch (PropagationConflictException e) {
         conflicted.add(record.identity());
+        LOG.warn("Write-back holds {} in conflict: {}", record.identity(), e.getMessage());
         lastError = e.getMessage();
         blocked.add(key);
         failed++;

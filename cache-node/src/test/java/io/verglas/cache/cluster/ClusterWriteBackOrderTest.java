@@ -4,12 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.verglas.cache.writeback.Propagator;
-import io.verglas.cache.writeback.WriteBackConfig;
 import io.verglas.cache.writeback.WriteBackStats;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -34,16 +32,9 @@ class ClusterWriteBackOrderTest {
   @TempDir
   Path buffers;
 
-  private TestingCluster start() {
-    return new TestingCluster(root, 3, 3, Duration.ofSeconds(5), b -> b, (i, b) -> b.writeBack(
-        WriteBackConfig.builder().dataFragments(2).parityFragments(1).ackFragments(3).cellBytes(CELL)
-            .directory(buffers.resolve("node-" + i)).propagationInterval(Duration.ofHours(1))
-            .enable(BUCKET, "wb/").build()));
-  }
-
   @Test
   void theLaterPutThroughAnotherNodeWinsWhenTheEarlierCoordinatorPropagatesLast() throws Exception {
-    try (TestingCluster cluster = start()) {
+    try (TestingCluster cluster = TestingCluster.withWriteBack(root, buffers, CELL)) {
       byte[] older = bytes(3 * CELL + 7, 1);
       byte[] newer = bytes(2 * CELL + 3, 2);
       cluster.put(0, KEY, older);
@@ -70,7 +61,7 @@ class ClusterWriteBackOrderTest {
 
   @Test
   void aDeleteThroughAnotherNodeAfterABufferedPutLeavesTheKeyDeleted() throws Exception {
-    try (TestingCluster cluster = start()) {
+    try (TestingCluster cluster = TestingCluster.withWriteBack(root, buffers, CELL)) {
       cluster.put(0, KEY, bytes(CELL, 3));
       propagate(cluster, 0);
       assertThat(onOrigin()).isTrue();
@@ -91,7 +82,7 @@ class ClusterWriteBackOrderTest {
 
   @Test
   void aConditionalPutThroughOneNodeSeesAnotherNodesBufferedChange() throws Exception {
-    try (TestingCluster cluster = start()) {
+    try (TestingCluster cluster = TestingCluster.withWriteBack(root, buffers, CELL)) {
       String buffered = cluster.clients.get(0).putObject(b -> b.bucket(BUCKET).key(KEY),
           RequestBody.fromBytes(bytes(CELL, 5))).eTag();
 
