@@ -105,6 +105,9 @@ public final class PrometheusFormat {
     metric(out, "writeback_propagated_total", "counter", "Buffered changes applied to the origin (rate() gives the propagation rate).", w.propagated());
     metric(out, "writeback_propagated_bytes_total", "counter", "Body bytes written to the origin by propagation.", w.propagatedBytes());
     metric(out, "writeback_propagation_failures_total", "counter", "Failed attempts to apply a buffered change.", w.propagationFailures());
+    metric(out, "writeback_propagations_superseded_total", "counter", "Buffered changes retired without an upload: a later change of the key replaced them.", w.propagationsSuperseded());
+    metric(out, "writeback_propagations_deferred_total", "counter", "Times a buffered change waited for an older change of its key on another node.", w.propagationsDeferred());
+    metric(out, "writeback_propagation_conflicts", "gauge", "Buffered writes held: their key was written to the origin around the cache since.", w.propagationConflicts());
     metric(out, "writeback_fragments_repaired_total", "counter", "Fragments rewritten by the scrubber.", w.fragmentsRepaired());
     metric(out, "writeback_unrepairable_writes", "gauge", "Writes the last scrub found with fewer than k healthy fragments.", w.unrepairable());
     metric(out, "writeback_orphan_fragments_removed_total", "counter", "Fragments no journal record named, removed after the grace period.", w.orphansRemoved());

@@ -1,9 +1,11 @@
 package io.verglas.cache.writeback;
 
+import io.verglas.cache.origin.ETags;
 import io.verglas.cache.origin.ObjectBody;
 import io.verglas.cache.origin.Origin;
 import io.verglas.cache.origin.OriginException;
 import io.verglas.cache.origin.WriteCondition;
+import io.verglas.cache.origin.WriteOptions;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Instant;
@@ -18,6 +20,14 @@ import java.util.concurrent.CompletionException;
  * writes through. A buffered body is reconstructed as it is read, so it can be read once: an
  * origin that would read it again (a retry inside the origin) fails that attempt, and the
  * propagator's next pass retries with a fresh reconstruction.
+ *
+ * <p>Conditional propagation. A write with an {@link OriginExpectation} first reads the key's
+ * state on the origin (HEAD): the write's own ETag means an earlier attempt delivered it (a
+ * crash before its clean mark) and nothing is written; a state the expectation does not allow
+ * is a {@link PropagationConflictException}; otherwise the PUT carries {@code If-Match} that
+ * ETag ({@code If-None-Match: *} for a missing key), so a write to the origin between the HEAD
+ * and the PUT is a conflict too, never overwritten. Deletes and writes without an expectation
+ * are unconditional.
  */
 final class OriginApplier implements OriginWriter {
   private final Origin origin;
@@ -29,7 +39,37 @@ final class OriginApplier implements OriginWriter {
   @Override
   public void put(String bucket, String key, Map<String, String> metadata, long length, InputStream body)
       throws IOException {
-    await(origin.put(bucket, key, readOnce(body, length), WriteBackMetadata.options(metadata)));
+    WriteOptions options = WriteBackMetadata.options(metadata);
+    Optional<OriginExpectation> expected = OriginExpectation.in(metadata);
+    if (expected.isEmpty()) {
+      await(origin.put(bucket, key, readOnce(body, length), options));
+      return;
+    }
+    String state = await(OriginExpectation.stateOf(origin.head(bucket, key)));
+    if (state == null) {
+      throw new IOException("Cannot read the origin's state of " + bucket + "/" + key + " before propagating it");
+    }
+    if (ETags.matches(state, metadata.get(WriteBackMetadata.ETAG))) {
+      return; // delivered by an earlier attempt
+    }
+    if (!expected.get().allows(state)) {
+      throw conflict(bucket, key, state, expected.get());
+    }
+    try {
+      await(origin.put(bucket, key, readOnce(body, length), options.withCondition(OriginExpectation.condition(state))));
+    } catch (OriginException e) {
+      if (e.reason() == OriginException.Reason.PRECONDITION_FAILED || e.reason() == OriginException.Reason.NO_SUCH_KEY) {
+        throw conflict(bucket, key, "changed since " + state, expected.get());
+      }
+      throw e;
+    }
+  }
+
+  private static PropagationConflictException conflict(String bucket, String key, String state,
+      OriginExpectation expected) {
+    return new PropagationConflictException("Cannot propagate " + bucket + "/" + key + ": the origin holds it as "
+        + state + ", written around the cache since the write was acknowledged (expected one of "
+        + expected.states() + ")");
   }
 
   @Override

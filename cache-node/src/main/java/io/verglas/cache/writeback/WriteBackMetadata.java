@@ -7,12 +7,13 @@ import io.verglas.cache.writeback.journal.JournalRecord;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * How an S3 object's metadata travels in a write journal record: one flat map of header names,
  * {@code content-type}, {@code x-amz-meta-NAME} for user metadata, the other stored content
- * headers by name, and {@code etag}, the write's quoted ETag (the MD5 of the body, as the origin
- * will give it). A pure mapping: no I/O.
+ * headers by name, {@code etag}, the write's quoted ETag (the MD5 of the body, as the origin
+ * will give it), and {@link OriginExpectation#NAME} when the write has one. A pure mapping: no I/O.
  */
 final class WriteBackMetadata {
   static final String ETAG = "etag";
@@ -31,6 +32,13 @@ final class WriteBackMetadata {
     return map;
   }
 
+  /** As {@link #of(WriteOptions, String)}, with what the origin may hold when the write is propagated. */
+  static Map<String, String> of(WriteOptions options, String etag, Optional<OriginExpectation> expected) {
+    Map<String, String> map = of(options, etag);
+    expected.ifPresent(e -> map.put(OriginExpectation.NAME, e.encoded()));
+    return map;
+  }
+
   /** The options to write the record's object to the origin with (unconditional). */
   static WriteOptions options(Map<String, String> metadata) {
     Map<String, String> user = new HashMap<>();
@@ -38,7 +46,7 @@ final class WriteBackMetadata {
     metadata.forEach((name, value) -> {
       if (name.startsWith(USER)) {
         user.put(name.substring(USER.length()), value);
-      } else if (!name.equals(ETAG) && !name.equals(CONTENT_TYPE)) {
+      } else if (!name.equals(ETAG) && !name.equals(CONTENT_TYPE) && !name.equals(OriginExpectation.NAME)) {
         headers.put(name, value);
       }
     });

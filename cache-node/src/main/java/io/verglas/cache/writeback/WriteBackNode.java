@@ -402,7 +402,8 @@ public final class WriteBackNode implements AutoCloseable {
     boolean started = propagator != null;
     return new WriteBackStats(pending.size(), bytes, age, acknowledged.sum(), writtenThrough.sum(),
         started ? propagator.propagated() : 0, started ? propagator.propagatedBytes() : 0,
-        started ? propagator.failures() : 0, repaired.get(), unrepairable.get(), orphansRemoved.sum());
+        started ? propagator.failures() : 0, started ? propagator.superseded() : 0, started ? propagator.deferred() : 0,
+        started ? propagator.conflicts() : 0, repaired.get(), unrepairable.get(), orphansRemoved.sum());
   }
 
   @Override

@@ -35,11 +35,17 @@ import java.util.function.Supplier;
  * <p>Design. Writes: an unconditional PUT of a key in scope is staged ({@link WriteBackStager})
  * and answered with the body's MD5 as its ETag, the ETag the origin gives it later; the stager's
  * degraded outcomes write through. An unconditional DELETE of a key with buffered changes is
- * journaled after them; of any other key it goes to the origin. Every write the origin must see
- * in order with the buffered changes (conditional PUT and DELETE, copy to or from a key with
- * buffered changes, multipart completion, a PUT the stager writes through) first drains the
- * key's buffered changes to the origin ({@link Propagator#drain}); while the origin is down such
- * a write fails with 503. Multipart uploads are written through. Reads: HEAD, revalidation and
+ * journaled after them; of any other key it goes to the origin. A conditional PUT or DELETE of
+ * a key another coordinator holds a buffered change of is checked against the key's latest
+ * buffered change ({@link BufferedCondition}: what a GET here returns) and, if it holds, staged
+ * or journaled like an unconditional one, its acknowledgement stamp after that change's; the
+ * check and the staging are not one atomic step (a change of the key acknowledged between them,
+ * here or elsewhere, is not seen by the check). Every other write the origin must see in order
+ * with the buffered changes (a conditional PUT and DELETE of a key only this node holds changes
+ * of, copy to or from a key with buffered changes, multipart completion, a PUT the stager writes
+ * through) first drains the key's buffered changes to the origin ({@link Propagator#drain});
+ * while the origin is down, or another coordinator holds a change of the key, such a write fails
+ * with 503. Multipart uploads are written through. Reads: HEAD, revalidation and
  * range reads of a key whose latest change is buffered are answered from the journal record and
  * by reconstruction from the fragments; a buffered delete reads as NoSuchKey; listings are
  * merged ({@link PendingListing}). The last acknowledged change of a key wins: the stager's
@@ -110,18 +116,36 @@ final class WriteBackOrigin extends ForwardingOrigin {
 
   @Override
   public CompletableFuture<PutResult> put(String bucket, String key, ObjectBody body, WriteOptions options) {
-    if (!config.covers(bucket, key) || !options.condition().isNone()) {
+    if (!config.covers(bucket, key) || !options.condition().isNone() && !stager.heldElsewhere(bucket, key)) {
       return afterDrain(bucket, key, () -> delegate().put(bucket, key, body, options));
     }
-    return blocking(() -> stage(bucket, key, body, options));
+    return blocking(() -> {
+      requireBuffered(bucket, key, options.condition());
+      return stage(bucket, key, body, options.withCondition(WriteCondition.NONE));
+    });
+  }
+
+  /**
+   * Checks a write's condition against the key's latest buffered change (one is another
+   * coordinator's: it cannot be drained from here, so the origin cannot check the condition).
+   */
+  private void requireBuffered(String bucket, String key, WriteCondition condition) {
+    if (condition.isNone()) {
+      return;
+    }
+    BufferedCondition.require(condition, stager.latest(bucket, key).orElseThrow(() -> new OriginException(
+        OriginException.Reason.UNAVAILABLE, "Cannot check the condition of a write of " + bucket + "/" + key
+            + ": its buffered change reached the origin meanwhile; retry")));
   }
 
   private PutResult stage(String bucket, String key, ObjectBody body, WriteOptions options) throws IOException {
     ThroughWriter through = new ThroughWriter(body, options);
+    CompletableFuture<String> originState = OriginExpectation.stateOf(delegate().head(bucket, key));
     try (InputStream in = body.openStream()) {
       // md5 is null only when the stager writes through before reading the body: ThroughWriter ignores it then
-      StageOutcome outcome = stager.put(bucket, key,
-          md5 -> WriteBackMetadata.of(options, md5 == null ? null : ETags.ofMd5(md5)), body.length(), in, through);
+      StageOutcome outcome = stager.put(bucket, key, md5 -> md5 == null ? WriteBackMetadata.of(options, null)
+          : WriteBackMetadata.of(options, ETags.ofMd5(md5),
+              OriginExpectation.of(originState, stager.changes(bucket, key))), body.length(), in, through);
       outcomes.accept(outcome);
       if (outcome instanceof StageOutcome.Acknowledged acked) {
         return new PutResult(WriteBackMetadata.etag(acked.record()), Instant.ofEpochMilli(acked.record().stagedAtMillis()));
@@ -159,8 +183,10 @@ final class WriteBackOrigin extends ForwardingOrigin {
 
   @Override
   public CompletableFuture<Void> delete(String bucket, String key, WriteCondition condition) {
-    if (condition.isNone() && config.covers(bucket, key) && stager.latest(bucket, key).isPresent()) {
+    if (config.covers(bucket, key) && (condition.isNone() ? stager.latest(bucket, key).isPresent()
+        : stager.heldElsewhere(bucket, key))) {
       return blocking(() -> {
+        requireBuffered(bucket, key, condition);
         stager.delete(bucket, key);
         return null;
       });

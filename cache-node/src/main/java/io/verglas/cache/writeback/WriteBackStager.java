@@ -76,6 +76,9 @@ public final class WriteBackStager {
   private final Map<String, JournalRecord.Pending> latest = new ConcurrentHashMap<>();
   private final Object[] keyLocks = new Object[KEY_LOCKS];
   private final Set<ObjectIdentity> staging = ConcurrentHashMap.newKeySet();
+  private final Object stamps = new Object();
+  /** The last acknowledgement stamp given (guarded by {@code stamps}); read from the journal on first use. */
+  private long lastStamp = Long.MIN_VALUE;
 
   private WriteBackStager(Builder builder) {
     this.config = builder.config;
@@ -278,8 +281,10 @@ public final class WriteBackStager {
     }
   }
 
-  private StageOutcome acknowledge(JournalRecord.Staged record) throws IOException {
-    synchronized (lock(record.identity())) {
+  private StageOutcome acknowledge(JournalRecord.Staged staged) throws IOException {
+    JournalRecord.Staged record;
+    synchronized (lock(staged.identity())) {
+      record = staged.stampedAt(stamp(staged.identity().bucket(), staged.identity().key()));
       try {
         journal.append(record);
       } catch (IOException | RuntimeException e) {
@@ -324,7 +329,25 @@ public final class WriteBackStager {
   }
 
   private static JournalRecord.Pending later(JournalRecord.Pending mine, JournalRecord.Pending theirs) {
-    return mine == null || (theirs != null && theirs.stagedAtMillis() > mine.stagedAtMillis()) ? theirs : mine;
+    return mine == null || (theirs != null && theirs.isLaterThan(mine)) ? theirs : mine;
+  }
+
+  /**
+   * The acknowledgement stamp of a change of the key journaled now (called under the key's
+   * lock): this node's clock, but above every stamp it gave before and above the latest change
+   * of the key it knows of, its own or another coordinator's, so that a change acknowledged
+   * after another one was replicated here orders after it whatever the clocks say (see {@link
+   * JournalRecord.Pending#ACK_ORDER}).
+   */
+  private long stamp(String bucket, String key) {
+    long known = latest(bucket, key).map(JournalRecord.Pending::stagedAtMillis).orElse(Long.MIN_VALUE);
+    synchronized (stamps) {
+      if (lastStamp == Long.MIN_VALUE) {
+        lastStamp = journal.pending().stream().mapToLong(JournalRecord.Pending::stagedAtMillis).max().orElse(0);
+      }
+      lastStamp = Math.max(clock.getAsLong(), Math.max(lastStamp, known) + 1);
+      return lastStamp;
+    }
   }
 
   /**
@@ -340,8 +363,8 @@ public final class WriteBackStager {
     synchronized (lock(record.identity())) {
       JournalRecord.Pending now = latest.get(indexKey(bucket, key));
       JournalRecord.Pending theirs = others.latest(bucket, key).orElse(null);
-      boolean superseded = changedSince || (now != null && later(now, record) == now)
-          || (theirs != null && later(record, theirs) == theirs);
+      boolean superseded = changedSince || (now != null && now.isLaterThan(record))
+          || (theirs != null && theirs.isLaterThan(record));
       if (!superseded) {
         journal.append(record);
         latest.put(indexKey(bucket, key), record);
@@ -357,9 +380,10 @@ public final class WriteBackStager {
    * it; reads see the key as absent from now on.
    */
   public JournalRecord.Deleted delete(String bucket, String key) throws IOException {
-    JournalRecord.Deleted record = new JournalRecord.Deleted(new ObjectIdentity(bucket, key, writeIds.get()),
-        clock.getAsLong());
-    synchronized (lock(record.identity())) {
+    ObjectIdentity id = new ObjectIdentity(bucket, key, writeIds.get());
+    JournalRecord.Deleted record;
+    synchronized (lock(id)) {
+      record = new JournalRecord.Deleted(id, stamp(bucket, key));
       journal.append(record);
       latest.put(indexKey(bucket, key), record);
     }
@@ -408,8 +432,31 @@ public final class WriteBackStager {
   boolean superseded(JournalRecord.Pending record) {
     JournalRecord.Pending current = latest.get(indexKey(record.identity().bucket(), record.identity().key()));
     Optional<JournalRecord.Pending> other = others.latest(record.identity().bucket(), record.identity().key());
-    return (current != null && !current.equals(record))
-        || (other.isPresent() && other.get().stagedAtMillis() > record.stagedAtMillis());
+    return (current != null && !current.equals(record)) || (other.isPresent() && other.get().isLaterThan(record));
+  }
+
+  /**
+   * Whether another coordinator holds a pending change of the record's key that orders before
+   * it: the record must wait until that one is retired (propagated, or superseded by this one),
+   * or the older change could reach the origin after it.
+   */
+  boolean waitsForOlder(JournalRecord.Pending record) {
+    return others.changes(record.identity().bucket(), record.identity().key()).stream()
+        .anyMatch(record::isLaterThan);
+  }
+
+  /** Every pending change of the key: this node's, in journal order, then other coordinators'. */
+  List<JournalRecord.Pending> changes(String bucket, String key) {
+    List<JournalRecord.Pending> all = new ArrayList<>();
+    journal.pending().stream().filter(r -> r.identity().bucket().equals(bucket) && r.identity().key().equals(key))
+        .forEach(all::add);
+    all.addAll(others.changes(bucket, key));
+    return all;
+  }
+
+  /** Whether another coordinator holds a pending change of the key. */
+  boolean heldElsewhere(String bucket, String key) {
+    return !others.changes(bucket, key).isEmpty();
   }
 
   /**

@@ -11,10 +11,17 @@ package io.verglas.cache.writeback;
  * @param propagated changes applied to the origin since start
  * @param propagatedBytes body bytes written to the origin since start
  * @param propagationFailures failed attempts to apply a change since start
+ * @param propagationsSuperseded changes retired without an upload since start: a later change of
+ *     their key, through this node or another coordinator, replaced them
+ * @param propagationsDeferred times since start a change waited for an older change of its key
+ *     that another coordinator holds (it is applied once that one is retired)
+ * @param propagationConflicts writes held unpropagated because someone wrote their key to the
+ *     origin around the cache since they were acknowledged (resolved by a later change of the key)
  * @param fragmentsRepaired fragments rewritten by the scrubber since start
  * @param unrepairable writes the last scrub found with fewer than {@code k} healthy fragments
  * @param orphansRemoved fragments no journal record named, removed after the grace period, since start
  */
 public record WriteBackStats(long dirtyObjects, long dirtyBytes, long oldestDirtyAgeMillis, long acknowledged,
-    long writtenThrough, long propagated, long propagatedBytes, long propagationFailures, long fragmentsRepaired,
+    long writtenThrough, long propagated, long propagatedBytes, long propagationFailures,
+    long propagationsSuperseded, long propagationsDeferred, long propagationConflicts, long fragmentsRepaired,
     long unrepairable, long orphansRemoved) {}

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.verglas.cache.CacheNode;
 import io.verglas.cache.awareness.Eventually;
 import io.verglas.cache.writeback.Scrubber;
-import io.verglas.cache.writeback.WriteBackConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -37,10 +36,7 @@ class ClusterWriteBackTest {
   Path buffers;
 
   private TestingCluster start() {
-    return new TestingCluster(root, 3, 3, Duration.ofSeconds(5), b -> b, (i, b) -> b.writeBack(
-        WriteBackConfig.builder().dataFragments(2).parityFragments(1).ackFragments(3).cellBytes(CELL)
-            .directory(buffers.resolve("node-" + i)).propagationInterval(Duration.ofHours(1))
-            .enable(BUCKET, "wb/").build()));
+    return TestingCluster.withWriteBack(root, buffers, CELL);
   }
 
   @Test

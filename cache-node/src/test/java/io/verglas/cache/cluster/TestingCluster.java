@@ -5,6 +5,7 @@ import io.verglas.cache.TestingCacheNode;
 import io.verglas.cache.TestingCountingOrigin;
 import io.verglas.cache.awareness.Eventually;
 import io.verglas.cache.origin.LocalDirectoryOrigin;
+import io.verglas.cache.writeback.WriteBackConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -75,6 +76,18 @@ final class TestingCluster implements AutoCloseable {
       close();
       throw e;
     }
+  }
+
+  /**
+   * Three nodes with write-back of {@link #BUCKET}'s {@code wb/} (k=2, m=1, w=3, cells of {@code
+   * cellBytes}), node i's buffers in {@code buffers/node-i}, propagation passes only when a test
+   * runs one.
+   */
+  static TestingCluster withWriteBack(Path root, Path buffers, int cellBytes) {
+    return new TestingCluster(root, 3, 3, Duration.ofSeconds(5), b -> b, (i, b) -> b.writeBack(
+        WriteBackConfig.builder().dataFragments(2).parityFragments(1).ackFragments(3).cellBytes(cellBytes)
+            .directory(buffers.resolve("node-" + i)).propagationInterval(Duration.ofHours(1))
+            .enable(BUCKET, "wb/").build()));
   }
 
   /**

@@ -2,6 +2,7 @@ package io.verglas.cache.writeback.journal;
 
 import io.verglas.cache.writeback.code.Geometry;
 import io.verglas.cache.writeback.fragment.ObjectIdentity;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -15,10 +16,25 @@ public sealed interface JournalRecord permits JournalRecord.Pending, JournalReco
 
   /**
    * An acknowledged change of a key not yet applied to the origin: a staged PUT or a DELETE
-   * ordered after one. {@code stagedAtMillis} is the coordinator's clock when it was journaled.
+   * ordered after one. {@code stagedAtMillis} is its acknowledgement stamp: the coordinator's
+   * clock when it was journaled, raised where needed so that it orders after the coordinator's
+   * earlier changes and after every change of the key the coordinator knew of then.
    */
   sealed interface Pending extends JournalRecord permits Staged, Deleted {
+    /**
+     * The order of acknowledged changes of one key, the same on every node: by stamp, ties (two
+     * coordinators, one millisecond, neither knowing the other's change) broken by write id. The
+     * greatest is the key's latest change: what reads return and what the origin must end with.
+     */
+    Comparator<Pending> ACK_ORDER = Comparator.comparingLong(Pending::stagedAtMillis)
+        .thenComparing(p -> p.identity().writeId());
+
     long stagedAtMillis();
+
+    /** Whether this change orders after {@code other} in {@link #ACK_ORDER}. */
+    default boolean isLaterThan(Pending other) {
+      return ACK_ORDER.compare(this, other) > 0;
+    }
   }
 
   /**
@@ -38,6 +54,11 @@ public sealed interface JournalRecord permits JournalRecord.Pending, JournalReco
         throw new IllegalArgumentException("Invalid body length: " + bodyLength);
       }
       checkPlacements(placements, geometry);
+    }
+
+    /** This record with another acknowledgement stamp. */
+    public Staged stampedAt(long millis) {
+      return new Staged(identity, bodyLength, metadata, geometry, placements, millis);
     }
 
     /** Metadata sorted by name (the record's bytes do not depend on a map's order). */

@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
@@ -26,9 +25,8 @@ import java.util.stream.Stream;
  *
  * <p>Design. The copies follow the coordinator's journal: a staged write or a delete is added, a
  * clean mark removes it; each file compacts itself as the coordinator's does. The read index
- * holds every pending record by key, and a key's latest is the one staged last by its
- * coordinator's clock (coordinators' clocks are assumed close; a tie keeps the one replicated
- * first). Memory: one entry per pending record replicated here.
+ * holds every pending record by key, and a key's latest is the greatest in {@link
+ * JournalRecord.Pending#ACK_ORDER}. Memory: one entry per pending record replicated here.
  */
 public final class ReplicaJournals implements ReplicatedRecords, Closeable {
   private final Path directory;
@@ -149,6 +147,12 @@ public final class ReplicaJournals implements ReplicatedRecords, Closeable {
   }
 
   @Override
+  public synchronized List<JournalRecord.Pending> changes(String bucket, String key) {
+    List<JournalRecord.Pending> ofKey = byKey.get(indexKey(bucket, key));
+    return ofKey == null ? List.of() : List.copyOf(ofKey);
+  }
+
+  @Override
   public synchronized List<JournalRecord.Pending> latestUnder(String bucket, String prefix) {
     String start = indexKey(bucket, prefix);
     List<JournalRecord.Pending> found = new ArrayList<>();
@@ -163,7 +167,7 @@ public final class ReplicaJournals implements ReplicatedRecords, Closeable {
 
   private static Optional<JournalRecord.Pending> latestOf(List<JournalRecord.Pending> records) {
     return records == null ? Optional.empty()
-        : records.stream().max(Comparator.comparingLong(JournalRecord.Pending::stagedAtMillis));
+        : records.stream().max(JournalRecord.Pending.ACK_ORDER);
   }
 
   private static String indexKey(String bucket, String key) {

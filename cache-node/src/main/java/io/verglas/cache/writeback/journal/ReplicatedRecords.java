@@ -14,6 +14,11 @@ public interface ReplicatedRecords {
     }
 
     @Override
+    public List<JournalRecord.Pending> changes(String bucket, String key) {
+      return List.of();
+    }
+
+    @Override
     public List<JournalRecord.Pending> latestUnder(String bucket, String prefix) {
       return List.of();
     }
@@ -24,8 +29,11 @@ public interface ReplicatedRecords {
     }
   };
 
-  /** The key's latest pending change another coordinator acknowledged (the latest staged time wins). */
+  /** The key's latest pending change other coordinators acknowledged (in {@link JournalRecord.Pending#ACK_ORDER}). */
   Optional<JournalRecord.Pending> latest(String bucket, String key);
+
+  /** Every pending change of the key other coordinators acknowledged. */
+  List<JournalRecord.Pending> changes(String bucket, String key);
 
   /** The latest pending change of every key of {@code bucket} starting with {@code prefix}. */
   List<JournalRecord.Pending> latestUnder(String bucket, String prefix);
