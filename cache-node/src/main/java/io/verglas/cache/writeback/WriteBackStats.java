@@ -24,4 +24,19 @@ package io.verglas.cache.writeback;
 public record WriteBackStats(long dirtyObjects, long dirtyBytes, long oldestDirtyAgeMillis, long acknowledged,
     long writtenThrough, long propagated, long propagatedBytes, long propagationFailures,
     long propagationsSuperseded, long propagationsDeferred, long propagationConflicts, long fragmentsRepaired,
-    long unrepairable, long orphansRemoved) {}
+    long unrepairable, long orphansRemoved) {
+
+  /**
+   * This node's figures and {@code other}'s together, as for a cluster whose nodes each coordinate
+   * their own writes: counts summed, the oldest unpropagated age the older of the two.
+   */
+  public WriteBackStats plus(WriteBackStats other) {
+    return new WriteBackStats(dirtyObjects + other.dirtyObjects, dirtyBytes + other.dirtyBytes,
+        Math.max(oldestDirtyAgeMillis, other.oldestDirtyAgeMillis), acknowledged + other.acknowledged,
+        writtenThrough + other.writtenThrough, propagated + other.propagated,
+        propagatedBytes + other.propagatedBytes, propagationFailures + other.propagationFailures,
+        propagationsSuperseded + other.propagationsSuperseded, propagationsDeferred + other.propagationsDeferred,
+        propagationConflicts + other.propagationConflicts, fragmentsRepaired + other.fragmentsRepaired,
+        unrepairable + other.unrepairable, orphansRemoved + other.orphansRemoved);
+  }
+}

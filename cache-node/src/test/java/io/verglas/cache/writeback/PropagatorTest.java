@@ -50,7 +50,7 @@ class PropagatorTest {
     replicas = ReplicaJournals.open(dir.resolve("replicas"));
     // this node's clock (1) is far behind the other coordinators' in the tests below
     stager = WriteBackStager.builder(config, journal).nodes(() -> nodes).origin(origin).clock(() -> 1)
-        .writeIds(() -> "w-" + writeIds.incrementAndGet()).others(replicas).build();
+        .writeIds(() -> "w-" + writeIds.incrementAndGet()).replicated(replicas).build();
     propagator = new Propagator(stager, journal, origin);
   }
 

@@ -16,14 +16,6 @@ final class WriteBackTotals {
     if (!enabled || nodes.isEmpty()) {
       return null;
     }
-    return nodes.stream().map(node -> node.writeBack().stats()).reduce(WriteBackTotals::sum).orElseThrow();
-  }
-
-  static WriteBackStats sum(WriteBackStats a, WriteBackStats b) {
-    return new WriteBackStats(a.dirtyObjects() + b.dirtyObjects(), a.dirtyBytes() + b.dirtyBytes(),
-        Math.max(a.oldestDirtyAgeMillis(), b.oldestDirtyAgeMillis()), a.acknowledged() + b.acknowledged(),
-        a.writtenThrough() + b.writtenThrough(), a.propagated() + b.propagated(),
-        a.propagatedBytes() + b.propagatedBytes(), a.propagationFailures() + b.propagationFailures(),
-        a.fragmentsRepaired() + b.fragmentsRepaired(), a.unrepairable() + b.unrepairable());
+    return nodes.stream().map(node -> node.writeBack().stats()).reduce(WriteBackStats::plus).orElseThrow();
   }
 }
