@@ -25,7 +25,6 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.groups.OperatorMetricGroup;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.iceberg.Snapshot;
@@ -53,12 +52,8 @@ class MaterializerKeyedCommitterITCase {
   static final InMemoryReporter METRICS = InMemoryReporter.createWithRetainedMetrics();
 
   @RegisterExtension
-  static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-      new MiniClusterResourceConfiguration.Builder()
-          .setConfiguration(METRICS.addToConfiguration(new Configuration()))
-          .setNumberTaskManagers(3)
-          .setNumberSlotsPerTaskManager(1)
-          .build());
+  static final MiniClusterExtension MINI_CLUSTER =
+      MaterializerFixture.miniCluster(3, 1, METRICS.addToConfiguration(new Configuration()));
 
   @RegisterExtension
   final MaterializerFixture world = new MaterializerFixture();
