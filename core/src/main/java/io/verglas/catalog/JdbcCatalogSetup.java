@@ -20,19 +20,25 @@ import java.util.Properties;
  * resolves through the connection's {@code search_path}), so a process's start on a prepared
  * database runs no DDL and takes no table lock. {@code jdbc.init-catalog-tables=false}, Iceberg's
  * own switch for "someone else creates the catalog's tables", turns off both steps: a database
- * prepared elsewhere gets no DDL from us either. Idempotent, and safe when several processes
- * start at once.
+ * prepared elsewhere gets no DDL from us either. The indexes are optional: a user that may
+ * not create them (another role owns the tables) gets a warning, not a failed start.
+ * Idempotent, and safe when several processes start at once.
  */
 final class JdbcCatalogSetup {
   /** PostgreSQL's SQLSTATE when two sessions create the same relation at once. */
   private static final String UNIQUE_VIOLATION = "23505";
+  /** PostgreSQL's SQLSTATE when the user may not run a statement (not the table's owner). */
+  private static final String INSUFFICIENT_PRIVILEGE = "42501";
+  private static final System.Logger LOG = System.getLogger(JdbcCatalogSetup.class.getName());
   private static final List<Step> STEPS = List.of(JdbcCatalogTables.STEP, JdbcCatalogIndexes.STEP);
 
   /**
    * Statements that bring the database to a state, run when a relation of {@code present} is
-   * missing or one of {@code absent} exists.
+   * missing or one of {@code absent} exists. An {@code optional} step that the catalog's user
+   * may not run (it does not own the tables) is skipped with a warning.
    */
-  record Step(String what, List<String> present, List<String> absent, List<String> statements) {}
+  record Step(String what, List<String> present, List<String> absent, List<String> statements,
+      boolean optional) {}
 
   private JdbcCatalogSetup() {}
 
@@ -62,8 +68,13 @@ final class JdbcCatalogSetup {
         run(statement, step);
       }
     } catch (SQLException e) {
-      throw new IllegalStateException("Cannot create the catalog's " + step.what() + " in "
-          + redacted(uri) + ": " + e.getMessage(), e);
+      String message = "Cannot create the catalog's " + step.what() + " in " + redacted(uri)
+          + ": " + e.getMessage();
+      if (step.optional() && INSUFFICIENT_PRIVILEGE.equals(e.getSQLState())) {
+        LOG.log(System.Logger.Level.WARNING, message + " (the catalog works without them)");
+        return;
+      }
+      throw new IllegalStateException(message, e);
     }
   }
 

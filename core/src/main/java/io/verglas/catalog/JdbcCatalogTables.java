@@ -29,7 +29,7 @@ final class JdbcCatalogTables {
           "CREATE TABLE IF NOT EXISTS iceberg_namespace_properties ("
               + "catalog_name VARCHAR(255) NOT NULL, namespace VARCHAR(255) NOT NULL,"
               + " property_key VARCHAR(255), property_value VARCHAR(1000),"
-              + " PRIMARY KEY (catalog_name, namespace, property_key))"));
+              + " PRIMARY KEY (catalog_name, namespace, property_key))"), false);
 
   private JdbcCatalogTables() {}
 }

@@ -22,8 +22,9 @@ import org.junit.jupiter.api.Test;
  * The prefix indexes on Iceberg's JDBC catalog on the machine's PostgreSQL (127.0.0.1:5432,
  * database {@code test}, a schema of its own; {@code -Dverglas.test.pg-url} overrides): a
  * database holding the earlier index gets the new one instead, a table's load finds its row by
- * an index condition on its name whichever index the planner picks, and {@link Catalogs#load}
- * creates them as the catalog's own {@code jdbc.user}.
+ * an index condition on its name whichever index the planner picks, {@link Catalogs#load}
+ * creates them as the catalog's own {@code jdbc.user}, and a user that may not create them still
+ * gets its catalog.
  */
 class JdbcCatalogIndexesTest {
   private static final String DATABASE =
@@ -55,6 +56,34 @@ class JdbcCatalogIndexesTest {
         .contains(JdbcCatalogIndexes.TABLES_INDEX, JdbcCatalogIndexes.PROPERTIES_INDEX);
     assertThat(query("SELECT tableowner FROM pg_tables WHERE schemaname = '" + schema + "'"))
         .containsOnly(role).hasSize(JdbcCatalogTables.TABLES.size());
+  }
+
+  @Test
+  void aUserThatDoesNotOwnTheTablesLoadsTheCatalogWithoutTheIndexes() throws Exception {
+    sql("CREATE SCHEMA " + schema);
+    Map<String, String> io = Map.of("io-impl", "org.apache.iceberg.inmemory.InMemoryFileIO");
+    ((Closeable) Catalogs.load("indexes", Catalogs.jdbc(SERVER + "&currentSchema=" + schema,
+        "memory://w/" + schema, io))).close(); // tables and indexes owned by postgres
+    sql("DROP INDEX " + schema + "." + JdbcCatalogIndexes.TABLES_INDEX);
+    sql("CREATE ROLE " + role + " LOGIN");
+    sql("GRANT USAGE ON SCHEMA " + schema + " TO " + role);
+    sql("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA " + schema + " TO " + role);
+    Map<String, String> properties = new HashMap<>(Catalogs.jdbc(
+        DATABASE + "?currentSchema=" + schema, "memory://w/" + schema, io));
+    properties.put("jdbc.user", role);
+
+    Catalog catalog = Catalogs.load("indexes", properties); // may not create an index: warned
+    try {
+      ((SupportsNamespaces) catalog).createNamespace(Namespace.of("ns"));
+    } finally {
+      ((Closeable) catalog).close();
+    }
+
+    assertThat(query("SELECT indexname FROM pg_indexes WHERE schemaname = '" + schema + "'"))
+        .contains(JdbcCatalogIndexes.PROPERTIES_INDEX)
+        .doesNotContain(JdbcCatalogIndexes.TABLES_INDEX);
+    assertThat(query("SELECT namespace FROM " + schema + ".iceberg_namespace_properties"))
+        .contains("ns");
   }
 
   @Test
