@@ -11,10 +11,7 @@ import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
 import software.amazon.awssdk.services.s3.model.ListObjectsResponse;
@@ -23,19 +20,7 @@ import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
-class S3ListingTest {
-  @TempDir Path dir;
-  TestingCacheNode t;
-
-  @BeforeEach
-  void start() {
-    t = new TestingCacheNode(dir);
-  }
-
-  @AfterEach
-  void stop() {
-    t.close();
-  }
+class S3ListingTest extends CacheNodeTestBase {
 
   /** Writes files straight into the origin directory (fast, and exercises out-of-band files). */
   private List<String> writeDirectly(int count) throws Exception {

@@ -6,13 +6,10 @@ import static io.verglas.cache.TestingCacheNode.SECRET_KEY;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URI;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -23,19 +20,10 @@ import software.amazon.awssdk.http.auth.spi.signer.SignedRequest;
  * Requests the HTTP decoder cannot parse get a 400 with an S3 error document and a closed
  * connection, never a connection dropped without an answer; the server goes on serving.
  */
-class S3MalformedRequestTest {
-  @TempDir Path dir;
-  TestingCacheNode t;
-
+class S3MalformedRequestTest extends CacheNodeTestBase {
   @BeforeEach
-  void start() {
-    t = new TestingCacheNode(dir);
+  void putObject() {
     t.s3.putObject(b -> b.bucket(BUCKET).key("obj"), RequestBody.fromString("payload"));
-  }
-
-  @AfterEach
-  void stop() {
-    t.close();
   }
 
   @ParameterizedTest

@@ -5,36 +5,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.ListPartsResponse;
 import software.amazon.awssdk.services.s3.model.NoSuchUploadException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
-class S3MultipartTest {
+class S3MultipartTest extends CacheNodeTestBase {
   private static final int MIB = CacheNode.MIB;
-  @TempDir Path dir;
-  TestingCacheNode t;
-
-  @BeforeEach
-  void start() {
-    t = new TestingCacheNode(dir);
-  }
-
-  @AfterEach
-  void stop() {
-    t.close();
-  }
 
   private String create(String key) {
     return t.s3.createMultipartUpload(b -> b.bucket(BUCKET).key(key).contentType("application/x-parquet"))

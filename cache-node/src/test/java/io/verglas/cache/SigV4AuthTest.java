@@ -12,15 +12,12 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.retry.RetryPolicy;
@@ -36,19 +33,10 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 import software.amazon.awssdk.services.s3.presigner.model.PresignedPutObjectRequest;
 
 /** SigV4 in every form a client uses, and every way it can be wrong. */
-class SigV4AuthTest {
-  @TempDir Path dir;
-  TestingCacheNode t;
-
+class SigV4AuthTest extends CacheNodeTestBase {
   @BeforeEach
-  void start() {
-    t = new TestingCacheNode(dir);
+  void putObject() {
     t.s3.putObject(b -> b.bucket(BUCKET).key("obj"), RequestBody.fromString("payload"));
-  }
-
-  @AfterEach
-  void stop() {
-    t.close();
   }
 
   private static void assertS3Error(Throwable e, int status, String code) {

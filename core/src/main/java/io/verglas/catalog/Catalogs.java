@@ -33,12 +33,13 @@ public final class Catalogs {
 
   /**
    * A catalog for one of our processes: {@code properties} plus {@link #forOurProcesses}; a JDBC
-   * catalog on PostgreSQL gets its tables in its own schema first ({@link JdbcCatalogTables}).
+   * catalog on PostgreSQL gets its tables in its own schema and their prefix indexes first
+   * ({@link JdbcCatalogSetup}), unless {@code jdbc.init-catalog-tables} is {@code false}.
    */
   public static Catalog load(String name, Map<String, String> properties) {
     Map<String, String> props = forOurProcesses(properties);
     if ("jdbc".equals(props.get(CatalogUtil.ICEBERG_CATALOG_TYPE))) {
-      JdbcCatalogTables.ensure(props); // Iceberg may believe another schema's tables are ours
+      JdbcCatalogSetup.ensure(props); // Iceberg may believe another schema's tables are ours
     }
     return CatalogUtil.buildIcebergCatalog(name, props, new Configuration(false));
   }

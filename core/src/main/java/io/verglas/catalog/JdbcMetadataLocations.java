@@ -52,7 +52,7 @@ public final class JdbcMetadataLocations implements MetadataLocations {
       }
     } catch (SQLException e) {
       throw new IllegalStateException("Cannot list the metadata locations of catalog "
-          + catalogName + " in " + JdbcCatalogIndexes.redacted(uri) + ": " + e.getMessage(), e);
+          + catalogName + " in " + JdbcCatalogSetup.redacted(uri) + ": " + e.getMessage(), e);
     }
   }
 

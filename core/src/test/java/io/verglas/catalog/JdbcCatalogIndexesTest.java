@@ -8,6 +8,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -20,18 +21,69 @@ import org.junit.jupiter.api.Test;
 /**
  * The prefix indexes on Iceberg's JDBC catalog on the machine's PostgreSQL (127.0.0.1:5432,
  * database {@code test}, a schema of its own; {@code -Dverglas.test.pg-url} overrides): a
- * database holding the earlier index gets the new one instead, and a table's load finds its row
- * by an index condition on its name whichever index the planner picks.
+ * database holding the earlier index gets the new one instead, a table's load finds its row by
+ * an index condition on its name whichever index the planner picks, {@link Catalogs#load}
+ * creates them as the catalog's own {@code jdbc.user}, and a user that may not create them still
+ * gets its catalog.
  */
 class JdbcCatalogIndexesTest {
-  private static final String SERVER =
-      System.getProperty("verglas.test.pg-url", "jdbc:postgresql://127.0.0.1:5432/test")
-          + "?user=postgres";
+  private static final String DATABASE =
+      System.getProperty("verglas.test.pg-url", "jdbc:postgresql://127.0.0.1:5432/test");
+  private static final String SERVER = DATABASE + "?user=postgres";
   private final String schema = "vg_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+  private final String role = schema + "_user";
 
   @AfterEach
   void dropSchema() throws Exception {
     sql("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+    sql("DROP ROLE IF EXISTS " + role);
+  }
+
+  @Test
+  void catalogsLoadCreatesTheIndexesAsTheCatalogsUser() throws Exception {
+    sql("CREATE ROLE " + role + " LOGIN PASSWORD 'secret'");
+    sql("CREATE SCHEMA " + schema + " AUTHORIZATION " + role);
+    // the URI names neither user nor schema: only a connection as the catalog's user finds it
+    sql("ALTER ROLE " + role + " SET search_path = " + schema);
+    Map<String, String> properties = new HashMap<>(Catalogs.jdbc(DATABASE, "memory://w/" + schema,
+        Map.of("io-impl", "org.apache.iceberg.inmemory.InMemoryFileIO")));
+    properties.put("jdbc.user", role);
+    properties.put("jdbc.password", "secret");
+
+    ((Closeable) Catalogs.load("indexes", properties)).close();
+
+    assertThat(query("SELECT indexname FROM pg_indexes WHERE schemaname = '" + schema + "'"))
+        .contains(JdbcCatalogIndexes.TABLES_INDEX, JdbcCatalogIndexes.PROPERTIES_INDEX);
+    assertThat(query("SELECT tableowner FROM pg_tables WHERE schemaname = '" + schema + "'"))
+        .containsOnly(role).hasSize(JdbcCatalogTables.TABLES.size());
+  }
+
+  @Test
+  void aUserThatDoesNotOwnTheTablesLoadsTheCatalogWithoutTheIndexes() throws Exception {
+    sql("CREATE SCHEMA " + schema);
+    Map<String, String> io = Map.of("io-impl", "org.apache.iceberg.inmemory.InMemoryFileIO");
+    ((Closeable) Catalogs.load("indexes", Catalogs.jdbc(SERVER + "&currentSchema=" + schema,
+        "memory://w/" + schema, io))).close(); // tables and indexes owned by postgres
+    sql("DROP INDEX " + schema + "." + JdbcCatalogIndexes.TABLES_INDEX);
+    sql("CREATE ROLE " + role + " LOGIN");
+    sql("GRANT USAGE ON SCHEMA " + schema + " TO " + role);
+    sql("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA " + schema + " TO " + role);
+    Map<String, String> properties = new HashMap<>(Catalogs.jdbc(
+        DATABASE + "?currentSchema=" + schema, "memory://w/" + schema, io));
+    properties.put("jdbc.user", role);
+
+    Catalog catalog = Catalogs.load("indexes", properties); // may not create an index: warned
+    try {
+      ((SupportsNamespaces) catalog).createNamespace(Namespace.of("ns"));
+    } finally {
+      ((Closeable) catalog).close();
+    }
+
+    assertThat(query("SELECT indexname FROM pg_indexes WHERE schemaname = '" + schema + "'"))
+        .contains(JdbcCatalogIndexes.PROPERTIES_INDEX)
+        .doesNotContain(JdbcCatalogIndexes.TABLES_INDEX);
+    assertThat(query("SELECT namespace FROM " + schema + ".iceberg_namespace_properties"))
+        .contains("ns");
   }
 
   @Test
@@ -40,18 +92,17 @@ class JdbcCatalogIndexesTest {
     String uri = SERVER + "&currentSchema=" + schema;
     Catalog catalog = Catalogs.load("indexes", Catalogs.jdbc(uri, "memory://w/" + schema,
         Map.of("io-impl", "org.apache.iceberg.inmemory.InMemoryFileIO")));
-    ((SupportsNamespaces) catalog).createNamespace(Namespace.of("ns")); // creates the tables
+    ((SupportsNamespaces) catalog).createNamespace(Namespace.of("ns"));
     ((Closeable) catalog).close();
     sql("CREATE INDEX verglas_iceberg_tables_namespace_prefix ON " + schema
         + ".iceberg_tables (catalog_name, table_namespace text_pattern_ops)");
 
-    JdbcCatalogIndexes.ensure(uri);
-    JdbcCatalogIndexes.ensure(uri); // idempotent
+    JdbcCatalogSetup.ensure(Map.of("uri", uri));
+    JdbcCatalogSetup.ensure(Map.of("uri", uri)); // idempotent
 
     assertThat(query("SELECT indexname FROM pg_indexes WHERE schemaname = '" + schema + "'"))
-        .contains("verglas_iceberg_tables_namespace_prefix_name",
-            "verglas_iceberg_namespace_properties_prefix")
-        .doesNotContain("verglas_iceberg_tables_namespace_prefix");
+        .contains(JdbcCatalogIndexes.TABLES_INDEX, JdbcCatalogIndexes.PROPERTIES_INDEX)
+        .doesNotContain(JdbcCatalogIndexes.EARLIER_INDEX);
     assertThat(String.join("\n", query("EXPLAIN SELECT * FROM " + schema + ".iceberg_tables"
         + " WHERE catalog_name = 'indexes' AND table_namespace = 'ns' AND table_name = 't'")))
         .containsPattern("Index Cond: .*table_name");

@@ -55,9 +55,9 @@ class JdbcCatalogTablesTest {
   @Test
   void doesNothingWhenTheTablesExistOrTheCatalogIsNotOnPostgresql() throws Exception {
     createTableIn(first);
-    JdbcCatalogTables.ensure(Map.of("uri", uri(first))); // present: untouched
-    JdbcCatalogTables.ensure(Map.of("uri", "jdbc:sqlite:/nonexistent/x.db"));
-    JdbcCatalogTables.ensure(Map.of("uri", uri(second), "jdbc.init-catalog-tables", "false"));
+    JdbcCatalogSetup.ensure(Map.of("uri", uri(first))); // present: untouched
+    JdbcCatalogSetup.ensure(Map.of("uri", "jdbc:sqlite:/nonexistent/x.db"));
+    JdbcCatalogSetup.ensure(Map.of("uri", uri(second), "jdbc.init-catalog-tables", "false"));
 
     assertThat(count("SELECT count(*) FROM " + first + ".iceberg_tables")).isEqualTo(1);
     assertThat(count("SELECT count(*) FROM information_schema.tables WHERE table_schema = '"

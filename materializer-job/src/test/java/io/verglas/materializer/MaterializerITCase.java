@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.iceberg.DataFile;
@@ -38,11 +37,8 @@ class MaterializerITCase {
   static final Duration TIMEOUT = Duration.ofSeconds(60);
 
   @RegisterExtension
-  static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-      new MiniClusterResourceConfiguration.Builder()
-          .setNumberTaskManagers(1)
-          .setNumberSlotsPerTaskManager(2)
-          .build());
+  static final MiniClusterExtension MINI_CLUSTER =
+      MaterializerFixture.miniCluster(1, 2);
 
   @RegisterExtension
   final MaterializerFixture world = new MaterializerFixture();

@@ -25,7 +25,6 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.groups.OperatorMetricGroup;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.iceberg.Snapshot;
@@ -35,24 +34,26 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The committer keyed by table, on three task managers: 20 append-only tables, committer
+ * The committer keyed by table, on three task managers: 12 append-only tables, committer
  * parallelism 3, a task failure mid-stream, then the job cancelled mid-flow and restored from
  * its retained checkpoint with committer parallelism 2. Every row written to the WAL is in its
  * table exactly once, every snapshot is one checkpoint's commit with data, each commit has at
  * most one catalog event, and the tables' commits ran on more than one committer subtask.
+ *
+ * <p>Twelve tables: keyed by random table UUIDs, all of them land on one of the three committer
+ * subtasks with probability 3<sup>-11</sup> (the check that more than one subtask committed
+ * cannot fail by chance in practice), and each table adds commits and reads to every step.
  */
 class MaterializerKeyedCommitterITCase {
-  static final int TABLES = 20;
+  static final int TABLES = 12;
+  /** Rows of the first phase (three rounds of 4 a table) before the injected failure. */
+  static final long FAIL_AFTER = TABLES * 5L;
   static final Duration TIMEOUT = Duration.ofSeconds(120);
   static final InMemoryReporter METRICS = InMemoryReporter.createWithRetainedMetrics();
 
   @RegisterExtension
-  static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-      new MiniClusterResourceConfiguration.Builder()
-          .setConfiguration(METRICS.addToConfiguration(new Configuration()))
-          .setNumberTaskManagers(3)
-          .setNumberSlotsPerTaskManager(1)
-          .build());
+  static final MiniClusterExtension MINI_CLUSTER =
+      MaterializerFixture.miniCluster(3, 1, METRICS.addToConfiguration(new Configuration()));
 
   @RegisterExtension
   final MaterializerFixture world = new MaterializerFixture();
@@ -70,13 +71,12 @@ class MaterializerKeyedCommitterITCase {
     TestingWal s2 = world.wal("ingest-2");
     String run = world.dir().toString();
     Path checkpoints = world.checkpoints();
-    FailingMap.arm(run, 100);
+    FailingMap.arm(run, FAIL_AFTER);
     JobClient first = start(world.config(checkpoints).committerParallelism(3).build(), null,
         run);
     try {
       for (int round = 0; round < 3; round++) {
         writeRound(round % 2 == 0 ? s1 : s2, 4);
-        Thread.sleep(150);
       }
       awaitAllWritten();
       assertThat(FailingMap.failures(run)).as("injected failures").isEqualTo(1);

@@ -28,7 +28,6 @@ import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.Metric;
 import org.apache.flink.metrics.groups.OperatorMetricGroup;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
@@ -50,12 +49,8 @@ class MaterializerManyTablesITCase {
   static final InMemoryReporter METRICS = InMemoryReporter.createWithRetainedMetrics();
 
   @RegisterExtension
-  static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-      new MiniClusterResourceConfiguration.Builder()
-          .setConfiguration(METRICS.addToConfiguration(new Configuration()))
-          .setNumberTaskManagers(1)
-          .setNumberSlotsPerTaskManager(2)
-          .build());
+  static final MiniClusterExtension MINI_CLUSTER =
+      MaterializerFixture.miniCluster(1, 2, METRICS.addToConfiguration(new Configuration()));
 
   @RegisterExtension
   final MaterializerFixture world = new MaterializerFixture();

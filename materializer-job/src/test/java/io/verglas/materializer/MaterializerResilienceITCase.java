@@ -22,7 +22,6 @@ import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.iceberg.FileFormat;
@@ -43,11 +42,8 @@ class MaterializerResilienceITCase {
   static final Duration COMPACTION_PAUSE = Duration.ofSeconds(5);
 
   @RegisterExtension
-  static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-      new MiniClusterResourceConfiguration.Builder()
-          .setNumberTaskManagers(1)
-          .setNumberSlotsPerTaskManager(2)
-          .build());
+  static final MiniClusterExtension MINI_CLUSTER =
+      MaterializerFixture.miniCluster(1, 2);
 
   @RegisterExtension
   final MaterializerFixture world = new MaterializerFixture();

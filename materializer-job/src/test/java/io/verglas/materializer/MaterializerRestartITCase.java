@@ -22,7 +22,6 @@ import java.util.stream.Stream;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.iceberg.Table;
@@ -36,11 +35,8 @@ class MaterializerRestartITCase {
   static final Duration TIMEOUT = MaterializerITCase.TIMEOUT;
 
   @RegisterExtension
-  static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
-      new MiniClusterResourceConfiguration.Builder()
-          .setNumberTaskManagers(1)
-          .setNumberSlotsPerTaskManager(2)
-          .build());
+  static final MiniClusterExtension MINI_CLUSTER =
+      MaterializerFixture.miniCluster(1, 2);
 
   @RegisterExtension
   final MaterializerFixture world = new MaterializerFixture();

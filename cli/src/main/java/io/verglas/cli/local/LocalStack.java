@@ -14,7 +14,6 @@ import io.verglas.cache.origin.Origin;
 import io.verglas.cache.origin.OriginRequestListener;
 import io.verglas.cache.writeback.WriteBackStats;
 import io.verglas.catalog.Catalogs;
-import io.verglas.catalog.JdbcCatalogIndexes;
 import io.verglas.catalog.JdbcMetadataLocations;
 import io.verglas.cli.status.Readiness;
 import io.verglas.cli.status.StatusReport;
@@ -232,7 +231,6 @@ public final class LocalStack implements AutoCloseable {
     Map<String, String> catalogProperties =
         Catalogs.jdbc(config.catalogUri(), s3.warehouse(), s3.s3FileIoProperties());
     Catalog catalog = Catalogs.load(CATALOG_NAME, staged(catalogProperties, "catalog"));
-    JdbcCatalogIndexes.ensure(config.catalogUri()); // the catalog created its tables
     if (catalog instanceof AutoCloseable closeable) {
       started.push(closeable);
     }

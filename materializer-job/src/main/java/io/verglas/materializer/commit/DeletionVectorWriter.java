@@ -23,32 +23,15 @@ import org.apache.iceberg.io.OutputFileFactory;
  * version 2), which the commit then removes: readers refuse two DVs for one data file.
  * {@code BaseDVFileWriter} does the merge and reports the replaced files.
  */
-final class DeletionVectorWriter implements DeleteFileWriter {
-  private final Table table;
-  private final String tableName;
-  private final long checkpointId;
-
+final class DeletionVectorWriter extends BaseDeleteFileWriter {
   DeletionVectorWriter(Table table, String tableName, long checkpointId) {
-    this.table = table;
-    this.tableName = tableName;
-    this.checkpointId = checkpointId;
+    super(table, tableName, checkpointId);
   }
 
   @Override
-  public boolean needsPreviousDeletes() {
-    return true;
-  }
-
-  @Override
-  public Written write(Map<String, long[]> positions, Map<String, DataFile> targets,
-      DataFileIndex index) {
-    if (positions.isEmpty()) {
-      return Written.NONE;
-    }
-    BaseDeleteLoader loader = new BaseDeleteLoader(file -> table.io().newInputFile(file));
-    OutputFileFactory files = OutputFileFactory.builderFor(table, 0, checkpointId)
-        .format(FileFormat.PUFFIN)
-        .build();
+  Written write(Map<String, long[]> positions, Map<String, DataFile> targets,
+      DataFileIndex index, BaseDeleteLoader loader) {
+    OutputFileFactory files = outputFiles(FileFormat.PUFFIN);
     BaseDVFileWriter writer = new BaseDVFileWriter(files, path -> previous(index, loader, path));
     try (BaseDVFileWriter closing = writer) {
       for (Map.Entry<String, long[]> entry : positions.entrySet()) {

@@ -34,35 +34,18 @@ import org.apache.iceberg.io.OutputFileFactory;
  * Deletes scoped to a partition (another engine's) are not counted: the file may then stay
  * masked, never the reverse.
  */
-final class PositionDeleteFileWriter implements DeleteFileWriter {
-  private final Table table;
-  private final String tableName;
-  private final long checkpointId;
-
+final class PositionDeleteFileWriter extends BaseDeleteFileWriter {
   PositionDeleteFileWriter(Table table, String tableName, long checkpointId) {
-    this.table = table;
-    this.tableName = tableName;
-    this.checkpointId = checkpointId;
+    super(table, tableName, checkpointId);
   }
 
   @Override
-  public boolean needsPreviousDeletes() {
-    return true;
-  }
-
-  @Override
-  public Written write(Map<String, long[]> positions, Map<String, DataFile> targets,
-      DataFileIndex index) {
-    if (positions.isEmpty()) {
-      return Written.NONE;
-    }
+  Written write(Map<String, long[]> positions, Map<String, DataFile> targets,
+      DataFileIndex index, BaseDeleteLoader loader) {
     GenericFileWriterFactory writers = new GenericFileWriterFactory.Builder(table)
         .deleteFileFormat(FileFormat.PARQUET)
         .build();
-    OutputFileFactory files = OutputFileFactory.builderFor(table, 0, checkpointId)
-        .format(FileFormat.PARQUET)
-        .build();
-    BaseDeleteLoader loader = new BaseDeleteLoader(file -> table.io().newInputFile(file));
+    OutputFileFactory files = outputFiles(FileFormat.PARQUET);
     List<DeleteFile> added = new ArrayList<>();
     List<DeleteFile> replaced = new ArrayList<>();
     List<DataFile> emptied = new ArrayList<>();

@@ -164,7 +164,9 @@ class DeltaCommitterOperatorTest {
   @Test
   void rescaledCommittersCommitTheirOwnTablesOnceAndInOrder() throws Exception {
     List<Table> tables = new ArrayList<>(List.of(table));
-    for (int i = 1; i < 6; i++) {
+    // keyed by random UUIDs: six tables leave one of three subtasks without a table 26% of
+    // the time, so more are made until every subtask of three and of two owns one
+    for (int i = 1; i < 6 || !spread(tables, 3) || !spread(tables, 2); i++) {
       tables.add(create("t" + i));
     }
     OperatorSubtaskState one;
@@ -260,6 +262,11 @@ class DeltaCommitterOperatorTest {
     public void processElement(StreamRecord<TableDelta> element) throws Exception {
       state.add(PendingDeltas.serialize(element.getValue()));
     }
+  }
+
+  /** Whether every subtask of {@code parallelism} owns one of {@code tables}. */
+  private static boolean spread(List<Table> tables, int parallelism) {
+    return tables.stream().map(t -> owner(t, parallelism)).distinct().count() == parallelism;
   }
 
   private static int owner(Table table, int parallelism) {

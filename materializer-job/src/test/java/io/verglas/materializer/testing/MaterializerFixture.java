@@ -18,6 +18,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.iceberg.catalog.Catalog;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
@@ -45,6 +48,21 @@ public final class MaterializerFixture implements BeforeEachCallback, AfterEachC
   private Catalog catalog;
   private Path dir;
   private String eventsKey;
+
+  /** A MiniCluster for a test class ({@code @RegisterExtension static final}). */
+  public static MiniClusterExtension miniCluster(int taskManagers, int slotsPerTaskManager) {
+    return miniCluster(taskManagers, slotsPerTaskManager, new Configuration());
+  }
+
+  /** {@link #miniCluster(int, int)} with {@code configuration} (a metrics reporter, say). */
+  public static MiniClusterExtension miniCluster(int taskManagers, int slotsPerTaskManager,
+      Configuration configuration) {
+    return new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+        .setConfiguration(configuration)
+        .setNumberTaskManagers(taskManagers)
+        .setNumberSlotsPerTaskManager(slotsPerTaskManager)
+        .build());
+  }
 
   @Override
   public void beforeEach(ExtensionContext context) throws Exception {

@@ -10,9 +10,8 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Per-deployment concurrency limits with two dispatchers on one database and the real clock:
@@ -22,24 +21,13 @@ import org.junit.jupiter.api.Test;
  */
 class ConcurrencyLimitITCase {
   private static final Duration RUN = Duration.ofMillis(120);
-  private TestDatabase db;
-  private JobQueue producer;
   private final Map<String, Queue<long[]>> runs = new ConcurrentHashMap<>();
 
-  @BeforeEach
-  void setUp() throws Exception {
-    db = TestDatabase.create();
-    producer = new JobQueue(db.database(), QueueSettings.defaults());
-  }
-
-  @AfterEach
-  void tearDown() throws Exception {
-    producer.close();
-    db.close();
-  }
+  @RegisterExtension
+  final QueueFixture queue = new QueueFixture();
 
   private Dispatcher dispatcher(String owner) {
-    return Dispatcher.builder(db.database(), lease -> {
+    return Dispatcher.builder(queue.database(), lease -> {
       long start = System.nanoTime();
       Thread.sleep(RUN.toMillis());
       runs.computeIfAbsent(lease.deployment(), d -> new ConcurrentLinkedQueue<>())
@@ -49,15 +37,15 @@ class ConcurrencyLimitITCase {
 
   @Test
   void twoDispatchersNeverRunADeploymentBeyondItsLimit() throws Exception {
-    producer.limitConcurrency(Map.of("one", 1, "three", 3));
-    assertThat(producer.concurrencyLimit("three")).contains(3);
+    queue.producer().limitConcurrency(Map.of("one", 1, "three", 3));
+    assertThat(queue.producer().concurrencyLimit("three")).contains(3);
     try (Dispatcher a = dispatcher("a"); Dispatcher b = dispatcher("b")) {
       List<NewJob> queued = new ArrayList<>();
       for (int i = 0; i < 3; i++) {
         queued.add(job("one", "q" + i));
         queued.add(job("three", "q" + i));
       }
-      assertThat(producer.enqueueAll(queued)).isEqualTo(6);
+      assertThat(queue.producer().enqueueAll(queued)).isEqualTo(6);
       for (int i = 0; i < 3; i++) { // local submits race the claims on both dispatchers
         assertThat((i % 2 == 0 ? a : b).submit(job("one", "s" + i))).isTrue();
         assertThat((i % 2 == 0 ? b : a).submit(job("three", "s" + i))).isTrue();
@@ -65,10 +53,10 @@ class ConcurrencyLimitITCase {
       for (int i = 3; i < 6; i++) {
         assertThat(a.submit(job("three", "s" + i))).isTrue();
       }
-      Await.until(() -> db.count("state = 'done'") == 15, Duration.ofSeconds(30));
+      Await.until(() -> queue.db().count("state = 'done'") == 15, Duration.ofSeconds(30));
     }
-    assertThat(db.count("attempts <> 1 or state <> 'done'")).as("no job failed or ran twice")
-        .isZero();
+    assertThat(queue.db().count("attempts <> 1 or state <> 'done'"))
+        .as("no job failed or ran twice").isZero();
     assertThat(runs.get("one")).hasSize(6);
     assertThat(runs.get("three")).hasSize(9);
     assertThat(maxOverlap(runs.get("one"))).as("maxConcurrency 1").isEqualTo(1);
@@ -77,21 +65,21 @@ class ConcurrencyLimitITCase {
 
   @Test
   void anUnlimitedDeploymentIsNotHeldBackByALimitedOne() throws Exception {
-    producer.limitConcurrency(Map.of("one", 1));
+    queue.producer().limitConcurrency(Map.of("one", 1));
     try (Dispatcher a = dispatcher("a"); Dispatcher b = dispatcher("b")) {
       List<NewJob> queued = new ArrayList<>();
       for (int i = 0; i < 4; i++) {
         queued.add(job("one", "q" + i));
         queued.add(job("free", "q" + i));
       }
-      producer.enqueueAll(queued);
-      Await.until(() -> db.count("state = 'done'") == 8, Duration.ofSeconds(30));
+      queue.producer().enqueueAll(queued);
+      Await.until(() -> queue.db().count("state = 'done'") == 8, Duration.ofSeconds(30));
     }
     assertThat(maxOverlap(runs.get("one"))).isEqualTo(1);
     assertThat(maxOverlap(runs.get("free"))).as("4 unlimited jobs, 8 handler threads")
         .isGreaterThan(1);
-    assertThat(producer.unlimitConcurrency(List.of("one", "free"))).isEqualTo(1);
-    assertThat(producer.concurrencyLimit("one")).isEmpty();
+    assertThat(queue.producer().unlimitConcurrency(List.of("one", "free"))).isEqualTo(1);
+    assertThat(queue.producer().concurrencyLimit("one")).isEmpty();
   }
 
   private static NewJob job(String deployment, String id) {

@@ -12,34 +12,22 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The dispatcher on the real PostgreSQL and the real clock: wake-ups, restarts, retries. */
 class DispatcherITCase {
   /** One wait's upper bound: anything picked up well below it was woken, not polled. */
   private static final Duration IDLE_BOUND = Duration.ofSeconds(30);
-  private TestDatabase db;
-  private JobQueue producer;
 
   /** What a handler saw: the job and when it started. */
   record Started(Lease lease, long nanos) {}
 
-  @BeforeEach
-  void setUp() throws Exception {
-    db = TestDatabase.create();
-    producer = new JobQueue(db.database(), QueueSettings.defaults());
-  }
-
-  @AfterEach
-  void tearDown() throws Exception {
-    producer.close();
-    db.close();
-  }
+  @RegisterExtension
+  final QueueFixture queue = new QueueFixture();
 
   private DispatcherSettings.Builder dispatcher(BlockingQueue<Started> seen) {
-    return Dispatcher.builder(db.database(),
+    return Dispatcher.builder(queue.database(),
         lease -> seen.add(new Started(lease, System.nanoTime()))).maxIdle(IDLE_BOUND);
   }
 
@@ -47,13 +35,13 @@ class DispatcherITCase {
   void anEnqueueWakesTheIdleDispatcherThroughNotify() throws Exception {
     BlockingQueue<Started> seen = new LinkedBlockingQueue<>();
     try (Dispatcher d = dispatcher(seen).build().start()) {
-      producer.enqueue(job("warm-up"));
+      queue.producer().enqueue(job("warm-up"));
       assertThat(seen.poll(5, TimeUnit.SECONDS)).isNotNull();
       long worst = 0;
       for (int i = 0; i < 20; i++) {
         Thread.sleep(20); // let the dispatcher go idle on its 30 s wait
         long t0 = System.nanoTime();
-        producer.enqueue(job("j" + i));
+        queue.producer().enqueue(job("j" + i));
         Started s = seen.poll(5, TimeUnit.SECONDS);
         assertThat(s).isNotNull();
         worst = Math.max(worst, s.nanos() - t0);
@@ -72,10 +60,10 @@ class DispatcherITCase {
       Started s = seen.poll(5, TimeUnit.SECONDS);
       assertThat(s.lease().identity()).isEqualTo("local");
       assertThat(s.lease().generation()).isEqualTo(1);
-      Await.until(() -> producer.status("local").get().state() == JobState.DONE,
+      Await.until(() -> queue.producer().status("local").get().state() == JobState.DONE,
           Duration.ofSeconds(5));
       assertThat(d.submit(job("local"))).isFalse();
-      assertThat(producer.enqueue(job("local"))).isFalse();
+      assertThat(queue.producer().enqueue(job("local"))).isFalse();
       assertThat(seen.poll(200, TimeUnit.MILLISECONDS)).as("not run twice").isNull();
     }
   }
@@ -84,27 +72,27 @@ class DispatcherITCase {
   void aRestartedDispatcherDeliversPendingWorkAndFiresDueTimers() throws Exception {
     BlockingQueue<Started> seen = new LinkedBlockingQueue<>();
     try (Dispatcher first = dispatcher(seen).build().start()) {
-      producer.enqueue(job("before"));
+      queue.producer().enqueue(job("before"));
       assertThat(seen.poll(5, TimeUnit.SECONDS).lease().identity()).isEqualTo("before");
     }
     // enqueued while no dispatcher runs: two now, one on a timer, one leased by a consumer
     // that then died (its lease must expire before anyone else runs it)
-    producer.enqueue(job("orphan"));
-    JobQueue crashed = new JobQueue(db.database(), QueueSettings.builder()
+    queue.producer().enqueue(job("orphan"));
+    JobQueue crashed = new JobQueue(queue.database(), QueueSettings.builder()
         .leaseDuration(Duration.ofMillis(600)).build());
     Lease orphan = crashed.claim("crashed", 1).get(0);
     assertThat(orphan.identity()).isEqualTo("orphan");
     crashed.close();
     Instant timer = Instant.now().plusMillis(400);
-    producer.enqueue(job("now-1"));
-    producer.enqueue(job("now-2"));
-    producer.enqueue(NewJob.builder("timed", "dep", TestEvents.manual("timed")).runAt(timer)
+    queue.producer().enqueue(job("now-1"));
+    queue.producer().enqueue(job("now-2"));
+    queue.producer().enqueue(NewJob.builder("timed", "dep", TestEvents.manual("timed")).runAt(timer)
         .build());
     Instant orphanFree = orphan.leaseUntil();
 
     Map<String, Instant> started = new ConcurrentHashMap<>();
     CountDownLatch all = new CountDownLatch(4);
-    try (Dispatcher second = Dispatcher.builder(db.database(), lease -> {
+    try (Dispatcher second = Dispatcher.builder(queue.database(), lease -> {
       started.put(lease.identity(), Instant.now());
       all.countDown();
     }).maxIdle(IDLE_BOUND).build().start()) {
@@ -113,19 +101,19 @@ class DispatcherITCase {
     assertThat(started).containsOnlyKeys("now-1", "now-2", "timed", "orphan");
     assertThat(started.get("timed")).isAfterOrEqualTo(timer);
     assertThat(started.get("orphan")).isAfterOrEqualTo(orphanFree);
-    assertThat(producer.status("orphan").get().generation()).isEqualTo(2);
-    assertThat(db.count("state = 'done'")).isEqualTo(5);
+    assertThat(queue.producer().status("orphan").get().generation()).isEqualTo(2);
+    assertThat(queue.db().count("state = 'done'")).isEqualTo(5);
   }
 
   @Test
   void aDispatcherWhoseConnectionsAreKilledReconnectsAndListensAgain() throws Exception {
     BlockingQueue<Started> seen = new LinkedBlockingQueue<>();
     try (Dispatcher d = dispatcher(seen).build().start()) {
-      producer.enqueue(job("before"));
+      queue.producer().enqueue(job("before"));
       assertThat(seen.poll(5, TimeUnit.SECONDS)).isNotNull();
       Thread.sleep(100); // the dispatcher waits for notifications again
       assertThat(terminateSchedulerBackends()).isPositive();
-      try (JobQueue fresh = new JobQueue(db.database(), QueueSettings.defaults())) {
+      try (JobQueue fresh = new JobQueue(queue.database(), QueueSettings.defaults())) {
         fresh.enqueue(job("after"));
         Started s = seen.poll(10, TimeUnit.SECONDS);
         assertThat(s).as("delivered after reconnecting").isNotNull();
@@ -140,7 +128,7 @@ class DispatcherITCase {
         "postgres", null);
         java.sql.PreparedStatement ps = c.prepareStatement("select count(pg_terminate_backend(pid))"
             + " from pg_stat_activity where application_name = ?")) {
-      ps.setString(1, "verglas-scheduler-" + db.database().schema());
+      ps.setString(1, "verglas-scheduler-" + queue.database().schema());
       try (java.sql.ResultSet rs = ps.executeQuery()) {
         rs.next();
         return rs.getInt(1);
@@ -154,22 +142,22 @@ class DispatcherITCase {
     QueueSettings fastRetry = QueueSettings.builder()
         .backoff(new Backoff(Duration.ofMillis(20), Duration.ofMillis(200))).build();
     Map<String, AtomicInteger> attempts = new ConcurrentHashMap<>();
-    try (Dispatcher d = Dispatcher.builder(db.database(), lease -> {
+    try (Dispatcher d = Dispatcher.builder(queue.database(), lease -> {
       int n = attempts.computeIfAbsent(lease.identity(), k -> new AtomicInteger()).incrementAndGet();
       if (lease.identity().equals("broken") || n < 3) {
         throw new IllegalStateException("attempt " + n + " fails");
       }
     }).queueSettings(fastRetry).maxIdle(IDLE_BOUND).build().start()) {
-      producer.enqueue(NewJob.builder("flaky", "dep", TestEvents.manual("flaky")).maxAttempts(3)
-          .build());
-      producer.enqueue(NewJob.builder("broken", "dep", TestEvents.manual("broken"))
+      queue.producer().enqueue(NewJob.builder("flaky", "dep", TestEvents.manual("flaky"))
           .maxAttempts(3).build());
-      Await.until(() -> db.count("state in ('done', 'dead')") == 2, Duration.ofSeconds(10));
+      queue.producer().enqueue(NewJob.builder("broken", "dep", TestEvents.manual("broken"))
+          .maxAttempts(3).build());
+      Await.until(() -> queue.db().count("state in ('done', 'dead')") == 2, Duration.ofSeconds(10));
     }
     assertThat(attempts.get("flaky").get()).isEqualTo(3);
     assertThat(attempts.get("broken").get()).isEqualTo(3);
-    assertThat(producer.status("flaky").get().state()).isEqualTo(JobState.DONE);
-    JobStatus broken = producer.status("broken").get();
+    assertThat(queue.producer().status("flaky").get().state()).isEqualTo(JobState.DONE);
+    JobStatus broken = queue.producer().status("broken").get();
     assertThat(broken.state()).isEqualTo(JobState.DEAD);
     assertThat(broken.lastError()).hasValueSatisfying(e -> assertThat(e).contains("attempt 3"));
   }
