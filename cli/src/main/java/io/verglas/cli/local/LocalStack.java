@@ -165,6 +165,8 @@ public final class LocalStack implements AutoCloseable {
     LocalCluster cluster = LocalCluster.plan(config, credentials);
     Origin origin = openOrigin();
     List<CacheNode> nodes = new ArrayList<>();
+    // a local, not the field: a lambda reading config would hold the whole stack from the node
+    String catalogUri = config.catalogUri();
     for (int i = 0; i < cluster.nodes(); i++) {
       boolean first = i == 0;
       AtomicReference<CatalogProxy> proxy = first ? restCatalog : new AtomicReference<>();
@@ -195,7 +197,7 @@ public final class LocalStack implements AutoCloseable {
               .catalog(catalogRef::get)   // polled for other engines' commits once it exists
               // a poll reads every table's metadata location in one query: idle tables cost no load
               .metadataLocations(() -> catalogRef.get() == null ? null
-                  : new JdbcMetadataLocations(config.catalogUri(), CATALOG_NAME))
+                  : new JdbcMetadataLocations(catalogUri, CATALOG_NAME))
               .build())
           // /catalog answers 503 until the catalog exists: its FileIO goes through this node
           .catalog(RestCatalogConfig.builder(catalogRef::get, credentials.catalogToken()).build());
