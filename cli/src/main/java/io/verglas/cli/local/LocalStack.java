@@ -380,7 +380,9 @@ public final class LocalStack implements AutoCloseable {
 
   private MiniClusterJob startMaterializer(ObjectStoreEndpoint s3,
       Map<String, String> catalogProperties, FeedCredential feed) {
-    Map<String, String> flink = flinkCluster("materializer", config.parallelism());
+    // the committer shares the writers' slots: the wider of the two sets the slots needed
+    Map<String, String> flink = flinkCluster("materializer",
+        Math.max(config.parallelism(), config.committerParallelism()));
     flink.put("state.backend.type", "rocksdb");
     // The key index's working copy; what survives a restart is its checkpoint.
     flink.put("state.backend.rocksdb.localdir", tmp("materializer").resolve("rocksdb").toString());
@@ -404,6 +406,7 @@ public final class LocalStack implements AutoCloseable {
         .eventsOutboxDir(feed.outboxes().resolve("materializer"))
         .checkpointInterval(config.checkpointInterval())
         .parallelism(config.parallelism())
+        .committerParallelism(config.committerParallelism())
         .build();
     return MiniClusterJob.start(MaterializerJob.JOB_NAME, Configuration.fromMap(flink),
         config.parallelism(), env -> MaterializerJob.build(env, job));
