@@ -40,8 +40,9 @@ final class RetainedHeap {
       List<Long> offsets = new ArrayList<>();
       List<String> names = new ArrayList<>();
       List<Field> reflective = new ArrayList<>();
-      for (Class<?> c = type; c != null && !PhantomReference.class.isAssignableFrom(type);
-          c = c.getSuperclass()) {
+      // a phantom reference (a cleaner's registration) is a leaf: see the class comment
+      Class<?> top = PhantomReference.class.isAssignableFrom(type) ? type : null;
+      for (Class<?> c = type; c != null && c != top; c = c.getSuperclass()) {
         for (Field field : c.getDeclaredFields()) {
           if (!Modifier.isStatic(field.getModifiers()) && !field.getType().isPrimitive()
               && !(c == Reference.class && !field.getName().equals("queue"))) {

@@ -12,11 +12,12 @@ import java.util.Map;
  * location, in a primitive map ({@link LongLongMap}: about 32 bytes a table and no object), at
  * most {@code maxKnown} tables; beyond that an arbitrary one is forgotten (it is walked again on
  * its next commit, or recorded again when next seen without data). So a catalog of idle tables
- * costs no strings. Hashes may collide: two names with one hash make the second table look
- * known (a table created without data is then walked once, needlessly, when seen with a
- * location other than the first's), and two locations with one hash would hide a commit from
- * the comparison (not walked: read on demand, warmed on its next commit); at 64 bits either is
- * about one chance in 10^7 with a million tables. Only the tables walked ({@link #put},
+ * costs no strings. Hashes may collide: two names with one hash share one entry, so each poll
+ * sees the other's location and walks the table again (needless walks, read from the node's
+ * caches while they hold them; a table created without data is walked where it would not be);
+ * two locations with one hash would hide a commit from the comparison (not walked: read on
+ * demand, warmed on its next commit). At 64 bits: about 3
+ * chances in 10^8 that any two of a million names share a hash, 1 in 2^64 for a commit. Only the tables walked ({@link #put},
  * {@link #putIfChanged}; not those {@link #recordUnwalked recorded without data}) are also kept
  * by name and location, least recently committed first, at most {@code maxNamed} (the least
  * recently committed is forgotten first): {@link #snapshot()}, which the watcher walks at
