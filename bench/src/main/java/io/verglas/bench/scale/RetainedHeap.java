@@ -23,7 +23,8 @@ import org.openjdk.jol.vm.VM;
  * a collection may clear), and nothing a phantom reference holds: cleaners (the JDK's common
  * one, the PostgreSQL driver's) link every registration of the JVM in one list, so a walk
  * through them would reach every component's cleanup actions (and the connections these
- * close). Objects two components both reach count in both.
+ * close); nor through gRPC's registry of every server and channel of the JVM. Objects two
+ * components both reach count in both.
  *
  * <p>Run it on a quiet stack: the walk reads fields while the component runs, which is
  * accurate to what changes meanwhile. It allocates a visited set of the graph's size.
@@ -80,10 +81,16 @@ final class RetainedHeap {
     return new Walk(true).run(roots);
   }
 
+  /**
+   * gRPC's process-wide registry of servers and channels (channelz): every channel holds it, and
+   * through it every gRPC server of the JVM (another component's Flight server among them).
+   */
+  private static final String GRPC_REGISTRY = "grpc.InternalChannelz";
+
   /** One walk: breadth first, so an object's path is a shortest one from the roots. */
   private static final class Walk {
     /** Owners named in a path, nearest first. */
-    private static final int HOPS = 4;
+    private static final int HOPS = 6;
     private final Map<Object, String> seen = new IdentityHashMap<>(1 << 20);
     private final Deque<Object> pending = new ArrayDeque<>();
     private final Map<String, long[]> classes = new HashMap<>();
@@ -168,7 +175,8 @@ final class RetainedHeap {
 
     private void push(Object object, String path) {
       if (object == null || object instanceof Thread || object instanceof ThreadGroup
-          || object instanceof ClassLoader || object instanceof Class<?>) {
+          || object instanceof ClassLoader || object instanceof Class<?>
+          || object.getClass().getName().endsWith(GRPC_REGISTRY)) {
         return;
       }
       if (!seen.containsKey(object)) {

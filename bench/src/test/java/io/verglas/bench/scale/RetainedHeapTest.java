@@ -48,6 +48,13 @@ class RetainedHeapTest {
   }
 
   @Test
+  void doesNotFollowGrpcsRegistryOfEveryServerAndChannel() {
+    Object root = new Object[] {io.grpc.InternalChannelz.instance()};
+
+    assertThat(RetainedHeap.of(root).objects()).isEqualTo(1); // the array
+  }
+
+  @Test
   void perTableIsTheLargestGrowthOverTheTables() {
     RetainedHeap.Footprint small = RetainedHeap.of(List.of(new byte[984]));
     RetainedHeap.Footprint large = RetainedHeap.of(List.of(new byte[984], new byte[9_984]));
