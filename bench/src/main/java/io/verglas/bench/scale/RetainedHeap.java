@@ -1,5 +1,6 @@
 package io.verglas.bench.scale;
 
+import io.netty.util.concurrent.EventExecutor;
 import java.lang.ref.PhantomReference;
 import java.lang.ref.Reference;
 import java.lang.reflect.Field;
@@ -23,8 +24,9 @@ import org.openjdk.jol.vm.VM;
  * a collection may clear), and nothing a phantom reference holds: cleaners (the JDK's common
  * one, the PostgreSQL driver's) link every registration of the JVM in one list, so a walk
  * through them would reach every component's cleanup actions (and the connections these
- * close); nor through gRPC's registry of every server and channel of the JVM. Objects two
- * components both reach count in both.
+ * close); nor through gRPC's registry of every server and channel of the JVM, nor Netty's
+ * event loops (a thread's state: the channels of every client and server sharing the loop).
+ * Objects two components both reach count in both.
  *
  * <p>Run it on a quiet stack: the walk reads fields while the component runs, which is
  * accurate to what changes meanwhile. It allocates a visited set of the graph's size.
@@ -176,6 +178,7 @@ final class RetainedHeap {
     private void push(Object object, String path) {
       if (object == null || object instanceof Thread || object instanceof ThreadGroup
           || object instanceof ClassLoader || object instanceof Class<?>
+          || object instanceof EventExecutor
           || object.getClass().getName().endsWith(GRPC_REGISTRY)) {
         return;
       }

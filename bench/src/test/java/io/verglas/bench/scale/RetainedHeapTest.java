@@ -55,6 +55,18 @@ class RetainedHeapTest {
   }
 
   @Test
+  void doesNotFollowNettysEventLoops() throws InterruptedException {
+    io.netty.channel.EventLoopGroup group = new io.netty.channel.nio.NioEventLoopGroup(1);
+    try {
+      Object root = new Object[] {group.next()};
+
+      assertThat(RetainedHeap.of(root).objects()).isEqualTo(1); // the array
+    } finally {
+      group.shutdownGracefully(0, 0, java.util.concurrent.TimeUnit.SECONDS).await();
+    }
+  }
+
+  @Test
   void perTableIsTheLargestGrowthOverTheTables() {
     RetainedHeap.Footprint small = RetainedHeap.of(List.of(new byte[984]));
     RetainedHeap.Footprint large = RetainedHeap.of(List.of(new byte[984], new byte[9_984]));
