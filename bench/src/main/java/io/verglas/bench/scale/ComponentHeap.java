@@ -12,6 +12,8 @@ import java.util.stream.Collectors;
 final class ComponentHeap {
   /** Classes named per component: the largest growth. */
   private static final int HOLDERS = 6;
+  /** Owner paths named per component when traced ({@code verglas.bench.scale.heap-paths}). */
+  private static final int PATHS = 12;
 
   private ComponentHeap() {}
 
@@ -35,7 +37,11 @@ final class ComponentHeap {
       if (before != null) {
         report.peer("small_catalog_heap_retained_mb_" + name, before.bytes() >> 20);
         report.metric("heap_holders_" + name,
-            RetainedHeap.perTable(before, footprint, tables, HOLDERS));
+            RetainedHeap.perTable(before.classes(), footprint.classes(), tables, HOLDERS));
+        if (!footprint.paths().isEmpty()) {
+          report.metric("heap_paths_" + name,
+              RetainedHeap.perTable(before.paths(), footprint.paths(), tables, PATHS));
+        }
       }
     });
   }

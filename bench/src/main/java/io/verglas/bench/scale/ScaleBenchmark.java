@@ -36,7 +36,9 @@ import java.time.Duration;
  * {@code freshness_*}: batch acknowledged → commit of the first snapshot covering it.
  *
  * <p>{@code -Dverglas.bench.scale.push-s=N} changes the push phase,
- * {@code -Dverglas.bench.pg-url=URL} the PostgreSQL server.
+ * {@code -Dverglas.bench.pg-url=URL} the PostgreSQL server;
+ * {@code -Dverglas.bench.scale.heap-paths=true} adds {@code heap_paths_<component>}: what grew,
+ * by class and owner path (a slower heap walk).
  */
 public final class ScaleBenchmark implements Benchmark {
   /** Set by {@code verglas bench scale --tables N}. */

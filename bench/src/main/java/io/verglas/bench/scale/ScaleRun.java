@@ -58,6 +58,8 @@ final class ScaleRun {
    */
   private static final Duration SETTLED_AFTER = Duration.ofSeconds(30);
   private static final Duration SETTLE_TIMEOUT = Duration.ofMinutes(5);
+  /** Whether the heap walk also names the owner paths of what grew ({@code heap_paths_*}). */
+  private static final boolean TRACE_PATHS = Boolean.getBoolean("verglas.bench.scale.heap-paths");
 
   private ScaleRun() {}
 
@@ -178,7 +180,8 @@ final class ScaleRun {
    */
   private static Map<String, RetainedHeap.Footprint> componentHeap(LocalStack stack) {
     Map<String, RetainedHeap.Footprint> heap = new LinkedHashMap<>();
-    stack.components().forEach((name, root) -> heap.put(name, RetainedHeap.of(root)));
+    stack.components().forEach((name, root) -> heap.put(name,
+        TRACE_PATHS ? RetainedHeap.withPaths(root) : RetainedHeap.of(root)));
     return heap;
   }
 

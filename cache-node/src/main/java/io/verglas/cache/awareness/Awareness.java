@@ -124,7 +124,7 @@ public final class Awareness implements AutoCloseable {
         new ByteRate(config.pollTablesPerSecond(), System::nanoTime, ByteRate.Sleeper.THREAD),
         node.clientsWaiting(), ByteRate.Sleeper.THREAD, MAX_YIELD_NANOS, counters);
     return new CatalogPoller(config.catalog(), config.metadataLocations(), config.pollInterval(),
-        loads, config.maxTables(), warmer, tables, counters);
+        loads, KnownTables.MAX_KNOWN, warmer, tables, counters);
   }
 
   /** Never waits for {@link #close} (stats may be asked while the node shuts down). */

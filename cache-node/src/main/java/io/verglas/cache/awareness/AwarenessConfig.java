@@ -39,7 +39,9 @@ import org.apache.iceberg.catalog.Catalog;
  *     table may occupy; a table above it is no longer warmed
  * @param warmQueueCapacity tables that may wait for a walk; commits of further tables are dropped
  * @param immutableKeys keys learned as immutable from metadata that are remembered (0: none)
- * @param maxTables tables the watcher remembers (with their latest metadata) for startup walks
+ * @param maxTables walked tables the watcher remembers by name (with their latest metadata) for
+ *     startup walks; every table seen is known by hash besides (at most
+ *     {@code KnownTables.MAX_KNOWN}), so this bounds startup walks, not what a poll considers
  * @param reconnectMinBackoff first wait before reconnecting to the feed
  * @param reconnectMaxBackoff longest wait between reconnection attempts
  * @param feedIdleTimeout a connection silent this long (not even a heartbeat) is reconnected;

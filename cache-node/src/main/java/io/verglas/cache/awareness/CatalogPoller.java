@@ -43,9 +43,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Budget: each table load passes a {@link WarmingThrottle} of its own: it waits while client
  * requests queue at the origin (a load reads the metadata file through the node), and loads are
- * paced to at most {@code pollTablesPerSecond} on average. A poll considers at most the
- * watcher's table limit ({@code maxTables}) of tables, so polling a catalog larger than that
- * limit cannot make {@link KnownTables} forget and re-walk tables in a cycle.
+ * paced to at most {@code pollTablesPerSecond} on average. A poll considers at most as many
+ * tables as {@link KnownTables} knows ({@link KnownTables#MAX_KNOWN}), so polling a catalog
+ * larger than that cannot make it forget and re-walk tables in a cycle.
  *
  * <p>Failures: the catalog is asked for through a supplier on every poll, and null means it
  * does not exist yet (the local stack creates it after the node is bound); the poll is skipped.
@@ -182,16 +182,15 @@ final class CatalogPoller implements AutoCloseable {
 
   /**
    * Records the table's location; true (and the walk submitted) if it is a new commit. A table
-   * first seen without data ({@code empty}: just created) is recorded but not walked: its
+   * first seen without data ({@code empty}: just created) is recorded (by hash) but not walked: its
    * metadata file is all a walk would read, and a catalog of many such tables would otherwise
    * fill the node's caches with them; its first commit is walked.
    */
   private boolean changed(String name, String location, boolean empty) {
-    boolean known = tables.knows(name);
-    if (!tables.putIfChanged(name, location)) {
+    if (empty && tables.recordUnwalked(name, location)) {
       return false;
     }
-    if (empty && !known) {
+    if (!tables.putIfChanged(name, location)) {
       return false;
     }
     counters.commitsPolled.increment();

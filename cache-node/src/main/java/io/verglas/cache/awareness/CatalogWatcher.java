@@ -165,8 +165,7 @@ final class CatalogWatcher implements AutoCloseable {
     next = last + 1;
     counters.lastSequence = last;
     dirty = true;
-    LOG.info("Catalog watcher starts after feed sequence {}; warming {} tables", last, tables.size());
-    walkAllKnown();
+    LOG.info("Catalog watcher starts after feed sequence {}; warming {} tables", last, walkAllKnown());
   }
 
   private static void remember(Map<String, String> latest, FeedEvent event) {
@@ -265,12 +264,14 @@ final class CatalogWatcher implements AutoCloseable {
   private void gap(long asked, long got) {
     counters.gaps.increment();
     LOG.warn("The change feed no longer holds events {} to {} (older than it retains): warming all"
-        + " {} known tables again", asked, got - 1, tables.size());
-    walkAllKnown();
+        + " {} known tables again", asked, got - 1, walkAllKnown());
   }
 
-  private void walkAllKnown() {
-    tables.snapshot().forEach(warmer::submit);
+  /** Walks every table known by name again; returns how many. */
+  private int walkAllKnown() {
+    Map<String, String> named = tables.snapshot();
+    named.forEach(warmer::submit);
+    return named.size();
   }
 
   private static String metadataLocation(FeedEvent event) {

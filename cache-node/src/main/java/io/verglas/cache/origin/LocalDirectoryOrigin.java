@@ -309,6 +309,11 @@ public final class LocalDirectoryOrigin implements Origin {
     return async(() -> multipart.listUploads(request));
   }
 
+  /** Files whose ETag and metadata are memoized (read since written). */
+  int memoized() {
+    return metadata.memoized();
+  }
+
   @Override
   public void close() {
     executor.shutdown();

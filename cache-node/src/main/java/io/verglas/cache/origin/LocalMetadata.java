@@ -29,8 +29,10 @@ import org.slf4j.LoggerFactory;
  * describes. A sidecar is trusted only if its stamp equals the content file's current stamp, so a
  * stale sidecar (crash between renames, a file replaced behind our back) is never paired with
  * other content. Without a matching sidecar the ETag is the MD5 of the content, read from the very
- * file handle being served, and default metadata applies. Results are memoized per path by stamp
- * so a hot object costs one stat per lookup.
+ * file handle being served, and default metadata applies. Results of reads are memoized per path
+ * by stamp so a hot object costs one stat per lookup; a write (which leaves a sidecar) is not, so
+ * objects written and never read through the origin (the metadata of idle tables) cost no heap,
+ * and the first read of a written object reads its sidecar.
  *
  * <pre>
  * {"format":1,"etag":"\"..\"","size":N,"mtimeNanos":N,"inode":N,
@@ -157,6 +159,11 @@ final class LocalMetadata {
 
   void forget(Path file) {
     memo.invalidate(file);
+  }
+
+  /** Files whose metadata is memoized. */
+  int memoized() {
+    return memo.asMap().size();
   }
 
   static byte[] encodeSidecar(FileStamp stamp, ObjectMeta meta) {

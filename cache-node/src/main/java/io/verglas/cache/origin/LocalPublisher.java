@@ -58,7 +58,7 @@ final class LocalPublisher {
           checkNoClash(bucketDir, target, key);
           throw e;
         }
-        metadata.remember(target, stamp, meta);
+        metadata.forget(target); // memoized when read: a file written and never read costs no heap
       } finally {
         lock.unlock();
       }

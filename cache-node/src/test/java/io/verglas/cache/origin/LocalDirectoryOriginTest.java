@@ -51,6 +51,20 @@ class LocalDirectoryOriginTest {
   }
 
   @Test
+  void aWrittenObjectCostsNoMemoUntilItIsReadAndReadsBackItsETag() {
+    String key = "ns/t/metadata/00000-a.metadata.json";
+    String etag = origin.put("bkt", key, body("{\"format-version\":3}"), WriteOptions.DEFAULT)
+        .join().etag();
+    assertThat(origin.memoized()).isZero();
+
+    assertThat(origin.head("bkt", key).join().etag()).isEqualTo(etag);
+    assertThat(origin.memoized()).isEqualTo(1);
+    String second = origin.put("bkt", key, body("{}"), WriteOptions.DEFAULT).join().etag();
+    assertThat(origin.memoized()).isZero(); // the first version's memo is dropped
+    assertThat(origin.head("bkt", key).join().etag()).isEqualTo(second).isNotEqualTo(etag);
+  }
+
+  @Test
   void keysThatDoNotMapOneToOneAreRefused() {
     for (String key : List.of("../x", "a/../x", "a/./x", "..", "nul\0byte",
         "bad\uD800surrogate")) {

@@ -106,6 +106,7 @@ final class ClusterJobs implements AutoCloseable {
     args.add("--events.outbox-dir=" + w.outboxes().resolve("materializer"));
     args.add("--checkpoint-interval=" + millis(config.checkpointInterval()));
     args.add("--parallelism=" + config.parallelism());
+    args.add("--committer.parallelism=" + config.committerParallelism());
     return args;
   }
 

@@ -1,6 +1,7 @@
 package io.verglas.cli.local;
 
 import io.verglas.cli.foreground.Foreground;
+import io.verglas.materializer.MaterializerConfig;
 import java.io.IOException;
 import java.io.Reader;
 import java.net.URI;
@@ -50,6 +51,11 @@ public final class LocalCommand implements Callable<Integer> {
 
   @Option(names = "--checkpoint-interval-ms", description = "Materializer checkpoint interval (default: 2000)")
   Long checkpointMillis;
+
+  @Option(names = "--committer-parallelism", paramLabel = "N", description = "The "
+      + "materializer's committer subtasks, tables keyed across them (default: "
+      + MaterializerConfig.COMMITTER_PARALLELISM_DEFAULT + ")")
+  Integer committerParallelism;
 
   @Option(names = "--catalog-uri", description = "The Iceberg JDBC catalog's database, e.g. "
       + "jdbc:postgresql://127.0.0.1:5432/verglas?user=verglas (default: SQLite in the data directory)")
@@ -122,7 +128,7 @@ public final class LocalCommand implements Callable<Integer> {
     return builder.build();
   }
 
-  private LocalConfig config(Properties props) {
+  LocalConfig config(Properties props) {
     LocalConfig.Builder builder = LocalConfig.builder().apply(props);
     if (dataDir != null) { builder.dataDir(dataDir); }
     if (origin != null) { builder.origin(origin); }
@@ -133,6 +139,7 @@ public final class LocalCommand implements Callable<Integer> {
     if (adminPort != null) { builder.adminPort(adminPort); }
     if (checkpointMillis != null) { builder.checkpointInterval(Duration.ofMillis(checkpointMillis)); }
     if (catalogUri != null) { builder.catalogUri(catalogUri); }
+    if (committerParallelism != null) { builder.committerParallelism(committerParallelism); }
     if (flinkCluster != null) { builder.flinkCluster(flinkCluster); }
     if (workersJdbcUrl != null) { builder.workersJdbcUrl(workersJdbcUrl); }
     if (!writeBack.prefixes().isEmpty()) { builder.writeBackPrefixes(writeBack.prefixes()); }

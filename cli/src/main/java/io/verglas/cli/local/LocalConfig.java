@@ -2,6 +2,7 @@ package io.verglas.cli.local;
 
 import io.verglas.cache.origin.OriginRequestListener;
 import io.verglas.cache.writeback.WriteBackConfig;
+import io.verglas.materializer.MaterializerConfig;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,6 +36,7 @@ public final class LocalConfig {
   private final Duration checkpointInterval;
   private final long dramCacheBytes;
   private final int parallelism;
+  private final int committerParallelism;
   private final String catalogUri;
   private final OriginSpec origin;
   private final int nodes;
@@ -59,6 +61,7 @@ public final class LocalConfig {
     this.checkpointInterval = b.checkpointInterval;
     this.dramCacheBytes = b.dramCacheBytes;
     this.parallelism = b.parallelism;
+    this.committerParallelism = b.committerParallelism;
     this.catalogUri = b.catalogUri;
     this.flinkCluster = b.flinkCluster;
     this.originRequests = b.originRequests;
@@ -105,6 +108,8 @@ public final class LocalConfig {
   public Duration checkpointInterval() { return checkpointInterval; }
   public long dramCacheBytes() { return dramCacheBytes; }
   public int parallelism() { return parallelism; }
+  /** The materializer's committer subtasks (tables keyed across them). */
+  public int committerParallelism() { return committerParallelism; }
   public OriginSpec origin() { return origin; }
   /** The session cluster the jobs are submitted to, or null: each on a MiniCluster of its own. */
   public URI flinkCluster() { return flinkCluster; }
@@ -163,6 +168,7 @@ public final class LocalConfig {
     private Duration checkpointInterval = Duration.ofSeconds(2);
     private long dramCacheBytes = 512L << 20;
     private int parallelism = 2;
+    private int committerParallelism = MaterializerConfig.COMMITTER_PARALLELISM_DEFAULT;
     private String catalogUri;
     private OriginSpec origin = new OriginSpec.Local();
     private int nodes = 1;
@@ -213,6 +219,14 @@ public final class LocalConfig {
         throw new IllegalArgumentException("Invalid parallelism: " + value);
       }
       this.parallelism = value;
+      return this;
+    }
+
+    public Builder committerParallelism(int value) {
+      if (value < 1) {
+        throw new IllegalArgumentException("Invalid committer parallelism: " + value);
+      }
+      this.committerParallelism = value;
       return this;
     }
 

@@ -2,6 +2,7 @@ package io.verglas.cli.local;
 
 import io.verglas.config.Settings;
 import io.verglas.events.feed.FeedBounds;
+import io.verglas.materializer.MaterializerConfig;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -52,6 +53,10 @@ public final class LocalSettings {
           + "tier (at least 16 MiB).", (b, k, v) -> b.dramCacheBytes(number(k, v)))
       .add("local.parallelism", "N", "2", "Parallelism of the materializer's source and writer.",
           (b, k, v) -> b.parallelism(count(k, v)))
+      .add("local.committer-parallelism", "N",
+          String.valueOf(MaterializerConfig.COMMITTER_PARALLELISM_DEFAULT), "The materializer's "
+          + "committer subtasks (its committer.parallelism): tables keyed across them, each "
+          + "committed by one.", (b, k, v) -> b.committerParallelism(count(k, v)))
       .add("local.catalog-uri", "jdbc:postgresql:...|jdbc:sqlite:FILE", "SQLite in the data "
           + "directory", "The Iceberg JDBC catalog's database; PostgreSQL for many tables.",
           (b, k, v) -> b.catalogUri(v))

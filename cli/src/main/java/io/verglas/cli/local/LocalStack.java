@@ -165,6 +165,8 @@ public final class LocalStack implements AutoCloseable {
     LocalCluster cluster = LocalCluster.plan(config, credentials);
     Origin origin = openOrigin();
     List<CacheNode> nodes = new ArrayList<>();
+    // a local, not the field: a lambda reading config would hold the whole stack from the node
+    String catalogUri = config.catalogUri();
     for (int i = 0; i < cluster.nodes(); i++) {
       boolean first = i == 0;
       AtomicReference<CatalogProxy> proxy = first ? restCatalog : new AtomicReference<>();
@@ -195,7 +197,7 @@ public final class LocalStack implements AutoCloseable {
               .catalog(catalogRef::get)   // polled for other engines' commits once it exists
               // a poll reads every table's metadata location in one query: idle tables cost no load
               .metadataLocations(() -> catalogRef.get() == null ? null
-                  : new JdbcMetadataLocations(config.catalogUri(), CATALOG_NAME))
+                  : new JdbcMetadataLocations(catalogUri, CATALOG_NAME))
               .build())
           // /catalog answers 503 until the catalog exists: its FileIO goes through this node
           .catalog(RestCatalogConfig.builder(catalogRef::get, credentials.catalogToken()).build());
@@ -394,7 +396,9 @@ public final class LocalStack implements AutoCloseable {
 
   private MiniClusterJob startMaterializer(ObjectStoreEndpoint s3,
       Map<String, String> catalogProperties, FeedCredential feed) {
-    Map<String, String> flink = flinkCluster("materializer", config.parallelism());
+    // the committer shares the writers' slots: the wider of the two sets the slots needed
+    Map<String, String> flink = flinkCluster("materializer",
+        Math.max(config.parallelism(), config.committerParallelism()));
     flink.put("state.backend.type", "rocksdb");
     // The key index's working copy; what survives a restart is its checkpoint.
     flink.put("state.backend.rocksdb.localdir", tmp("materializer").resolve("rocksdb").toString());
@@ -418,6 +422,7 @@ public final class LocalStack implements AutoCloseable {
         .eventsOutboxDir(feed.outboxes().resolve("materializer"))
         .checkpointInterval(config.checkpointInterval())
         .parallelism(config.parallelism())
+        .committerParallelism(config.committerParallelism())
         .build();
     return MiniClusterJob.start(MaterializerJob.JOB_NAME, Configuration.fromMap(flink),
         config.parallelism(), env -> MaterializerJob.build(env, job));

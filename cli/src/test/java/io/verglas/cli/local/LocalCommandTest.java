@@ -1,0 +1,36 @@
+package io.verglas.cli.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+class LocalCommandTest {
+  private static LocalConfig parse(Properties file, String... args) {
+    LocalCommand command = new LocalCommand();
+    new CommandLine(command).parseArgs(args);
+    return command.config(file);
+  }
+
+  @Test
+  void theCommitterParallelismIsOneUnlessTheFlagOrTheFileSaysOtherwise() {
+    assertThat(parse(new Properties()).committerParallelism()).isEqualTo(1);
+    assertThat(parse(new Properties(), "--committer-parallelism", "3").committerParallelism())
+        .isEqualTo(3);
+
+    Properties file = new Properties();
+    file.setProperty("local.committer-parallelism", "4");
+    LocalSettings.checkKnown(file);
+    assertThat(parse(file).committerParallelism()).isEqualTo(4);
+    assertThat(parse(file, "--committer-parallelism=2").committerParallelism()).isEqualTo(2);
+  }
+
+  @Test
+  void aCommitterParallelismBelowOneIsRefused() {
+    assertThatThrownBy(() -> parse(new Properties(), "--committer-parallelism", "0"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("Invalid committer parallelism: 0");
+  }
+}
