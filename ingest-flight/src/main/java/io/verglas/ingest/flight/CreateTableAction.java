@@ -1,6 +1,7 @@
 package io.verglas.ingest.flight;
 
 import io.verglas.arrow.ArrowSchemas;
+import io.verglas.ingest.table.IngestTable;
 import io.verglas.ingest.table.TableCache;
 import io.verglas.table.CreateTableRequest;
 import io.verglas.table.CreateTableRequestParser;
@@ -83,7 +84,11 @@ final class CreateTableAction {
       // A create's commit fails only when the table exists (Iceberg's own create() says so too)
       throw new AlreadyExistsException("Cannot create table %s: it already exists", name);
     }
-    return TableJson.toBytes(tables.put(id, created));
+    // Not cached: a created table may never be written (a catalog of many tables), and the cache
+    // would hold it for its expiry; its first write loads it, one catalog query. An entry of a
+    // dropped table of the same name goes.
+    tables.invalidate(id);
+    return TableJson.toBytes(IngestTable.of(id, created));
   }
 
   /**

@@ -27,7 +27,8 @@ public record IngestTable(
     primaryKey = List.copyOf(primaryKey);
   }
 
-  static IngestTable of(TableIdentifier identifier, Table table) {
+  /** The ingest view of {@code table}: its uuid, schema and primary key. */
+  public static IngestTable of(TableIdentifier identifier, Table table) {
     Schema schema = table.schema();
     List<String> key = new ArrayList<>();
     for (int id : PrimaryKeys.fieldIds(schema)) {

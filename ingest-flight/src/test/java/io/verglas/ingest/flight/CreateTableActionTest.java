@@ -68,4 +68,25 @@ class CreateTableActionTest {
         .hasMessageContaining("duplicate key");
     assertThat(catalog.namespaceExists(Namespace.of("scale"))).isFalse();
   }
+
+  @Test
+  void aCreatedTableIsNotCachedButItsFirstUseLoadsIt() {
+    java.util.concurrent.atomic.AtomicInteger loads = new java.util.concurrent.atomic.AtomicInteger();
+    InMemoryCatalog catalog = new InMemoryCatalog() {
+      @Override
+      public org.apache.iceberg.Table loadTable(TableIdentifier identifier) {
+        loads.incrementAndGet();
+        return super.loadTable(identifier);
+      }
+    };
+    catalog.initialize("counting", Map.of());
+    TableCache tables = new TableCache(catalog, Duration.ofSeconds(10));
+    CreateTableAction action = new CreateTableAction(catalog, tables);
+
+    action.run(request("t0000002"));
+    int afterCreate = loads.get();
+    tables.get(TableIdentifier.of("scale", "t0000002"));
+
+    assertThat(loads.get()).as("the first use loads the created table").isEqualTo(afterCreate + 1);
+  }
 }
