@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
-import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 
@@ -67,16 +66,6 @@ public final class TableCache {
     IngestTable table = load(identifier);
     tables.put(identifier, table);
     return table;
-  }
-
-  /**
-   * Caches {@code table}, just created or changed by this process, as a reload would find it
-   * now, without loading it again.
-   */
-  public IngestTable put(TableIdentifier identifier, Table table) {
-    IngestTable ingestTable = IngestTable.of(identifier, table);
-    tables.put(identifier, ingestTable);
-    return ingestTable;
   }
 
   public void invalidate(TableIdentifier identifier) {
