@@ -507,20 +507,16 @@ public final class WriteBackStager {
     return nodes.get();
   }
 
-  private void release(JournalRecord.Staged record) {
-    releaseAll(record);
-  }
-
   /**
    * Releases the fragments of writes marked clean ({@link WriteJournal#retiredAtReplay}) again;
    * returns those with a fragment whose node is not live now or did not answer, to be tried again.
    */
   List<JournalRecord.Staged> releaseAgain(List<JournalRecord.Staged> retired) {
-    return retired.stream().filter(r -> !releaseAll(r)).toList();
+    return retired.stream().filter(r -> !release(r)).toList();
   }
 
   /** Releases every fragment of the write; false when one's node is not live or did not answer (left for the orphan sweep). */
-  private boolean releaseAll(JournalRecord.Staged record) {
+  private boolean release(JournalRecord.Staged record) {
     boolean all = true;
     for (Placement p : record.placements()) {
       Optional<FragmentNode> node = node(p.nodeId());
