@@ -32,7 +32,12 @@ final class QueueThroughput {
   static final int BATCH = 100;
   static final int PAYLOAD_BYTES = 1024;
 
-  record Figures(double publishPerSecond, double consumePerSecond, long segments) {}
+  record Figures(double publishPerSecond, double consumePerSecond, long segments) {
+    /** The rate a queue both takes and delivers: the slower of the two phases. */
+    double sustainedPerSecond() {
+      return Math.min(publishPerSecond, consumePerSecond);
+    }
+  }
 
   private QueueThroughput() {}
 

@@ -35,7 +35,8 @@ import java.util.UUID;
  * scheduling happens.
  *
  * <p>{@code queue_msgs_per_s_publish} / {@code _consume}: see {@link QueueThroughput} (1 KiB
- * messages on a cache node over a local directory; no peer).
+ * messages on a cache node over a local directory; no peer); {@code queue_msgs_per_s} is the
+ * slower of the two.
  *
  * <p>{@code duplicate_effects}: {@code harness-triggers} runs of a worker (three commits to an
  * append-only table) on a whole local stack, each trigger's first run SIGKILLed at a random
@@ -123,6 +124,7 @@ public final class WorkersBenchmark implements Benchmark {
           .metric("enqueue_call_p50_ms", lat.get(0)[1].percentileMs(0.50))
           .metric("dispatch_latency_notify_p50_ms", lat.get(1)[0].percentileMs(0.50))
           .metric("dispatch_latency_notify_p99_ms", lat.get(1)[0].percentileMs(0.99))
+          .metric("queue_msgs_per_s", queue.sustainedPerSecond())
           .metric("queue_msgs_per_s_publish", queue.publishPerSecond())
           .metric("queue_msgs_per_s_consume", queue.consumePerSecond())
           .peer("db_scheduler_dispatch_latency_p50_ms", theirP50)
