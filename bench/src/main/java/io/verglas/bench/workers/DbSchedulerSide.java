@@ -24,6 +24,7 @@ import java.util.List;
  * pool, as db-scheduler's documentation recommends, so the peer pays no connect per statement.
  */
 final class DbSchedulerSide implements SchedulerSide {
+  static final Duration POLLING = Duration.ofMillis(100);
   private final HikariDataSource dataSource;
   private final OneTimeTask<Void> task;
   private final String schema;
@@ -53,7 +54,7 @@ final class DbSchedulerSide implements SchedulerSide {
   @Override
   public void startConsumer() {
     scheduler = Scheduler.create(dataSource, task).threads(threads)
-        .pollingInterval(Duration.ofMillis(100)).enableImmediateExecution()
+        .pollingInterval(POLLING).enableImmediateExecution()
         .shutdownMaxWait(Duration.ofSeconds(2)).build();
     scheduler.start();
   }
@@ -95,6 +96,15 @@ final class DbSchedulerSide implements SchedulerSide {
   @Override
   public void enqueue(String id) {
     scheduler.schedule(task.instance(id), Instant.now());
+  }
+
+  /**
+   * Schedules through a {@link SchedulerClient}, as a producer in another process would: the
+   * running scheduler finds the job by polling (immediate execution wakes only the instance
+   * that scheduled it).
+   */
+  void enqueueFromAnotherProducer(String id) {
+    client.schedule(task.instance(id), Instant.now());
   }
 
   @Override

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * {@code workers}: dispatch on our PostgreSQL scheduler against db-scheduler's one-time tasks
@@ -22,7 +23,10 @@ import java.util.UUID;
  * beside the scheduler submits; db-scheduler's immediate execution likewise applies to jobs
  * scheduled through the executing instance): our row goes in already leased and runs at once.
  * {@code dispatch_latency_notify_*} is the same for a job
- * enqueued by another producer, which reaches the scheduler through NOTIFY and a claim. Both
+ * enqueued by another producer, which reaches the scheduler through NOTIFY and a claim; the
+ * peer's counterpart ({@code db_scheduler_other_producer_*}) schedules through a
+ * {@code SchedulerClient}, whose job the running scheduler finds by polling, and
+ * {@code dispatch_other_producer_p50_vs_db_scheduler} is its p50 over ours. All
  * are measured warm (after {@code warm-up} untimed jobs), one job at a time with
  * {@value #GAP_MILLIS} ms between jobs so each arrives at an idle scheduler (the event-driven
  * case: a webhook or commit event); both schedulers run at once and their samples alternate,
@@ -98,7 +102,9 @@ public final class WorkersBenchmark implements Benchmark {
             peerProbe, THREADS)) {
       List<Series> series = List.of(new Series("ours", ourSide::enqueue, ourProbe),
           new Series("ours_notify", ourSide::enqueueFromAnotherProducer, ourProbe),
-          new Series("db_scheduler", peerSide::enqueue, peerProbe));
+          new Series("db_scheduler", peerSide::enqueue, peerProbe),
+          new Series("db_scheduler_client", peerSide::enqueueFromAnotherProducer, peerProbe,
+              DbSchedulerSide.POLLING.toMillis()));
       List<Latencies[]> lat = latencies(series, warmUp, samples);
       Latencies ours = lat.get(0)[0];
       Latencies theirs = lat.get(2)[0];
@@ -131,11 +137,15 @@ public final class WorkersBenchmark implements Benchmark {
           .peer("db_scheduler_dispatch_latency_p99_ms", theirs.percentileMs(0.99))
           .peer("db_scheduler_enqueue_call_p50_ms", lat.get(2)[1].percentileMs(0.50))
           .peer("db_scheduler_runs_per_s", theirRuns)
+          .peer("db_scheduler_other_producer_p50_ms", lat.get(3)[0].percentileMs(0.50))
+          .peer("db_scheduler_other_producer_p99_ms", lat.get(3)[0].percentileMs(0.99))
           .ratio("dispatch_p50_vs_db_scheduler", theirP50, p50)
           .ratio("dispatch_p99_vs_db_scheduler", theirs.percentileMs(0.99),
               ours.percentileMs(0.99))
           .ratio("dispatch_notify_p50_vs_db_scheduler", theirP50,
               lat.get(1)[0].percentileMs(0.50))
+          .ratio("dispatch_other_producer_p50_vs_db_scheduler",
+              lat.get(3)[0].percentileMs(0.50), lat.get(1)[0].percentileMs(0.50))
           .ratio("runs_per_s_vs_db_scheduler", ourRuns, theirRuns)
           .build();
     }
@@ -154,8 +164,16 @@ public final class WorkersBenchmark implements Benchmark {
     }
   }
 
-  /** A way to enqueue one job, and the probe its handler reports to. */
-  private record Series(String name, Enqueue enqueue, DispatchProbe probe) {}
+  /**
+   * A way to enqueue one job, and the probe its handler reports to. A series served by polling
+   * waits a random part of {@code phaseMillis} before each sample, so its jobs arrive at random
+   * points of the polling cycle rather than just after a poll.
+   */
+  private record Series(String name, Enqueue enqueue, DispatchProbe probe, long phaseMillis) {
+    Series(String name, Enqueue enqueue, DispatchProbe probe) {
+      this(name, enqueue, probe, 0);
+    }
+  }
 
   @FunctionalInterface
   private interface Enqueue {
@@ -216,7 +234,8 @@ public final class WorkersBenchmark implements Benchmark {
 
   /** One sample: {enqueue call to handler start, enqueue call alone}, in nanoseconds. */
   private static long[] latencyOf(Series series, String id) throws Exception {
-    Thread.sleep(GAP_MILLIS);
+    Thread.sleep(GAP_MILLIS + (series.phaseMillis() > 0
+        ? ThreadLocalRandom.current().nextLong(series.phaseMillis()) : 0));
     long t0 = System.nanoTime();
     series.enqueue().enqueue(id);
     long enqueued = System.nanoTime();
