@@ -15,6 +15,7 @@ import io.verglas.cache.origin.OriginRequestListener;
 import io.verglas.cache.writeback.WriteBackStats;
 import io.verglas.catalog.Catalogs;
 import io.verglas.catalog.JdbcMetadataLocations;
+import io.verglas.catalog.MetadataLocations;
 import io.verglas.cli.status.Readiness;
 import io.verglas.cli.status.StatusReport;
 import io.verglas.events.CatalogEvent;
@@ -165,8 +166,8 @@ public final class LocalStack implements AutoCloseable {
     LocalCluster cluster = LocalCluster.plan(config, credentials);
     Origin origin = openOrigin();
     List<CacheNode> nodes = new ArrayList<>();
-    // a local, not the field: a lambda reading config would hold the whole stack from the node
-    String catalogUri = config.catalogUri();
+    // set with the catalog, from its properties: it connects to the catalog's database as the catalog does
+    AtomicReference<MetadataLocations> metadataLocations = new AtomicReference<>();
     for (int i = 0; i < cluster.nodes(); i++) {
       boolean first = i == 0;
       AtomicReference<CatalogProxy> proxy = first ? restCatalog : new AtomicReference<>();
@@ -196,8 +197,7 @@ public final class LocalStack implements AutoCloseable {
               })
               .catalog(catalogRef::get)   // polled for other engines' commits once it exists
               // a poll reads every table's metadata location in one query: idle tables cost no load
-              .metadataLocations(() -> catalogRef.get() == null ? null
-                  : new JdbcMetadataLocations(catalogUri, CATALOG_NAME))
+              .metadataLocations(metadataLocations::get)
               .build())
           // /catalog answers 503 until the catalog exists: its FileIO goes through this node
           .catalog(RestCatalogConfig.builder(catalogRef::get, credentials.catalogToken()).build());
@@ -237,6 +237,7 @@ public final class LocalStack implements AutoCloseable {
       started.push(closeable);
     }
     catalogRef.set(catalog);
+    metadataLocations.set(new JdbcMetadataLocations(CATALOG_NAME, catalogProperties));
 
     IngestServer ingest = startIngest(catalog, jobsS3, credentials);
     started.push(ingest);

@@ -58,7 +58,7 @@ class PostgresCatalogITCase {
     assertThat(indexes()).contains("verglas_iceberg_tables_namespace_prefix_name",
         "verglas_iceberg_namespace_properties_prefix");
     Map<TableIdentifier, String> locations = new HashMap<>();
-    new JdbcMetadataLocations(uri, endpoints.catalogName()).forEach(locations::put);
+    new JdbcMetadataLocations(endpoints.catalogName(), endpoints.catalogProperties()).forEach(locations::put);
     assertThat(locations).containsEntry(TestingOrders.ORDERS, ((HasTableOperations) catalog
         .loadTable(TestingOrders.ORDERS)).operations().current().metadataFileLocation());
 
