@@ -232,10 +232,7 @@ public final class LocalStack implements AutoCloseable {
 
     Map<String, String> catalogProperties =
         Catalogs.jdbc(config.catalogUri(), s3.warehouse(), s3.s3FileIoProperties());
-    Catalog catalog = Catalogs.load(CATALOG_NAME, staged(catalogProperties, "catalog"));
-    if (catalog instanceof AutoCloseable closeable) {
-      started.push(closeable);
-    }
+    Catalog catalog = loadCatalog(catalogProperties, "catalog");
     catalogRef.set(catalog);
     metadataLocations.set(new JdbcMetadataLocations(CATALOG_NAME, catalogProperties));
 
@@ -248,11 +245,7 @@ public final class LocalStack implements AutoCloseable {
         new FeedCredential(eventsUri, credentials.eventsToken(), config.dataDir().resolve("outbox"));
     Map<String, String> jobsCatalogProperties =
         Catalogs.jdbc(config.catalogUri(), jobsS3.warehouse(), jobsS3.s3FileIoProperties());
-    Catalog indexCatalog = Catalogs.load(CATALOG_NAME, staged(jobsCatalogProperties, "vector-index"));
-    if (indexCatalog instanceof AutoCloseable closeable) {
-      started.push(closeable);
-    }
-    jobsCatalog.set(indexCatalog);
+    jobsCatalog.set(loadCatalog(jobsCatalogProperties, "vector-index"));
     if (config.flinkCluster() != null) {
       submitToCluster(jobsS3, jobsCatalogProperties, feedCredential, feed.lastSequence() + 1);
     } else {
@@ -482,6 +475,15 @@ public final class LocalStack implements AutoCloseable {
     flink.put("io.tmp.dirs", tmp.resolve("flink").toString());
     flink.put("web.tmpdir", tmp.resolve("web").toString());
     return flink;
+  }
+
+  /** The stack's catalog for its part {@code name} ({@link #staged}), closed with the stack. */
+  private Catalog loadCatalog(Map<String, String> catalogProperties, String name) {
+    Catalog catalog = Catalogs.load(CATALOG_NAME, staged(catalogProperties, name));
+    if (catalog instanceof AutoCloseable closeable) {
+      started.push(closeable);
+    }
+    return catalog;
   }
 
   /** Catalog properties whose S3 uploads stage their files under {@code tmp/<name>}. */
