@@ -1,21 +1,20 @@
 package io.verglas.catalog;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 
 /**
  * Brings a PostgreSQL database that holds Iceberg's JDBC catalog to what our processes need,
  * before Iceberg's catalog starts: the catalog's tables in the connection's own schema
  * ({@link JdbcCatalogTables}), then the prefix indexes on them ({@link JdbcCatalogIndexes}).
  *
- * <p>One connection, with the catalog's own {@code jdbc.user} and {@code jdbc.password} (the
- * driver properties Iceberg passes), so it reaches the same database and schema as the catalog.
+ * <p>One connection, as the catalog's own user ({@link JdbcCatalogDatabase}: {@code jdbc.user},
+ * {@code jdbc.password} and the other driver properties Iceberg passes), so it reaches the same
+ * database and schema as the catalog.
  * Each {@link Step} first asks whether the database is there already ({@code to_regclass}, which
  * resolves through the connection's {@code search_path}), so a process's start on a prepared
  * database runs no DDL and takes no table lock. {@code jdbc.init-catalog-tables=false}, Iceberg's
@@ -52,24 +51,25 @@ final class JdbcCatalogSetup {
         || "false".equalsIgnoreCase(properties.get("jdbc.init-catalog-tables"))) {
       return;
     }
-    try (Connection connection = DriverManager.getConnection(uri, credentials(properties))) {
+    JdbcCatalogDatabase database = JdbcCatalogDatabase.of(properties);
+    try (Connection connection = database.connect()) {
       for (Step step : STEPS) {
-        ensure(connection, step, uri);
+        ensure(connection, step, database);
       }
     } catch (SQLException e) {
       throw new IllegalStateException("Cannot connect to the catalog's database "
-          + redacted(uri) + ": " + e.getMessage(), e);
+          + database.redactedUri() + ": " + e.getMessage(), e);
     }
   }
 
-  private static void ensure(Connection connection, Step step, String uri) {
+  private static void ensure(Connection connection, Step step, JdbcCatalogDatabase database) {
     try (Statement statement = connection.createStatement()) {
       if (needed(statement, step)) {
         run(statement, step);
       }
     } catch (SQLException e) {
-      String message = "Cannot create the catalog's " + step.what() + " in " + redacted(uri)
-          + ": " + e.getMessage();
+      String message = "Cannot create the catalog's " + step.what() + " in "
+          + database.redactedUri() + ": " + e.getMessage();
       if (step.optional() && INSUFFICIENT_PRIVILEGE.equals(e.getSQLState())) {
         LOG.log(System.Logger.Level.WARNING, message + " (the catalog works without them)");
         return;
@@ -109,23 +109,5 @@ final class JdbcCatalogSetup {
         }
       }
     }
-  }
-
-  /** The driver properties Iceberg would pass: {@code jdbc.user} and {@code jdbc.password}. */
-  private static Properties credentials(Map<String, String> properties) {
-    Properties credentials = new Properties();
-    for (String key : List.of("user", "password")) {
-      String value = properties.get("jdbc." + key);
-      if (value != null) {
-        credentials.setProperty(key, value);
-      }
-    }
-    return credentials;
-  }
-
-  /** The URI without its query (which may hold a password). */
-  static String redacted(String uri) {
-    int query = uri.indexOf('?');
-    return query < 0 ? uri : uri.substring(0, query) + "?…";
   }
 }

@@ -1,10 +1,10 @@
 package io.verglas.catalog;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Map;
 import java.util.function.BiConsumer;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -14,24 +14,32 @@ import org.apache.iceberg.catalog.TableIdentifier;
  * one query streams every table's row (namespace levels joined by dots, which a level cannot
  * hold in that catalog; name; metadata location) a batch at a time, so a poll of a million
  * tables is one query and no table load. Views (rows of another {@code iceberg_type}, in the
- * catalog's newer schema) are left out where the column exists.
+ * catalog's newer schema) are left out where the column exists. It connects as the catalog does
+ * ({@link JdbcCatalogDatabase}: the catalog's {@code uri}, {@code jdbc.user}, {@code
+ * jdbc.password} and other driver properties), so it reads the catalog's own tables.
  */
 public final class JdbcMetadataLocations implements MetadataLocations {
   static final int FETCH_SIZE = 1_000;
   private static final String TABLES = "SELECT table_namespace, table_name, metadata_location"
       + " FROM iceberg_tables WHERE catalog_name = ?";
 
-  private final String uri;
   private final String catalogName;
+  private final JdbcCatalogDatabase database;
 
-  public JdbcMetadataLocations(String uri, String catalogName) {
-    this.uri = uri;
+  /**
+   * The tables of the catalog {@code catalogName} whose properties are {@code catalogProperties}
+   * (those {@link Catalogs#load} takes).
+   *
+   * @throws IllegalArgumentException when the properties have no {@code uri}
+   */
+  public JdbcMetadataLocations(String catalogName, Map<String, String> catalogProperties) {
     this.catalogName = catalogName;
+    this.database = JdbcCatalogDatabase.of(catalogProperties);
   }
 
   @Override
   public void forEach(BiConsumer<TableIdentifier, String> table) {
-    try (Connection connection = DriverManager.getConnection(uri)) {
+    try (Connection connection = database.connect()) {
       connection.setAutoCommit(false); // PostgreSQL streams with a fetch size only in a transaction
       boolean typed = hasTypeColumn(connection);
       try (PreparedStatement query = connection.prepareStatement(typed
@@ -52,7 +60,7 @@ public final class JdbcMetadataLocations implements MetadataLocations {
       }
     } catch (SQLException e) {
       throw new IllegalStateException("Cannot list the metadata locations of catalog "
-          + catalogName + " in " + JdbcCatalogSetup.redacted(uri) + ": " + e.getMessage(), e);
+          + catalogName + " in " + database.redactedUri() + ": " + e.getMessage(), e);
     }
   }
 

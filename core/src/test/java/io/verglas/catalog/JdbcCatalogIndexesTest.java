@@ -1,17 +1,12 @@
 package io.verglas.catalog;
 
+import static io.verglas.catalog.TestingPostgres.query;
+import static io.verglas.catalog.TestingPostgres.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.Closeable;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
@@ -19,18 +14,16 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The prefix indexes on Iceberg's JDBC catalog on the machine's PostgreSQL (127.0.0.1:5432,
- * database {@code test}, a schema of its own; {@code -Dverglas.test.pg-url} overrides): a
- * database holding the earlier index gets the new one instead, a table's load finds its row by
- * an index condition on its name whichever index the planner picks, {@link Catalogs#load}
- * creates them as the catalog's own {@code jdbc.user}, and a user that may not create them still
- * gets its catalog.
+ * The prefix indexes on Iceberg's JDBC catalog on the machine's PostgreSQL
+ * ({@link TestingPostgres}, a schema of its own): a database holding the earlier index gets the
+ * new one instead, a table's load finds its row by an index condition on its name whichever
+ * index the planner picks, {@link Catalogs#load} creates them as the catalog's own
+ * {@code jdbc.user}, and a user that may not create them still gets its catalog.
  */
 class JdbcCatalogIndexesTest {
-  private static final String DATABASE =
-      System.getProperty("verglas.test.pg-url", "jdbc:postgresql://127.0.0.1:5432/test");
-  private static final String SERVER = DATABASE + "?user=postgres";
-  private final String schema = "vg_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+  private static final String DATABASE = TestingPostgres.DATABASE;
+  private static final String SERVER = TestingPostgres.SERVER;
+  private final String schema = TestingPostgres.uniqueName();
   private final String role = schema + "_user";
 
   @AfterEach
@@ -41,21 +34,16 @@ class JdbcCatalogIndexesTest {
 
   @Test
   void catalogsLoadCreatesTheIndexesAsTheCatalogsUser() throws Exception {
-    sql("CREATE ROLE " + role + " LOGIN PASSWORD 'secret'");
-    sql("CREATE SCHEMA " + schema + " AUTHORIZATION " + role);
     // the URI names neither user nor schema: only a connection as the catalog's user finds it
-    sql("ALTER ROLE " + role + " SET search_path = " + schema);
-    Map<String, String> properties = new HashMap<>(Catalogs.jdbc(DATABASE, "memory://w/" + schema,
-        Map.of("io-impl", "org.apache.iceberg.inmemory.InMemoryFileIO")));
-    properties.put("jdbc.user", role);
-    properties.put("jdbc.password", "secret");
+    try (TestingCatalogRole user = TestingCatalogRole.create()) {
+      ((Closeable) Catalogs.load("indexes", user.catalogProperties())).close();
 
-    ((Closeable) Catalogs.load("indexes", properties)).close();
-
-    assertThat(query("SELECT indexname FROM pg_indexes WHERE schemaname = '" + schema + "'"))
-        .contains(JdbcCatalogIndexes.TABLES_INDEX, JdbcCatalogIndexes.PROPERTIES_INDEX);
-    assertThat(query("SELECT tableowner FROM pg_tables WHERE schemaname = '" + schema + "'"))
-        .containsOnly(role).hasSize(JdbcCatalogTables.TABLES.size());
+      String owned = "'" + user.schema() + "'";
+      assertThat(query("SELECT indexname FROM pg_indexes WHERE schemaname = " + owned))
+          .contains(JdbcCatalogIndexes.TABLES_INDEX, JdbcCatalogIndexes.PROPERTIES_INDEX);
+      assertThat(query("SELECT tableowner FROM pg_tables WHERE schemaname = " + owned))
+          .containsOnly(user.name()).hasSize(JdbcCatalogTables.TABLES.size());
+    }
   }
 
   @Test
@@ -106,22 +94,5 @@ class JdbcCatalogIndexesTest {
     assertThat(String.join("\n", query("EXPLAIN SELECT * FROM " + schema + ".iceberg_tables"
         + " WHERE catalog_name = 'indexes' AND table_namespace = 'ns' AND table_name = 't'")))
         .containsPattern("Index Cond: .*table_name");
-  }
-
-  private static List<String> query(String sql) throws Exception {
-    List<String> rows = new ArrayList<>();
-    try (Connection c = DriverManager.getConnection(SERVER); Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery(sql)) {
-      while (rs.next()) {
-        rows.add(rs.getString(1));
-      }
-    }
-    return rows;
-  }
-
-  private static void sql(String statement) throws Exception {
-    try (Connection c = DriverManager.getConnection(SERVER); Statement s = c.createStatement()) {
-      s.execute(statement);
-    }
   }
 }

@@ -1,14 +1,10 @@
 package io.verglas.catalog;
 
+import static io.verglas.catalog.TestingPostgres.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.Closeable;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.util.Map;
-import java.util.UUID;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
@@ -19,19 +15,17 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Two catalogs, each in a schema of its own in one PostgreSQL database (the machine's, at
- * 127.0.0.1:5432, database {@code test}; {@code -Dverglas.test.pg-url} overrides): the second
- * gets its own tables although the first schema already holds a catalog's, which Iceberg's
- * {@code JdbcCatalog} alone takes for its own (apache/iceberg#11862).
+ * Two catalogs, each in a schema of its own in one PostgreSQL database (the machine's,
+ * {@link TestingPostgres}): the second gets its own tables although the first schema already
+ * holds a catalog's, which Iceberg's {@code JdbcCatalog} alone takes for its own
+ * (apache/iceberg#11862).
  */
 class JdbcCatalogTablesTest {
-  private static final String SERVER =
-      System.getProperty("verglas.test.pg-url", "jdbc:postgresql://127.0.0.1:5432/test")
-          + "?user=postgres";
+  private static final String SERVER = TestingPostgres.SERVER;
   private static final Schema SCHEMA =
       new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
-  private final String first = schemaName();
-  private final String second = schemaName();
+  private final String first = TestingPostgres.uniqueName();
+  private final String second = TestingPostgres.uniqueName();
 
   @AfterEach
   void dropSchemas() throws Exception {
@@ -80,21 +74,7 @@ class JdbcCatalogTablesTest {
     return SERVER + "&currentSchema=" + schema;
   }
 
-  private static String schemaName() {
-    return "vg_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-  }
-
   private static long count(String sql) throws Exception {
-    try (Connection c = DriverManager.getConnection(SERVER); Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery(sql)) {
-      rs.next();
-      return rs.getLong(1);
-    }
-  }
-
-  private static void sql(String statement) throws Exception {
-    try (Connection c = DriverManager.getConnection(SERVER); Statement s = c.createStatement()) {
-      s.execute(statement);
-    }
+    return Long.parseLong(TestingPostgres.query(sql).get(0));
   }
 }

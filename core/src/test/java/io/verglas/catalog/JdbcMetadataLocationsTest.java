@@ -3,6 +3,7 @@ package io.verglas.catalog;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.Closeable;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -26,9 +27,9 @@ class JdbcMetadataLocationsTest {
 
   @Test
   void oneListingGivesEveryTablesCurrentMetadataLocation() {
-    String uri = "jdbc:sqlite:" + dir.resolve("catalog.db");
-    Catalog catalog = Catalogs.load("verglas", Map.of("type", "jdbc", "uri", uri,
-        "warehouse", dir.resolve("warehouse").toUri().toString()));
+    Map<String, String> properties = Map.of("type", "jdbc", "uri",
+        "jdbc:sqlite:" + dir.resolve("catalog.db"), "warehouse", dir.resolve("warehouse").toUri().toString());
+    Catalog catalog = Catalogs.load("verglas", properties);
     ((SupportsNamespaces) catalog).createNamespace(Namespace.of("a"));
     ((SupportsNamespaces) catalog).createNamespace(Namespace.of("a", "b"));
     Table t1 = catalog.createTable(TableIdentifier.of(Namespace.of("a"), "t1"), SCHEMA);
@@ -36,22 +37,43 @@ class JdbcMetadataLocationsTest {
     t1.updateProperties().set("k", "v").commit();
 
     Map<TableIdentifier, String> listed = new HashMap<>();
-    new JdbcMetadataLocations(uri, "verglas").forEach(listed::put);
+    new JdbcMetadataLocations("verglas", properties).forEach(listed::put);
     assertThat(listed).containsOnly(
         Map.entry(TableIdentifier.of(Namespace.of("a"), "t1"), location(catalog, t1)),
         Map.entry(TableIdentifier.of(Namespace.of("a", "b"), "orders.v2"), location(catalog, t2)));
 
     Map<TableIdentifier, String> otherCatalog = new HashMap<>();
-    new JdbcMetadataLocations(uri, "other").forEach(otherCatalog::put);
+    new JdbcMetadataLocations("other", properties).forEach(otherCatalog::put);
     assertThat(otherCatalog).isEmpty();
   }
 
   @Test
   void aDatabaseWithoutTheCatalogFailsNamingIt() {
     String uri = "jdbc:sqlite:" + dir.resolve("empty.db");
-    assertThatThrownBy(() -> new JdbcMetadataLocations(uri, "verglas").forEach((t, l) -> { }))
+    assertThatThrownBy(() -> new JdbcMetadataLocations("verglas", Map.of("uri", uri)).forEach((t, l) -> { }))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageStartingWith("Cannot list the metadata locations of catalog verglas in " + uri);
+  }
+
+  /**
+   * On PostgreSQL, a catalog whose URI names neither user nor schema ({@link TestingCatalogRole}):
+   * only a connection as the catalog's {@code jdbc.user} finds its tables.
+   */
+  @Test
+  void listsTheTablesOfACatalogThatLogsInAsItsOwnUser() throws Exception {
+    try (TestingCatalogRole role = TestingCatalogRole.create()) {
+      Catalog catalog = Catalogs.load("verglas", role.catalogProperties());
+      try {
+        ((SupportsNamespaces) catalog).createNamespace(Namespace.of("a"));
+        Table table = catalog.createTable(TableIdentifier.of("a", "t"), SCHEMA);
+
+        Map<TableIdentifier, String> listed = new HashMap<>();
+        new JdbcMetadataLocations("verglas", role.catalogProperties()).forEach(listed::put);
+        assertThat(listed).containsOnly(Map.entry(TableIdentifier.of("a", "t"), location(catalog, table)));
+      } finally {
+        ((Closeable) catalog).close();
+      }
+    }
   }
 
   private static String location(Catalog catalog, Table table) {

@@ -15,6 +15,7 @@ import io.verglas.cache.origin.OriginRequestListener;
 import io.verglas.cache.writeback.WriteBackStats;
 import io.verglas.catalog.Catalogs;
 import io.verglas.catalog.JdbcMetadataLocations;
+import io.verglas.catalog.MetadataLocations;
 import io.verglas.cli.status.Readiness;
 import io.verglas.cli.status.StatusReport;
 import io.verglas.events.CatalogEvent;
@@ -165,8 +166,8 @@ public final class LocalStack implements AutoCloseable {
     LocalCluster cluster = LocalCluster.plan(config, credentials);
     Origin origin = openOrigin();
     List<CacheNode> nodes = new ArrayList<>();
-    // a local, not the field: a lambda reading config would hold the whole stack from the node
-    String catalogUri = config.catalogUri();
+    // set with the catalog, from its properties: it connects to the catalog's database as the catalog does
+    AtomicReference<MetadataLocations> metadataLocations = new AtomicReference<>();
     for (int i = 0; i < cluster.nodes(); i++) {
       boolean first = i == 0;
       AtomicReference<CatalogProxy> proxy = first ? restCatalog : new AtomicReference<>();
@@ -196,8 +197,7 @@ public final class LocalStack implements AutoCloseable {
               })
               .catalog(catalogRef::get)   // polled for other engines' commits once it exists
               // a poll reads every table's metadata location in one query: idle tables cost no load
-              .metadataLocations(() -> catalogRef.get() == null ? null
-                  : new JdbcMetadataLocations(catalogUri, CATALOG_NAME))
+              .metadataLocations(metadataLocations::get)
               .build())
           // /catalog answers 503 until the catalog exists: its FileIO goes through this node
           .catalog(RestCatalogConfig.builder(catalogRef::get, credentials.catalogToken()).build());
@@ -232,11 +232,9 @@ public final class LocalStack implements AutoCloseable {
 
     Map<String, String> catalogProperties =
         Catalogs.jdbc(config.catalogUri(), s3.warehouse(), s3.s3FileIoProperties());
-    Catalog catalog = Catalogs.load(CATALOG_NAME, staged(catalogProperties, "catalog"));
-    if (catalog instanceof AutoCloseable closeable) {
-      started.push(closeable);
-    }
+    Catalog catalog = loadCatalog(catalogProperties, "catalog");
     catalogRef.set(catalog);
+    metadataLocations.set(new JdbcMetadataLocations(CATALOG_NAME, catalogProperties));
 
     IngestServer ingest = startIngest(catalog, jobsS3, credentials);
     started.push(ingest);
@@ -247,11 +245,7 @@ public final class LocalStack implements AutoCloseable {
         new FeedCredential(eventsUri, credentials.eventsToken(), config.dataDir().resolve("outbox"));
     Map<String, String> jobsCatalogProperties =
         Catalogs.jdbc(config.catalogUri(), jobsS3.warehouse(), jobsS3.s3FileIoProperties());
-    Catalog indexCatalog = Catalogs.load(CATALOG_NAME, staged(jobsCatalogProperties, "vector-index"));
-    if (indexCatalog instanceof AutoCloseable closeable) {
-      started.push(closeable);
-    }
-    jobsCatalog.set(indexCatalog);
+    jobsCatalog.set(loadCatalog(jobsCatalogProperties, "vector-index"));
     if (config.flinkCluster() != null) {
       submitToCluster(jobsS3, jobsCatalogProperties, feedCredential, feed.lastSequence() + 1);
     } else {
@@ -481,6 +475,15 @@ public final class LocalStack implements AutoCloseable {
     flink.put("io.tmp.dirs", tmp.resolve("flink").toString());
     flink.put("web.tmpdir", tmp.resolve("web").toString());
     return flink;
+  }
+
+  /** The stack's catalog for its part {@code name} ({@link #staged}), closed with the stack. */
+  private Catalog loadCatalog(Map<String, String> catalogProperties, String name) {
+    Catalog catalog = Catalogs.load(CATALOG_NAME, staged(catalogProperties, name));
+    if (catalog instanceof AutoCloseable closeable) {
+      started.push(closeable);
+    }
+    return catalog;
   }
 
   /** Catalog properties whose S3 uploads stage their files under {@code tmp/<name>}. */

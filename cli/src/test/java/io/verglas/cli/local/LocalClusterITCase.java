@@ -10,11 +10,9 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.core.sync.ResponseTransformer;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Object;
@@ -27,20 +25,12 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 class LocalClusterITCase {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  @TempDir
-  Path dir;
-  private LocalStack stack;
-
-  @AfterEach
-  void stop() {
-    if (stack != null) {
-      stack.close();
-    }
-  }
+  @RegisterExtension
+  final LocalStackExtension local = LocalStackExtension.builder().options(config -> config.nodes(3)).build();
 
   @Test
   void threeNodesServeTheSameTablesAndShareTheirBlocks() throws Exception {
-    stack = LocalStack.start(TestingOrders.smallStack(dir).nodes(3).build());
+    LocalStack stack = local.stack();
     EndpointsFile endpoints = stack.endpoints();
     assertThat(endpoints.s3Endpoints()).hasSize(3).first().isEqualTo(endpoints.s3Endpoint());
     assertThat(EndpointsFile.read(stack.config().endpointsFile()).s3Endpoints())

@@ -13,7 +13,6 @@ import io.verglas.sdk.VerglasClient;
 import io.verglas.sdk.VerglasException;
 import io.verglas.table.CreateTableRequest;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -27,7 +26,6 @@ import java.util.TreeMap;
 import org.apache.arrow.flight.FlightStatusCode;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -45,7 +43,7 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.ResponseBytes;
@@ -71,27 +69,19 @@ class LocalStackITCase {
       Types.NestedField.optional(5, "version", Types.IntegerType.get()));
   private static final Duration COMMIT_TIMEOUT = Duration.ofSeconds(120);
 
-  @TempDir Path dir;
+  /** The small stack at parallelism 2, with workers on the default database. */
+  @RegisterExtension
+  final LocalStackExtension local = LocalStackExtension.builder().options(config -> config.parallelism(2)
+      .workersJdbcUrl(LocalConfig.WORKERS_JDBC_URL_DEFAULT)).build();
   private final BufferAllocator allocator = new RootAllocator();
-  private LocalStack stack;
 
   @AfterEach
-  void stop() {
-    if (stack != null) {
-      stack.close();
-    }
+  void closeAllocator() {
     allocator.close();
-  }
-
-  private LocalStack startStack() {
-    return LocalStack.start(LocalConfig.builder().dataDir(dir).s3Port(0).flightPort(0)
-        .adminPort(0).checkpointInterval(Duration.ofSeconds(1)).dramCacheBytes(64L << 20)
-        .parallelism(2).build());
   }
 
   @Test
   void pushedRowsBecomeTheLastVersionOfEachKeyAndSurviveARestart() throws Exception {
-    stack = startStack();
     assertEndpointsFileHasTheContractShape();
     Map<Long, Map<String, Object>> model = new TreeMap<>();
     List<PutAck> acks = new ArrayList<>();
@@ -122,8 +112,8 @@ class LocalStackITCase {
     assertMaintenanceStatusServed();
     assertReadsOfTheTableShowAsHeat(catalog);
 
-    stack.close();
-    stack = startStack();
+    local.stop();
+    local.start();
     Catalog reopened = catalogFromEndpoints();
     assertThat(readTable(reopened)).as("after restart").isEqualTo(model);
     try (VerglasClient client = client(); TableWriter writer = client.openWriter(EVENTS)) {
@@ -141,7 +131,6 @@ class LocalStackITCase {
    */
   @Test
   void theMaterializersCommitIsWarmBeforeAnyClientPlansIt() throws Exception {
-    stack = startStack();
     PutAck ack;
     try (VerglasClient client = client()) {
       client.createTable(new CreateTableRequest(List.of("demo"), "events", SCHEMA, List.of("id"),
@@ -215,7 +204,7 @@ class LocalStackITCase {
   }
 
   private String adminText(String path) throws Exception {
-    JsonNode endpoints = new ObjectMapper().readTree(dir.resolve("endpoints.json").toFile());
+    JsonNode endpoints = new ObjectMapper().readTree(local.dataDir().resolve("endpoints.json").toFile());
     java.net.http.HttpRequest request = java.net.http.HttpRequest.newBuilder(java.net.URI.create(
             endpoints.at("/admin/uri").asText() + path))
         .header("Authorization", "Bearer " + endpoints.at("/admin/token").asText()).build();
@@ -227,7 +216,6 @@ class LocalStackITCase {
 
   @Test
   void badBatchesAreRejectedWholeAndLeaveNothing() throws Exception {
-    stack = startStack();
     Map<Long, Map<String, Object>> model = new TreeMap<>();
     try (VerglasClient client = client()) {
       client.createTable(new CreateTableRequest(List.of("demo"), "events", SCHEMA, List.of("id"),
@@ -325,12 +313,12 @@ class LocalStackITCase {
   }
 
   private VerglasClient client() {
-    EndpointsFile e = stack.endpoints();
+    EndpointsFile e = local.stack().endpoints();
     return VerglasClient.builder().uri(e.flightUri()).token(e.flightToken()).build();
   }
 
   private Catalog catalogFromEndpoints() {
-    EndpointsFile e = EndpointsFile.read(dir.resolve("endpoints.json"));
+    EndpointsFile e = EndpointsFile.read(local.dataDir().resolve("endpoints.json"));
     return Catalogs.load(e.catalogName(), e.catalogProperties());
   }
 
@@ -350,7 +338,7 @@ class LocalStackITCase {
     for (StandardClient.Catalog catalog : StandardClient.Catalog.values()) {
       Map<Long, Map<String, String>> read = new TreeMap<>();
       for (Map<String, String> row
-          : StandardClient.readRows(dir.resolve("endpoints.json"), catalog, EVENTS)) {
+          : StandardClient.readRows(local.dataDir().resolve("endpoints.json"), catalog, EVENTS)) {
         assertThat(read.put(Long.parseLong(row.get("id")), row)).as("duplicate key").isNull();
       }
       assertThat(read).as("read through the %s catalog", catalog).isEqualTo(expected);
@@ -359,7 +347,7 @@ class LocalStackITCase {
 
   /** The admin API's maintenance status: file counts for a table, 404 for an unknown one. */
   private void assertMaintenanceStatusServed() throws Exception {
-    JsonNode endpoints = new ObjectMapper().readTree(dir.resolve("endpoints.json").toFile());
+    JsonNode endpoints = new ObjectMapper().readTree(local.dataDir().resolve("endpoints.json").toFile());
     String admin = endpoints.at("/admin/uri").asText();
     String bearer = "Bearer " + endpoints.at("/admin/token").asText();
     java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
@@ -390,14 +378,14 @@ class LocalStackITCase {
    * table's data files are classified: {@code /heat} shows the table's columns as read.
    */
   private void assertReadsOfTheTableShowAsHeat(Catalog catalog) throws Exception {
-    JsonNode report = HeatProbe.awaitHeat(EndpointsFile.read(dir.resolve("endpoints.json")), "demo.events",
+    JsonNode report = HeatProbe.awaitHeat(EndpointsFile.read(local.dataDir().resolve("endpoints.json")), "demo.events",
         () -> readTable(catalog), Duration.ofSeconds(60));
     assertThat(report.at("/partitions/0/columns").findValuesAsText("column"))
         .as("columns read, in %s", report).contains("id", "name");
   }
 
   private void assertEndpointsFileHasTheContractShape() throws Exception {
-    JsonNode json = new ObjectMapper().readTree(dir.resolve("endpoints.json").toFile());
+    JsonNode json = new ObjectMapper().readTree(local.dataDir().resolve("endpoints.json").toFile());
     for (String path : List.of("/s3/endpoint", "/s3/region", "/s3/accessKey", "/s3/secretKey",
         "/s3/bucket", "/flight/uri", "/flight/token", "/catalog/name", "/catalog/restUri",
         "/catalog/properties/type", "/catalog/properties/uri", "/catalog/properties/warehouse",
@@ -447,7 +435,7 @@ class LocalStackITCase {
   }
 
   private void assertTableFilesReadableWithPlainS3Client(Catalog catalog) {
-    EndpointsFile e = stack.endpoints();
+    EndpointsFile e = local.stack().endpoints();
     Table table = catalog.loadTable(EVENTS);
     String prefix = table.location().substring(("s3://" + e.bucket() + "/").length()) + "/";
     try (S3Client s3 = S3Client.builder().endpointOverride(e.s3Endpoint()).forcePathStyle(true)

@@ -23,7 +23,7 @@ import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -37,22 +37,15 @@ import software.amazon.awssdk.services.s3.S3Client;
 class LocalStackIsolationITCase {
   private static final Duration START_TIMEOUT = Duration.ofSeconds(180);
 
-  @TempDir Path dir;
-  private LocalStack stack;
+  /** A small stack with a smaller cache, with workers on the default database. */
+  @RegisterExtension
+  final LocalStackExtension local = LocalStackExtension.builder().startedByTest().options(config -> config
+      .dramCacheBytes(32L << 20).workersJdbcUrl(LocalConfig.WORKERS_JDBC_URL_DEFAULT)).build();
   private final List<Process> processes = new ArrayList<>();
 
   @AfterEach
-  void stop() {
-    if (stack != null) {
-      stack.close();
-    }
+  void destroyProcesses() {
     processes.forEach(Process::destroyForcibly);
-  }
-
-  private LocalStack startStack(Path dataDir) {
-    return LocalStack.start(LocalConfig.builder().dataDir(dataDir).s3Port(0).flightPort(0)
-        .adminPort(0).checkpointInterval(Duration.ofSeconds(1)).dramCacheBytes(32L << 20)
-        .parallelism(1).build());
   }
 
   /**
@@ -62,11 +55,10 @@ class LocalStackIsolationITCase {
   @Test
   void listensOnLoopbackOnlyAndFlinksRestApiServesNothing() throws Exception {
     Set<ListeningSockets.Listener> before = ListeningSockets.ofThisProcess();
-    stack = startStack(dir.resolve("data"));
+    EndpointsFile endpoints = local.start().endpoints();
 
     Set<ListeningSockets.Listener> opened = new HashSet<>(ListeningSockets.ofThisProcess());
     opened.removeAll(before);
-    EndpointsFile endpoints = stack.endpoints();
     Set<Integer> ours = Set.of(endpoints.s3Endpoint().getPort(),
         endpoints.flightUri().getPort(), endpoints.adminUri().getPort());
     assertThat(opened).extracting(ListeningSockets.Listener::port).containsAll(ours);
@@ -78,8 +70,7 @@ class LocalStackIsolationITCase {
         .filteredOn(l -> !ours.contains(l.port()))
         .noneMatch(l -> answersFlinkRest(l.port()));
 
-    stack.close();
-    stack = null;
+    local.stop();
     awaitTrue(Duration.ofSeconds(30),
         () -> "still listening after close: " + stillListening(opened),
         () -> stillListening(opened).isEmpty());
@@ -88,12 +79,11 @@ class LocalStackIsolationITCase {
   /** endpoints.json holds the S3 secret and the Flight token, and was written 0644. */
   @Test
   void endpointsFileIsOwnerOnlyEvenWhereAnEarlierBuildLeftItReadable() throws Exception {
-    Path data = Files.createDirectories(dir.resolve("data"));
-    Path endpoints = data.resolve("endpoints.json");
+    Path endpoints = Files.createDirectories(local.dataDir()).resolve("endpoints.json");
     Files.writeString(endpoints, "{}\n");
     Files.setPosixFilePermissions(endpoints, PosixFilePermissions.fromString("rw-r--r--"));
 
-    stack = startStack(data);
+    LocalStack stack = local.start();
 
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(endpoints)))
         .isEqualTo("rw-------");
@@ -102,13 +92,13 @@ class LocalStackIsolationITCase {
 
   @Test
   void aSecondStackOnTheSameDataDirectoryIsRefusedAndLeavesTheFirstOneAlone() throws Exception {
-    Path data = dir.resolve("data");
-    stack = startStack(data);
+    Path data = local.dataDir();
+    LocalStack stack = local.start();
     Path keyIndex = data.resolve("tmp").resolve("materializer").resolve("rocksdb");
     awaitTrue(Duration.ofSeconds(60), () -> "no key index in " + keyIndex,
         () -> isNonEmptyDirectory(keyIndex));
 
-    assertThatThrownBy(() -> startStack(data).close())
+    assertThatThrownBy(() -> LocalStack.start(local.config()).close())
         .isInstanceOf(IllegalStateException.class)
         .hasMessage("Cannot use the data directory " + data.toAbsolutePath()
             + ": another Verglas stack is running on it (it holds "
@@ -127,11 +117,11 @@ class LocalStackIsolationITCase {
    */
   @Test
   void temporaryFilesStayUnderTheDataDirectoryAndGoAtStop() throws Exception {
-    Path data = dir.resolve("data");
+    Path data = local.dataDir();
     Path keyIndex = data.resolve("tmp").resolve("materializer").resolve("rocksdb");
-    Path firstTmp = Files.createDirectories(dir.resolve("java-tmp-1"));
-    Process first = launch(data, firstTmp, dir.resolve("first.log"));
-    awaitReady(first, data, dir.resolve("first.log"));
+    Path firstTmp = Files.createDirectories(local.dir().resolve("java-tmp-1"));
+    Process first = launch(data, firstTmp, local.dir().resolve("first.log"));
+    awaitReady(first, data, local.dir().resolve("first.log"));
     awaitTrue(Duration.ofSeconds(60), () -> "no key index in " + keyIndex + "; java.io.tmpdir has "
         + names(firstTmp), () -> isNonEmptyDirectory(keyIndex));
     putSpooledObject(EndpointsFile.read(data.resolve("endpoints.json")));
@@ -146,9 +136,9 @@ class LocalStackIsolationITCase {
     Files.writeString(leftByKill, "stale");
     Files.delete(data.resolve("endpoints.json"));
 
-    Path secondTmp = Files.createDirectories(dir.resolve("java-tmp-2"));
-    Process second = launch(data, secondTmp, dir.resolve("second.log"));
-    awaitReady(second, data, dir.resolve("second.log"));
+    Path secondTmp = Files.createDirectories(local.dir().resolve("java-tmp-2"));
+    Process second = launch(data, secondTmp, local.dir().resolve("second.log"));
+    awaitReady(second, data, local.dir().resolve("second.log"));
     assertThat(leftByKill).as("what the killed run left in tmp/").doesNotExist();
 
     second.destroy();                                      // SIGTERM: the shutdown hook runs

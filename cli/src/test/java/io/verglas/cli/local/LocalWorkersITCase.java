@@ -38,7 +38,7 @@ import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import picocli.CommandLine;
 
 /**
@@ -85,20 +85,19 @@ import java.util.Map;
        "timeout": "PT60S", "scaling": {"maxConcurrency": 2}}
       """.formatted(CatalogEvent.TYPE);
 
-  @TempDir static Path dir;
-  private static String schema;
-  private static LocalStack stack;
+  private static final String SCHEMA =
+      "t_deploy_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+  @RegisterExtension
+  static final LocalStackExtension local = LocalStackExtension.builder()
+      .options(config -> config.workersJdbcUrl(PG_URL).workersSchema(SCHEMA)).build();
   private static VerglasClient client;
   private static JobQueue queue;
 
   @BeforeAll
   static void start() {
-    schema = "t_deploy_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-    stack = LocalStack.start(TestingOrders.smallStack(dir.resolve("stack"))
-        .workersJdbcUrl(PG_URL).workersSchema(schema).build());
     step("stack up");
-    client = stack.endpoints().workerEndpoints(Duration.ofSeconds(60)).client();
-    queue = new JobQueue(Database.of(PG_URL, null, null, schema), QueueSettings.defaults());
+    client = local.stack().endpoints().workerEndpoints(Duration.ofSeconds(60)).client();
+    queue = new JobQueue(Database.of(PG_URL, null, null, SCHEMA), QueueSettings.defaults());
   }
 
   @AfterAll
@@ -106,9 +105,7 @@ import java.util.Map;
     if (client != null) {
       client.close();
     }
-    if (stack != null) {
-      stack.close();
-    }
+    local.stop();   // before the scheduler's schema goes
     if (queue != null) {
       queue.close();
       queue.database().dropSchema();
@@ -117,11 +114,11 @@ import java.util.Map;
 
   @Test
   void deployTriggerRunsLogsAndUndeploy() throws Exception {
-    assertThat(stack.workersStatus()).startsWith("on: scheduler on " + PG_URL);
-    assertThat(Files.readString(stack.config().endpointsFile()))
-        .contains("\"workers\"").contains("\"schema\" : \"" + schema + "\"");
+    assertThat(local.stack().workersStatus()).startsWith("on: scheduler on " + PG_URL);
+    assertThat(Files.readString(local.stack().config().endpointsFile()))
+        .contains("\"workers\"").contains("\"schema\" : \"" + SCHEMA + "\"");
     HourlyExample.createAndSeed(client);
-    Path file = deploymentFile(dir.resolve("deploy"));
+    Path file = deploymentFile(local.dir().resolve("deploy"));
     step("tables seeded, jar built");
 
     assertThat(verglas("deploy", file.toString()))
@@ -178,7 +175,7 @@ import java.util.Map;
         PartitionSpec.unpartitioned(), Map.of()));
     String pingsUuid = client.createTable(new CreateTableRequest(List.of("shop"), "pings", pings,
         List.of(), PartitionSpec.unpartitioned(), Map.of())).uuid();
-    Path work = Files.createDirectories(dir.resolve("triggers"));
+    Path work = Files.createDirectories(local.dir().resolve("triggers"));
     ExampleJar.build(Files.writeString(work.resolve("TriggerLog.java"), TRIGGER_LOG), work);
     Path file = Files.writeString(work.resolve("triggers.deployment.json"), TRIGGERS_DEPLOYMENT);
     assertThat(verglas("deploy", file.toString()))
@@ -187,7 +184,7 @@ import java.util.Map;
         java.util.Optional::isPresent)).as("its scaling.maxConcurrency").contains(2);
     step("triggers deployed");
 
-    String admin = "Bearer " + stack.endpoints().adminToken();
+    String admin = "Bearer " + local.stack().endpoints().adminToken();
     HttpResponse<String> accepted = await("the deployment's webhook route",
         () -> postWebhook("triggers", admin), r -> r.statusCode() != 404);
     assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(202);
@@ -214,7 +211,7 @@ import java.util.Map;
   /** POSTs a JSON body to the admin port's webhook route, with idempotency key hook-1. */
   private static HttpResponse<String> postWebhook(String deployment, String authorization) {
     HttpRequest request = HttpRequest.newBuilder(
-        stack.endpoints().adminUri().resolve("/v1/webhooks/" + deployment))
+        local.stack().endpoints().adminUri().resolve("/v1/webhooks/" + deployment))
         .header("Authorization", authorization).header("Idempotency-Key", "hook-1")
         .header("Content-Type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofString("{\"ping\": 1}")).build();
@@ -274,7 +271,7 @@ import java.util.Map;
   private static String[] endpointsArgs(String... args) {
     String[] all = java.util.Arrays.copyOf(args, args.length + 2);
     all[args.length] = "--endpoints";
-    all[args.length + 1] = stack.config().endpointsFile().toString();
+    all[args.length + 1] = local.stack().config().endpointsFile().toString();
     return all;
   }
 

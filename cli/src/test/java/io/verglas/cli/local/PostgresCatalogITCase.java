@@ -4,29 +4,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.verglas.catalog.Catalogs;
 import io.verglas.catalog.JdbcMetadataLocations;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import org.apache.iceberg.HasTableOperations;
-import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.data.IcebergGenerics;
-import org.apache.iceberg.data.Record;
-import org.apache.iceberg.io.CloseableIterable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The local stack on a PostgreSQL catalog (the machine's server at 127.0.0.1:5432, database
@@ -37,9 +30,12 @@ import org.junit.jupiter.api.io.TempDir;
 class PostgresCatalogITCase {
   private static final String SERVER = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
 
-  @TempDir Path dir;
   private final String schema = "vg_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
-  private LocalStack stack;
+  private final String uri = SERVER + "&currentSchema=" + schema;
+  /** Started by the test, once the schema exists. */
+  @RegisterExtension
+  final LocalStackExtension local = LocalStackExtension.builder().startedByTest()
+      .options(config -> config.catalogUri(uri)).build();
 
   @BeforeEach
   void createSchema() throws Exception {
@@ -48,17 +44,13 @@ class PostgresCatalogITCase {
 
   @AfterEach
   void dropSchema() throws Exception {
-    if (stack != null) {
-      stack.close();
-    }
+    local.stop();
     sql("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
   }
 
   @Test
   void theStackKeepsItsTablesInPostgresql() throws Exception {
-    String uri = SERVER + "&currentSchema=" + schema;
-    stack = start(uri);
-    EndpointsFile endpoints = stack.endpoints();
+    EndpointsFile endpoints = local.start().endpoints();
     assertThat(endpoints.catalogProperties()).containsEntry("uri", uri).containsEntry("type", "jdbc");
     TestingOrders.push(endpoints, 0, 500);
     Catalog catalog = Catalogs.load(endpoints.catalogName(), endpoints.catalogProperties());
@@ -66,20 +58,15 @@ class PostgresCatalogITCase {
     assertThat(indexes()).contains("verglas_iceberg_tables_namespace_prefix_name",
         "verglas_iceberg_namespace_properties_prefix");
     Map<TableIdentifier, String> locations = new HashMap<>();
-    new JdbcMetadataLocations(uri, endpoints.catalogName()).forEach(locations::put);
+    new JdbcMetadataLocations(endpoints.catalogName(), endpoints.catalogProperties()).forEach(locations::put);
     assertThat(locations).containsEntry(TestingOrders.ORDERS, ((HasTableOperations) catalog
         .loadTable(TestingOrders.ORDERS)).operations().current().metadataFileLocation());
 
-    stack.close();
-    stack = start(uri);
-    TestingOrders.push(stack.endpoints(), 500, 250);
-    Catalog reopened = Catalogs.load(endpoints.catalogName(), stack.endpoints().catalogProperties());
+    local.stop();
+    EndpointsFile restarted = local.start().endpoints();
+    TestingOrders.push(restarted, 500, 250);
+    Catalog reopened = Catalogs.load(endpoints.catalogName(), restarted.catalogProperties());
     assertThat(TestingOrders.awaitRows(reopened, 750)).as("after a restart").isEqualTo(750);
-  }
-
-  private LocalStack start(String catalogUri) {
-    return LocalStack.start(TestingOrders.smallStack(dir)
-        .catalogUri(catalogUri).build());
   }
 
   private List<String> indexes() throws Exception {

@@ -17,7 +17,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -31,9 +30,8 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.types.Types;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code POST /v1/query} on the local stack's S3 port, on tables the materializer wrote with
@@ -48,20 +46,12 @@ class QueryEndpointITCase {
       Types.NestedField.optional(2, "src", Types.LongType.get()),
       Types.NestedField.optional(3, "dst", Types.LongType.get()));
 
-  @TempDir Path dir;
-  private LocalStack stack;
-
-  @AfterEach
-  void stop() {
-    if (stack != null) {
-      stack.close();
-    }
-  }
+  @RegisterExtension
+  final LocalStackExtension local = LocalStackExtension.builder().build();
 
   @Test
   void scanLookupAndTraverseAnswerWhatWasPushedAndBadQueriesTheirError() throws Exception {
-    stack = LocalStack.start(TestingOrders.smallStack(dir).build());
-    EndpointsFile endpoints = stack.endpoints();
+    EndpointsFile endpoints = local.stack().endpoints();
     Map<Long, String> model = new TreeMap<>();
     TestingOrders.push(endpoints, 0, 300);
     for (long id = 0; id < 300; id++) {

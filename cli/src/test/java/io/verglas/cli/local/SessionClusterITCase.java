@@ -13,14 +13,13 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.iceberg.catalog.Catalog;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The stack's jobs on a real session cluster ({@link TestingSessionCluster}). The stack submits
@@ -41,15 +40,14 @@ class SessionClusterITCase {
   private static final int REWRITTEN = 100;
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  @TempDir Path dir;
+  /** Started by the test, on the cluster. */
+  @RegisterExtension
+  final LocalStackExtension local = LocalStackExtension.builder().startedByTest().build();
   private TestingSessionCluster cluster;
-  private LocalStack stack;
 
   @AfterEach
   void stop() {
-    if (stack != null) {
-      stack.close();
-    }
+    local.stop();
     if (cluster != null) {
       cluster.close();
     }
@@ -75,11 +73,10 @@ class SessionClusterITCase {
 
   @Test
   void materializerKeepsEveryRowOnceAcrossTaskManagerKillAndRescaleOneTwoOne() throws Exception {
-    Path stackDir = dir.resolve("stack");
     // parallelism 2 and the maintenance job: three slots
-    cluster = TestingSessionCluster.start(stackDir, "session-cluster-it", 3);
+    cluster = TestingSessionCluster.start(local.dataDir(), "session-cluster-it", 3);
 
-    stack = LocalStack.start(cluster.stack().parallelism(1).build());
+    LocalStack stack = local.start(config -> cluster.onThisCluster(config).parallelism(1));
     assertThat(new FlinkRestClient(cluster.restUrl()).jobs()).extracting(JobSummary::name)
         .containsExactlyInAnyOrder("verglas-materializer", "verglas-maintenance");
     assertThat(String.join("\n", prometheusScrapes()))
@@ -95,11 +92,11 @@ class SessionClusterITCase {
     cluster.cluster().startTaskManager();
     TestingOrders.push(endpoints, 1000, 500);
     assertThat(awaitIds(catalog, 1500)).containsExactlyElementsOf(ids(0, 1500));
-    List<String> savepoints = new ArrayList<>(List.of(stopWithSavepoint(stackDir)));
+    List<String> savepoints = new ArrayList<>(List.of(stopWithSavepoint()));
 
     int rows = 1500;
     for (int parallelism : new int[] {2, 1}) {
-      stack = LocalStack.start(cluster.stack().parallelism(parallelism).build());
+      stack = local.start(config -> cluster.onThisCluster(config).parallelism(parallelism));
       assertThat(materializerParallelism()).as("materializer's parallelism").isEqualTo(parallelism);
       endpoints = stack.endpoints();
       catalog = Catalogs.load(endpoints.catalogName(), endpoints.catalogProperties());
@@ -107,7 +104,7 @@ class SessionClusterITCase {
       rows += 300;
       assertThat(awaitIds(catalog, rows)).as("ids at parallelism %d", parallelism)
           .containsExactlyElementsOf(ids(0, rows));
-      savepoints.add(stopWithSavepoint(stackDir));
+      savepoints.add(stopWithSavepoint());
     }
     assertThat(savepoints).doesNotHaveDuplicates();
   }
@@ -118,10 +115,9 @@ class SessionClusterITCase {
   }
 
   /** Stops the stack; the materializer leaves a savepoint in the bucket, whose path this answers. */
-  private String stopWithSavepoint(Path stackDir) throws Exception {
-    stack.close();
-    stack = null;
-    String savepoint = Files.readString(stackDir.resolve("materializer-savepoint")).strip();
+  private String stopWithSavepoint() throws Exception {
+    local.stop();
+    String savepoint = Files.readString(local.dataDir().resolve("materializer-savepoint")).strip();
     assertThat(savepoint).startsWith("s3://warehouse/_flink/savepoints/savepoint-");
     return savepoint;
   }

@@ -15,17 +15,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.data.IcebergGenerics;
-import org.apache.iceberg.data.Record;
-import org.apache.iceberg.io.CloseableIterable;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The admin port's status page in a real browser (headless Chromium) against a running stack
@@ -36,21 +29,13 @@ class StatusPageITCase {
   private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
   private static final int ROWS = 3_000;
 
-  @TempDir Path dir;
-  private LocalStack stack;
-
-  @AfterEach
-  void stop() {
-    if (stack != null) {
-      stack.close();
-    }
-  }
+  @RegisterExtension
+  final LocalStackExtension local = LocalStackExtension.builder().startedByTest().build();
 
   @Test
   void theStatusPageRendersTheStacksTablesCacheAndHeat() throws Exception {
     assumeTrue(Files.isExecutable(CHROMIUM), "Chromium is not installed (.ci/run installs it)");
-    stack = LocalStack.start(TestingOrders.smallStack(dir).build());
-    EndpointsFile endpoints = stack.endpoints();
+    EndpointsFile endpoints = local.start().endpoints();
     TestingOrders.push(endpoints, 0, ROWS);
     Catalog catalog = Catalogs.load(endpoints.catalogName(), endpoints.catalogProperties());
     assertThat(TestingOrders.awaitRows(catalog, ROWS)).isEqualTo(ROWS);
@@ -99,13 +84,14 @@ class StatusPageITCase {
   /** Runs headless Chromium on {@code url} (time to load and poll once) and returns its stdout. */
   private String chromium(String... args) throws Exception {
     List<String> command = new ArrayList<>(List.of(CHROMIUM.toString(), "--headless", "--no-sandbox",
-        "--disable-gpu", "--disable-dev-shm-usage", "--user-data-dir=" + dir.resolve("chromium"),
+        "--disable-gpu", "--disable-dev-shm-usage", "--user-data-dir=" + local.dir().resolve("chromium"),
         "--virtual-time-budget=10000"));
     command.addAll(List.of(args));
-    Process process = new ProcessBuilder(command).redirectError(dir.resolve("chromium.log").toFile()).start();
+    Path log = local.dir().resolve("chromium.log");
+    Process process = new ProcessBuilder(command).redirectError(log.toFile()).start();
     byte[] out = process.getInputStream().readAllBytes();
     assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("chromium finished").isTrue();
-    assertThat(process.exitValue()).as("chromium: %s", Files.readString(dir.resolve("chromium.log"))).isZero();
+    assertThat(process.exitValue()).as("chromium: %s", Files.readString(log)).isZero();
     return new String(out, StandardCharsets.UTF_8);
   }
 }

@@ -12,7 +12,6 @@ import io.verglas.sdk.TableDelta;
 import io.verglas.sdk.TableSnapshot;
 import io.verglas.sdk.VerglasClient;
 import io.verglas.table.CreateTableRequest;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,9 +20,8 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.types.Types;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The SDK's table verbs against a whole local stack: commit with an idempotency key (and its
@@ -41,20 +39,12 @@ class TableClientITCase {
 
   record Sale(long id, String item, Integer qty) {}
 
-  @TempDir Path dir;
-  private LocalStack stack;
-
-  @AfterEach
-  void stop() {
-    if (stack != null) {
-      stack.close();
-    }
-  }
+  @RegisterExtension
+  final LocalStackExtension local = LocalStackExtension.builder().build();
 
   @Test
   void commitReplaySnapshotRowsDeltaAndFollow() {
-    stack = LocalStack.start(TestingOrders.smallStack(dir).build());
-    EndpointsFile endpoints = stack.endpoints();
+    EndpointsFile endpoints = local.stack().endpoints();
     try (VerglasClient client = VerglasClient.builder().uri(endpoints.flightUri())
         .token(endpoints.flightToken()).queryEndpoint(endpoints.s3Endpoint(), endpoints.catalogToken())
         .changeFeed(endpoints.eventsUri(), endpoints.adminToken()).build()) {

@@ -63,7 +63,12 @@ final class TestingSessionCluster implements AutoCloseable {
 
   /** A small stack in the stack directory whose jobs run on this cluster. */
   LocalConfig.Builder stack() {
-    return TestingOrders.smallStack(stackDir).s3Port(s3Port).flinkCluster(cluster.restUrl());
+    return onThisCluster(TestingOrders.smallStack(stackDir));
+  }
+
+  /** {@code config} with the S3 port and the Flink cluster of this cluster's stack. */
+  LocalConfig.Builder onThisCluster(LocalConfig.Builder config) {
+    return config.s3Port(s3Port).flinkCluster(cluster.restUrl());
   }
 
   @Override

@@ -17,9 +17,9 @@ import java.util.concurrent.TimeUnit;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
@@ -33,22 +33,14 @@ import picocli.CommandLine;
  * in a process of its own.
  */
 class WorkerCheckITCase {
-  @TempDir static Path dir;
-  private static LocalStack stack;
+  @RegisterExtension
+  static final LocalStackExtension local = LocalStackExtension.builder().build();
   private static Path endpoints;
 
   @BeforeAll
-  static void start() {
-    stack = LocalStack.start(TestingOrders.smallStack(dir).build());
-    endpoints = dir.resolve("check-endpoints.json");
-    stack.endpoints().write(endpoints);
-  }
-
-  @AfterAll
-  static void stop() {
-    if (stack != null) {
-      stack.close();
-    }
+  static void writeEndpoints() {
+    endpoints = local.dir().resolve("check-endpoints.json");
+    local.stack().endpoints().write(endpoints);
   }
 
   @Test
@@ -134,7 +126,7 @@ class WorkerCheckITCase {
 
   /** The catalog holds no namespace a check made: its scratch tables went with theirs. */
   private static void assertNoScratchNamespaces() {
-    EndpointsFile e = stack.endpoints();
+    EndpointsFile e = local.stack().endpoints();
     Catalog catalog = Catalogs.load(e.catalogName(), e.catalogProperties());
     try {
       assertThat(((SupportsNamespaces) catalog).listNamespaces()).extracting(Namespace::toString)

@@ -48,6 +48,7 @@ import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -73,16 +74,15 @@ class WorkerHarnessITCase {
   static final int BATCHES = 3;
   static final int ROWS = 4;
 
-  @TempDir static Path dir;
-  private static LocalStack stack;
+  @RegisterExtension
+  static final LocalStackExtension local = LocalStackExtension.builder().build();
   private static VerglasClient client;
   private static WorkerHarness harness;
   private static WorkerEndpoints endpoints;
 
   @BeforeAll
   static void start() {
-    stack = LocalStack.start(TestingOrders.smallStack(dir).build());
-    endpoints = stack.endpoints().workerEndpoints(Duration.ofSeconds(60));
+    endpoints = local.stack().endpoints().workerEndpoints(Duration.ofSeconds(60));
     client = endpoints.client();
     harness = new WorkerHarness(endpoints, HarnessSettings.defaults());
     for (String table : List.of("clean", "killed", "raw", "relayed")) {
@@ -96,9 +96,6 @@ class WorkerHarnessITCase {
     if (harness != null) {
       harness.close();
       client.close();
-    }
-    if (stack != null) {
-      stack.close();
     }
   }
 

@@ -55,7 +55,7 @@ import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Webhook and commit-event triggers end to end, on a whole local stack and the PostgreSQL
@@ -76,8 +76,8 @@ class WorkerTriggersITCase {
   static final String SECRET = "whsec_dHJpZ2dlcnMtaXQtc2VjcmV0";
   static final String OTHER_SECRET = "the-other-trigger's-secret";
 
-  @TempDir static Path dir;
-  private static LocalStack stack;
+  @RegisterExtension
+  static final LocalStackExtension local = LocalStackExtension.builder().build();
   private static VerglasClient client;
   private static WorkerHarness harness;
   private static Database database;
@@ -90,8 +90,7 @@ class WorkerTriggersITCase {
 
   @BeforeAll
   static void start() throws Exception {
-    stack = LocalStack.start(TestingOrders.smallStack(dir).build());
-    var endpoints = stack.endpoints().workerEndpoints(Duration.ofSeconds(60));
+    var endpoints = local.stack().endpoints().workerEndpoints(Duration.ofSeconds(60));
     client = endpoints.client();
     harness = new WorkerHarness(endpoints, HarnessSettings.defaults());
     for (String table : List.of("hooks", "orders", "seen", "secrets")) {
@@ -107,13 +106,13 @@ class WorkerTriggersITCase {
     QueueSettings queue = QueueSettings.builder()
         .backoff(new Backoff(Duration.ofMillis(100), Duration.ofSeconds(1))).build();
     jobs = new JobQueue(database, queue);
-    secretFile = dir.resolve("token");
+    secretFile = local.dir().resolve("token");
     Map<String, RunTarget> deployments = Map.of(
         "hooks", RunTarget.of(deployment("hooks", TestingWorkers.WebhookRows.class, "shop.hooks")),
         "recorder", RunTarget.of(deployment("recorder", TestingWorkers.EventRecorder.class,
             "shop.seen")),
         "secrets", DeploymentScheduler.target(DeploymentRecord.builder("secrets")
-            .code(dir.resolve("on-the-class-path.jar").toUri(),
+            .code(local.dir().resolve("on-the-class-path.jar").toUri(),
                 TestingWorkers.SecretRows.class.getName())
             .secret("token", "file:" + secretFile).write("shop.secrets")
             .output("out", "shop.secrets").build(), Map.of()));
@@ -121,7 +120,7 @@ class WorkerTriggersITCase {
         name -> Optional.ofNullable(deployments.get(name)), RunObserver.NONE))
         .queueSettings(queue).build().start();
     webhooks = new WebhookHttpServer(new WebhookEndpoint(
-        WebhookSettings.builder().adminToken(stack.endpoints().adminToken()).build(),
+        WebhookSettings.builder().adminToken(local.stack().endpoints().adminToken()).build(),
         name -> name.equals("hooks") ? List.of(WebhookTarget.of("hooks", "signed", SECRET),
             WebhookTarget.of("hooks", "other", OTHER_SECRET)) : List.of(),
         dispatcher::submit));
@@ -141,15 +140,12 @@ class WorkerTriggersITCase {
       harness.close();
       client.close();
     }
-    if (stack != null) {
-      stack.close();
-    }
   }
 
   @Test
   void webhookDeliveryRunsOnceAndBadRequestsAreRefused() throws Exception {
     String body = "{\"rows\":[{\"id\":1,\"v\":\"a\"},{\"id\":2,\"v\":\"b\"}]}";
-    String admin = "Bearer " + stack.endpoints().adminToken();
+    String admin = "Bearer " + local.stack().endpoints().adminToken();
     HttpResponse<String> first = post("hooks/signed", body, "Authorization", admin,
         "Idempotency-Key", "delivery-1", "Content-Type", "application/json");
     HttpResponse<String> retried = post("hooks/signed", body, "Authorization", admin,
@@ -239,8 +235,8 @@ class WorkerTriggersITCase {
     FeedPositions positions = new FeedPositions(database);
     Subscription commits = new Subscription("recorder", "orders-commits", CatalogEvent.TYPE,
         null, "shop.orders");
-    URI events = stack.endpoints().eventsUri();
-    String token = stack.endpoints().adminToken();
+    URI events = local.stack().endpoints().eventsUri();
+    String token = local.stack().endpoints().adminToken();
     long snapshot;
     long position;
     try (EventSubscriber subscriber = EventSubscriber.builder("it", events, dispatcher::submit,

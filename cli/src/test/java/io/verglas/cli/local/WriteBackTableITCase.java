@@ -29,9 +29,8 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue 32's last test: an Iceberg table the materializer commits through erasure-coded
@@ -45,22 +44,14 @@ import org.junit.jupiter.api.io.TempDir;
 class WriteBackTableITCase {
   private static final int ROWS = 400;
 
-  @TempDir
-  Path dir;
-  private LocalStack stack;
-
-  @AfterEach
-  void stop() {
-    if (stack != null) {
-      stack.close();
-    }
-  }
+  @RegisterExtension
+  final LocalStackExtension local = LocalStackExtension.builder().options(config -> config.nodes(3)
+      .writeBackPrefixes(List.of("shop/")).writeBackCode(code -> code.propagationInterval(Duration.ofHours(1))))
+      .build();
 
   @Test
   void aTableWrittenThroughWriteBackReadsBackIdenticallyAfterANodeKillAndFromTheOrigin() throws Exception {
-    stack = LocalStack.start(TestingOrders.smallStack(dir).nodes(3).writeBackPrefixes(List.of("shop/"))
-        .writeBackCode(code -> code.propagationInterval(Duration.ofHours(1))).build());
-    EndpointsFile endpoints = stack.endpoints();
+    EndpointsFile endpoints = local.stack().endpoints();
     TestingOrders.push(endpoints, 0, ROWS / 2);
     TestingOrders.push(endpoints, ROWS / 2, ROWS / 2);
     Catalog writerCatalog = Catalogs.load(endpoints.catalogName(), endpoints.catalogProperties());
@@ -152,7 +143,7 @@ class WriteBackTableITCase {
 
   @SuppressWarnings("unchecked")
   private List<CacheNode> cacheNodes() {
-    return (List<CacheNode>) stack.components().get("cache_node");
+    return (List<CacheNode>) local.stack().components().get("cache_node");
   }
 
   /** Reads {@code s3://BUCKET/KEY} from the origin's directory, {@code DIR/origin/BUCKET/KEY}: no cache node involved. */
@@ -180,7 +171,7 @@ class WriteBackTableITCase {
 
   private Path originFile(String location) {
     URI uri = URI.create(location);
-    return stack.config().originDir().resolve(uri.getHost()).resolve(uri.getPath().substring(1));
+    return local.stack().config().originDir().resolve(uri.getHost()).resolve(uri.getPath().substring(1));
   }
 
   /** The stack's JDBC catalog with its files read through another cache node's S3 endpoint. */
