@@ -150,7 +150,7 @@ public final class Propagator {
 
   private void apply(JournalRecord.Pending record) throws IOException {
     if (record instanceof JournalRecord.Deleted) {
-      origin.delete(record.identity().bucket(), record.identity().key());
+      origin.delete(record.identity().bucket(), record.identity().key(), record.metadata());
       return;
     }
     JournalRecord.Staged staged = (JournalRecord.Staged) record;

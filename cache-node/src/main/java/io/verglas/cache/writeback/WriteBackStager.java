@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
@@ -380,15 +381,26 @@ public final class WriteBackStager {
     return false;
   }
 
+  /** As {@link #delete(String, String, CompletableFuture)}, the origin's state not known. */
+  public JournalRecord.Deleted delete(String bucket, String key) throws IOException {
+    return delete(bucket, key, CompletableFuture.completedFuture(null));
+  }
+
   /**
    * Journals (fsynced) a DELETE of the key, ordered after the writes of the key journaled before
-   * it; reads see the key as absent from now on.
+   * it, with what the origin may hold when it is applied ({@link OriginExpectation#ofDelete}:
+   * {@code originState}, a HEAD's state from {@link OriginExpectation#stateOf}, waited for
+   * briefly before the key's lock is taken, and the key's pending changes); reads see the key as
+   * absent from now on.
    */
-  public JournalRecord.Deleted delete(String bucket, String key) throws IOException {
+  public JournalRecord.Deleted delete(String bucket, String key, CompletableFuture<String> originState)
+      throws IOException {
     ObjectIdentity id = new ObjectIdentity(bucket, key, writeIds.get());
+    String state = OriginExpectation.awaited(originState);
     JournalRecord.Deleted record;
     synchronized (lock(id)) {
-      record = new JournalRecord.Deleted(id, stamp(bucket, key));
+      record = new JournalRecord.Deleted(id, stamp(bucket, key),
+          OriginExpectation.metadata(OriginExpectation.ofDelete(state, changes(bucket, key))));
       journaled(record);
       latest.put(indexKey(bucket, key), record);
     }
