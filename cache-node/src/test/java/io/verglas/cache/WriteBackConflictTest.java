@@ -45,8 +45,7 @@ class WriteBackConflictTest {
   void aWriteAroundTheCacheIsNotOverwrittenAndALaterWriteThroughTheCacheResolvesTheConflict() throws Exception {
     start();
     put("buffered");
-    new LocalDirectoryOrigin(origin).put(BUCKET, KEY, ObjectBody.ofBytes(bytes("around the cache")),
-        WriteOptions.DEFAULT).join();
+    writeAround();
 
     Propagator.Pass pass = t.node.writeBack().propagate();
     assertThat(pass.failed()).isEqualTo(1);
@@ -71,8 +70,7 @@ class WriteBackConflictTest {
     start();
     put("buffered");
     t.s3.deleteObject(b -> b.bucket(BUCKET).key(KEY));
-    new LocalDirectoryOrigin(origin).put(BUCKET, KEY, ObjectBody.ofBytes(bytes("around the cache")),
-        WriteOptions.DEFAULT).join();
+    writeAround();
 
     Propagator.Pass pass = t.node.writeBack().propagate();
     assertThat(pass).as("the write superseded by the delete, the delete held")
@@ -95,8 +93,7 @@ class WriteBackConflictTest {
   void aDeleteThroughTheCacheAfterAConflictDeletesWhatWasWrittenAroundIt() throws Exception {
     start();
     put("buffered");
-    new LocalDirectoryOrigin(origin).put(BUCKET, KEY, ObjectBody.ofBytes(bytes("around the cache")),
-        WriteOptions.DEFAULT).join();
+    writeAround();
     assertThat(t.node.writeBack().propagate().failed()).isEqualTo(1);
 
     t.s3.deleteObject(b -> b.bucket(BUCKET).key(KEY));
@@ -111,6 +108,11 @@ class WriteBackConflictTest {
         WriteBackConfig.builder().cellBytes(16 * 1024).directory(buffers).localFragmentStores(true)
             .propagationInterval(Duration.ofHours(1)).enable(BUCKET, "tables/").build())
         .originProtection(OriginProtection.disabled()).adminPort(0));
+  }
+
+  private void writeAround() {
+    new LocalDirectoryOrigin(origin).put(BUCKET, KEY, ObjectBody.ofBytes(bytes("around the cache")),
+        WriteOptions.DEFAULT).join();
   }
 
   private void put(String body) {
