@@ -22,9 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.core.sync.RequestBody;
 
 /**
- * A key written to the origin around the cache while a write of it is buffered (one node, local
- * fragment stores): propagation does not overwrite it, holds the buffered write and reports the
- * conflict, and a later write through the cache resolves it.
+ * A key written to the origin around the cache while a write (or a delete) of it is buffered (one
+ * node, local fragment stores): propagation does not overwrite (or delete) it, holds the buffered
+ * change and reports the conflict, and a later write through the cache resolves it.
  */
 class WriteBackConflictTest {
   private static final String KEY = "tables/x";
@@ -43,13 +43,9 @@ class WriteBackConflictTest {
 
   @Test
   void aWriteAroundTheCacheIsNotOverwrittenAndALaterWriteThroughTheCacheResolvesTheConflict() throws Exception {
-    t = new TestingCacheNode(origin, o -> counting = new TestingCountingOrigin(o), b -> b.writeBack(
-        WriteBackConfig.builder().cellBytes(16 * 1024).directory(buffers).localFragmentStores(true)
-            .propagationInterval(Duration.ofHours(1)).enable(BUCKET, "tables/").build())
-        .originProtection(OriginProtection.disabled()).adminPort(0));
+    start();
     put("buffered");
-    new LocalDirectoryOrigin(origin).put(BUCKET, KEY, ObjectBody.ofBytes(bytes("around the cache")),
-        WriteOptions.DEFAULT).join();
+    writeAround();
 
     Propagator.Pass pass = t.node.writeBack().propagate();
     assertThat(pass.failed()).isEqualTo(1);
@@ -67,6 +63,56 @@ class WriteBackConflictTest {
     assertThat(Files.readString(origin.resolve(BUCKET).resolve(KEY))).isEqualTo("after both");
     assertThat(t.node.writeBack().stats().propagationConflicts()).isZero();
     assertThat(t.node.writeBack().stats().dirtyObjects()).isZero();
+  }
+
+  @Test
+  void aWriteAroundTheCacheAfterABufferedDeleteIsNotDeleted() throws Exception {
+    start();
+    put("buffered");
+    t.s3.deleteObject(b -> b.bucket(BUCKET).key(KEY));
+    writeAround();
+
+    Propagator.Pass pass = t.node.writeBack().propagate();
+    assertThat(pass).as("the write superseded by the delete, the delete held")
+        .isEqualTo(new Propagator.Pass(0, 1, 0, 1, pass.lastError()));
+    assertThat(pass.lastError()).contains("written around the cache");
+    assertThat(t.node.writeBack().propagate()).as("held, not retried").isEqualTo(new Propagator.Pass(0, 0, 0, 0, null));
+    assertThat(Files.readString(origin.resolve(BUCKET).resolve(KEY))).isEqualTo("around the cache");
+    assertThat(t.node.writeBack().stats().propagationConflicts()).isEqualTo(1);
+    assertThat(metrics()).contains("verglas_cache_writeback_propagation_conflicts 1\n");
+    assertThat(t.s3.listObjectsV2(b -> b.bucket(BUCKET).prefix(KEY)).contents()).as("still deleted through the cache")
+        .isEmpty();
+
+    put("after both");
+    assertThat(t.node.writeBack().propagate()).isEqualTo(new Propagator.Pass(1, 1, 0, 0, null));
+    assertThat(Files.readString(origin.resolve(BUCKET).resolve(KEY))).isEqualTo("after both");
+    assertThat(t.node.writeBack().stats().propagationConflicts()).isZero();
+  }
+
+  @Test
+  void aDeleteThroughTheCacheAfterAConflictDeletesWhatWasWrittenAroundIt() throws Exception {
+    start();
+    put("buffered");
+    writeAround();
+    assertThat(t.node.writeBack().propagate().failed()).isEqualTo(1);
+
+    t.s3.deleteObject(b -> b.bucket(BUCKET).key(KEY));
+    assertThat(t.node.writeBack().propagate()).as("its HEAD saw the outside write")
+        .isEqualTo(new Propagator.Pass(1, 1, 0, 0, null));
+    assertThat(origin.resolve(BUCKET).resolve(KEY)).doesNotExist();
+    assertThat(t.node.writeBack().stats().propagationConflicts()).isZero();
+  }
+
+  private void start() {
+    t = new TestingCacheNode(origin, o -> counting = new TestingCountingOrigin(o), b -> b.writeBack(
+        WriteBackConfig.builder().cellBytes(16 * 1024).directory(buffers).localFragmentStores(true)
+            .propagationInterval(Duration.ofHours(1)).enable(BUCKET, "tables/").build())
+        .originProtection(OriginProtection.disabled()).adminPort(0));
+  }
+
+  private void writeAround() {
+    new LocalDirectoryOrigin(origin).put(BUCKET, KEY, ObjectBody.ofBytes(bytes("around the cache")),
+        WriteOptions.DEFAULT).join();
   }
 
   private void put(String body) {

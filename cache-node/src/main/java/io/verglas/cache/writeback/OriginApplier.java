@@ -26,8 +26,12 @@ import java.util.concurrent.CompletionException;
  * crash before its clean mark) and nothing is written; a state the expectation does not allow
  * is a {@link PropagationConflictException}; otherwise the PUT carries {@code If-Match} that
  * ETag ({@code If-None-Match: *} for a missing key), so a write to the origin between the HEAD
- * and the PUT is a conflict too, never overwritten. Deletes and writes without an expectation
- * are unconditional.
+ * and the PUT is a conflict too, never overwritten. A delete with an expectation reads the
+ * state the same way: a missing key is done already; a state the expectation does not allow is a
+ * conflict; otherwise the DELETE carries {@code If-Match} that ETag (a write between the HEAD and
+ * the DELETE is a conflict), or, on an origin that cannot delete conditionally (501), goes
+ * unconditionally right after the HEAD that verified the state. Deletes and writes without an
+ * expectation are unconditional.
  */
 final class OriginApplier implements OriginWriter {
   private final Origin origin;
@@ -45,10 +49,7 @@ final class OriginApplier implements OriginWriter {
       await(origin.put(bucket, key, readOnce(body, length), options));
       return;
     }
-    String state = await(OriginExpectation.stateOf(origin.head(bucket, key)));
-    if (state == null) {
-      throw new IOException("Cannot read the origin's state of " + bucket + "/" + key + " before propagating it");
-    }
+    String state = stateOf(bucket, key);
     if (ETags.matches(state, metadata.get(WriteBackMetadata.ETAG))) {
       return; // delivered by an earlier attempt
     }
@@ -65,16 +66,45 @@ final class OriginApplier implements OriginWriter {
     }
   }
 
+  private String stateOf(String bucket, String key) throws IOException {
+    String state = await(OriginExpectation.stateOf(origin.head(bucket, key)));
+    if (state == null) {
+      throw new IOException("Cannot read the origin's state of " + bucket + "/" + key + " before propagating it");
+    }
+    return state;
+  }
+
   private static PropagationConflictException conflict(String bucket, String key, String state,
       OriginExpectation expected) {
     return new PropagationConflictException("Cannot propagate " + bucket + "/" + key + ": the origin holds it as "
-        + state + ", written around the cache since the write was acknowledged (expected one of "
+        + state + ", written around the cache since the change was acknowledged (expected one of "
         + expected.states() + ")");
   }
 
   @Override
-  public void delete(String bucket, String key) throws IOException {
-    await(origin.delete(bucket, key, WriteCondition.NONE));
+  public void delete(String bucket, String key, Map<String, String> metadata) throws IOException {
+    Optional<OriginExpectation> expected = OriginExpectation.in(metadata);
+    if (expected.isEmpty()) {
+      await(origin.delete(bucket, key, WriteCondition.NONE));
+      return;
+    }
+    String state = stateOf(bucket, key);
+    if (OriginExpectation.ABSENT.equals(state)) {
+      return; // deleted already: by an earlier attempt, or around the cache
+    }
+    if (!expected.get().allows(state)) {
+      throw conflict(bucket, key, state, expected.get());
+    }
+    try {
+      await(origin.delete(bucket, key, WriteCondition.ifMatch(state)));
+    } catch (OriginException e) {
+      switch (e.reason()) {
+        case PRECONDITION_FAILED -> throw conflict(bucket, key, "changed since " + state, expected.get());
+        case NO_SUCH_KEY -> { } // deleted around the cache since the HEAD: what the delete was to do
+        case NOT_IMPLEMENTED -> await(origin.delete(bucket, key, WriteCondition.NONE)); // verified by the HEAD
+        default -> throw e;
+      }
+    }
   }
 
   /** When the origin's object of the key was last written; empty when there is none. */

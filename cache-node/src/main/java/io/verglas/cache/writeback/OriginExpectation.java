@@ -25,6 +25,13 @@ import java.util.concurrent.TimeoutException;
  * first). Travels in the write's journal metadata ({@link #NAME}); a write staged without it
  * (the HEAD failed or had not answered {@value #HEAD_GRACE_MILLIS} ms after the fragments were
  * durable, or more than {@value #MAX_STATES} states) propagates unconditionally.
+ *
+ * <p>A buffered delete's expectation ({@link #ofDelete}) is made the same way, from a HEAD started
+ * when the delete arrived. Without its answer it falls back on the key's pending changes: a
+ * delete is buffered only after changes of its key, and without a write around the cache the
+ * origin holds the key in a state one of them expected or leaves (none when one of them has no
+ * expectation; such a fallback misses a write around the cache before the delete, which is then
+ * held in conflict too).
  */
 record OriginExpectation(List<String> states) {
   /** The journal metadata entry (never stored with the object). */
@@ -52,16 +59,57 @@ record OriginExpectation(List<String> states) {
    * the staging began) and the changes of the key pending now; empty if the HEAD failed or is late.
    */
   static Optional<OriginExpectation> of(CompletableFuture<String> origin, List<JournalRecord.Pending> buffered) {
-    String state;
+    String state = awaited(origin);
+    return state == null ? Optional.empty() : of(state, statesAfter(buffered));
+  }
+
+  /**
+   * The expectation of a delete being journaled: as a write's, from the origin's {@code state}
+   * ({@link #awaited}); without it (null), what the key's pending changes expected or leave
+   * ({@link #ofDelete(List)}).
+   */
+  static Optional<OriginExpectation> ofDelete(String state, List<JournalRecord.Pending> buffered) {
+    return state == null ? ofDelete(buffered) : of(state, statesAfter(buffered));
+  }
+
+  /** The HEAD's state, waited for at most {@value #HEAD_GRACE_MILLIS} ms; null when it failed or is late. */
+  static String awaited(CompletableFuture<String> origin) {
     try {
-      state = origin.get(HEAD_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+      return origin.get(HEAD_GRACE_MILLIS, TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return Optional.empty();
+      return null;
     } catch (ExecutionException | TimeoutException e) {
-      return Optional.empty();
+      return null;
     }
-    return state == null ? Optional.empty() : of(state, buffered.stream().map(OriginExpectation::stateAfter).toList());
+  }
+
+  private static List<String> statesAfter(List<JournalRecord.Pending> buffered) {
+    return buffered.stream().map(OriginExpectation::stateAfter).toList();
+  }
+
+  /**
+   * What the key's pending changes {@code buffered} expected and the states they leave: every
+   * state the origin may hold the key in now unless it was written around the cache; empty when
+   * there are none, one of them has no expectation, or there are more than {@value #MAX_STATES}.
+   */
+  static Optional<OriginExpectation> ofDelete(List<JournalRecord.Pending> buffered) {
+    Set<String> all = new LinkedHashSet<>();
+    for (JournalRecord.Pending change : buffered) {
+      Optional<OriginExpectation> expected = in(change.metadata());
+      if (expected.isEmpty()) {
+        return Optional.empty();
+      }
+      all.addAll(expected.get().states());
+      all.add(stateAfter(change));
+    }
+    return all.isEmpty() || all.size() > MAX_STATES ? Optional.empty()
+        : Optional.of(new OriginExpectation(List.copyOf(all)));
+  }
+
+  /** The journal metadata of a change with this expectation, or none. */
+  static Map<String, String> metadata(Optional<OriginExpectation> expected) {
+    return expected.map(e -> Map.of(NAME, e.encoded())).orElse(Map.of());
   }
 
   /** The state a HEAD finds: the ETag, {@link #ABSENT} for a missing key, null when it failed. */

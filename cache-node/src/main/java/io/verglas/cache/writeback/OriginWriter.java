@@ -8,6 +8,9 @@ import java.util.Map;
 public interface OriginWriter {
   void put(String bucket, String key, Map<String, String> metadata, long length, InputStream body) throws IOException;
 
-  /** Deletes the key's current object; deleting a missing key succeeds. */
-  void delete(String bucket, String key) throws IOException;
+  /**
+   * Deletes the key's current object; deleting a missing key succeeds. {@code metadata} is the
+   * buffered delete's journal metadata (its {@link OriginExpectation}, if it has one).
+   */
+  void delete(String bucket, String key, Map<String, String> metadata) throws IOException;
 }

@@ -86,9 +86,7 @@ public final class Propagator {
    *     after the write); the key stays dirty
    */
   public synchronized void drain(String bucket, String key) throws IOException {
-    List<JournalRecord.Pending> ofKey = journal.pending().stream()
-        .filter(r -> r.identity().bucket().equals(bucket) && r.identity().key().equals(key)).toList();
-    Pass pass = pass(ofKey);
+    Pass pass = pass(stager.ownChanges(bucket, key));
     if (pass.failed() > 0) {
       throw new IOException(pass.lastError());
     }
@@ -152,7 +150,7 @@ public final class Propagator {
 
   private void apply(JournalRecord.Pending record) throws IOException {
     if (record instanceof JournalRecord.Deleted) {
-      origin.delete(record.identity().bucket(), record.identity().key());
+      origin.delete(record.identity().bucket(), record.identity().key(), record.metadata());
       return;
     }
     JournalRecord.Staged staged = (JournalRecord.Staged) record;

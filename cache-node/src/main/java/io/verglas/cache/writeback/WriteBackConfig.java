@@ -39,7 +39,8 @@ public record WriteBackConfig(Geometry geometry, int ackFragments, Path director
   public static final long DEFAULT_FRAGMENT_CEILING_BYTES = 8L << 30;
   public static final Duration DEFAULT_PROPAGATION_INTERVAL = Duration.ofMillis(200);
   public static final Duration MAX_PROPAGATION_BACKOFF = Duration.ofSeconds(30);
-  public static final Duration DEFAULT_ORPHAN_GRACE_PERIOD = Duration.ofMinutes(10);
+  public static final long DEFAULT_ORPHAN_GRACE_MILLIS = 600_000;
+  public static final Duration DEFAULT_ORPHAN_GRACE_PERIOD = Duration.ofMillis(DEFAULT_ORPHAN_GRACE_MILLIS);
 
   /** A bucket, and the key prefix in it ("" for every key), whose writes are buffered. */
   public record Scope(String bucket, String prefix) {

@@ -35,7 +35,9 @@ import java.util.function.Supplier;
  * <p>Design. Writes: an unconditional PUT of a key in scope is staged ({@link WriteBackStager})
  * and answered with the body's MD5 as its ETag, the ETag the origin gives it later; the stager's
  * degraded outcomes write through. An unconditional DELETE of a key with buffered changes is
- * journaled after them; of any other key it goes to the origin. A conditional PUT or DELETE of
+ * journaled after them, with the origin's state a HEAD found (see {@link OriginExpectation}:
+ * propagation deletes only that state, or one a buffered change leaves); of any other key it goes
+ * to the origin. A conditional PUT or DELETE of
  * a key another coordinator holds a buffered change of is checked against the key's latest
  * buffered change ({@link BufferedCondition}: what a GET here returns) and, if it holds, staged
  * or journaled like an unconditional one, its acknowledgement stamp after that change's; the
@@ -175,7 +177,7 @@ final class WriteBackOrigin extends ForwardingOrigin {
     }
 
     @Override
-    public void delete(String bucket, String key) throws IOException {
+    public void delete(String bucket, String key, Map<String, String> metadata) throws IOException {
       propagator.drain(bucket, key);
       OriginApplier.await(delegate().delete(bucket, key, WriteCondition.NONE));
     }
@@ -185,9 +187,10 @@ final class WriteBackOrigin extends ForwardingOrigin {
   public CompletableFuture<Void> delete(String bucket, String key, WriteCondition condition) {
     if (config.covers(bucket, key) && (condition.isNone() ? stager.latest(bucket, key).isPresent()
         : stager.heldElsewhere(bucket, key))) {
+      CompletableFuture<String> originState = OriginExpectation.stateOf(delegate().head(bucket, key));
       return blocking(() -> {
         requireBuffered(bucket, key, condition);
-        stager.delete(bucket, key);
+        stager.delete(bucket, key, originState);
         return null;
       });
     }

@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
@@ -52,7 +53,9 @@ import java.util.function.Supplier;
  * Reads: a per-key index points at the latest acknowledged write (the last acknowledged write
  * wins: a key's index updates happen in its journal order, under the key's lock, which also
  * orders the replication of its records; a slow peer replicating one key's record holds up no other key); it is rebuilt from the journal's
- * dirty set on start. Time and write ids are injected.
+ * dirty set on start. Beside it, every pending change of a key ({@link PendingChanges}: what a
+ * PUT's origin expectation and a drain read) is indexed the same way, so neither walks the journal.
+ * Time and write ids are injected.
  *
  * <p>Fragment nodes are whatever {@code nodes} supplies: local stores, or the cluster's members
  * over the peer protocol ({@code writeback.peer}); journal replication is the journal's. Not
@@ -74,6 +77,7 @@ public final class WriteBackStager {
   private final Executor fragmentIo;
   private final ReplicatedRecords others;
   private final Map<String, JournalRecord.Pending> latest = new ConcurrentHashMap<>();
+  private final PendingChanges own;
   private final Object[] keyLocks = new Object[KEY_LOCKS];
   private final Set<ObjectIdentity> staging = ConcurrentHashMap.newKeySet();
   private final Object stamps = new Object();
@@ -90,7 +94,9 @@ public final class WriteBackStager {
     this.fragmentIo = builder.fragmentIo;
     this.others = builder.others;
     Arrays.setAll(keyLocks, i -> new Object());
-    journal.pending().forEach(r -> latest.put(indexKey(r.identity().bucket(), r.identity().key()), r));
+    List<JournalRecord.Pending> journaled = journal.pending();
+    journaled.forEach(r -> latest.put(indexKey(r.identity().bucket(), r.identity().key()), r));
+    this.own = new PendingChanges(journaled);
   }
 
   private static <T> T required(T value, String name) {
@@ -286,7 +292,7 @@ public final class WriteBackStager {
     synchronized (lock(staged.identity())) {
       record = staged.stampedAt(stamp(staged.identity().bucket(), staged.identity().key()));
       try {
-        journal.append(record);
+        journaled(record);
       } catch (IOException | RuntimeException e) {
         release(record);
         throw e;
@@ -366,7 +372,7 @@ public final class WriteBackStager {
       boolean superseded = changedSince || (now != null && now.isLaterThan(record))
           || (theirs != null && theirs.isLaterThan(record));
       if (!superseded) {
-        journal.append(record);
+        journaled(record);
         latest.put(indexKey(bucket, key), record);
         return true;
       }
@@ -375,16 +381,27 @@ public final class WriteBackStager {
     return false;
   }
 
+  /** As {@link #delete(String, String, CompletableFuture)}, the origin's state not known. */
+  public JournalRecord.Deleted delete(String bucket, String key) throws IOException {
+    return delete(bucket, key, CompletableFuture.completedFuture(null));
+  }
+
   /**
    * Journals (fsynced) a DELETE of the key, ordered after the writes of the key journaled before
-   * it; reads see the key as absent from now on.
+   * it, with what the origin may hold when it is applied ({@link OriginExpectation#ofDelete}:
+   * {@code originState}, a HEAD's state from {@link OriginExpectation#stateOf}, waited for
+   * briefly before the key's lock is taken, and the key's pending changes); reads see the key as
+   * absent from now on.
    */
-  public JournalRecord.Deleted delete(String bucket, String key) throws IOException {
+  public JournalRecord.Deleted delete(String bucket, String key, CompletableFuture<String> originState)
+      throws IOException {
     ObjectIdentity id = new ObjectIdentity(bucket, key, writeIds.get());
+    String state = OriginExpectation.awaited(originState);
     JournalRecord.Deleted record;
     synchronized (lock(id)) {
-      record = new JournalRecord.Deleted(id, stamp(bucket, key));
-      journal.append(record);
+      record = new JournalRecord.Deleted(id, stamp(bucket, key),
+          OriginExpectation.metadata(OriginExpectation.ofDelete(state, changes(bucket, key))));
+      journaled(record);
       latest.put(indexKey(bucket, key), record);
     }
     return record;
@@ -445,13 +462,24 @@ public final class WriteBackStager {
         .anyMatch(record::isLaterThan);
   }
 
-  /** Every pending change of the key: this node's, in journal order, then other coordinators'. */
+  /**
+   * Every pending change of the key: this node's, in journal order, then other coordinators'.
+   * Both are indexed by key: the cost is the key's changes, not the journal's.
+   */
   List<JournalRecord.Pending> changes(String bucket, String key) {
-    List<JournalRecord.Pending> all = new ArrayList<>();
-    journal.pending().stream().filter(r -> r.identity().bucket().equals(bucket) && r.identity().key().equals(key))
-        .forEach(all::add);
-    all.addAll(others.changes(bucket, key));
+    List<JournalRecord.Pending> theirs = others.changes(bucket, key);
+    List<JournalRecord.Pending> mine = own.of(bucket, key);
+    if (theirs.isEmpty()) {
+      return mine;
+    }
+    List<JournalRecord.Pending> all = new ArrayList<>(mine);
+    all.addAll(theirs);
     return all;
+  }
+
+  /** This node's pending changes of the key, in journal order. */
+  List<JournalRecord.Pending> ownChanges(String bucket, String key) {
+    return own.of(bucket, key);
   }
 
   /** Whether another coordinator holds a pending change of the key. */
@@ -467,7 +495,7 @@ public final class WriteBackStager {
    */
   void retire(JournalRecord.Pending record) throws IOException {
     synchronized (lock(record.identity())) {
-      journal.append(new JournalRecord.Clean(record.identity()));
+      journaled(new JournalRecord.Clean(record.identity()));
       latest.remove(indexKey(record.identity().bucket(), record.identity().key()), record);
     }
     if (record instanceof JournalRecord.Staged staged) {
@@ -481,7 +509,7 @@ public final class WriteBackStager {
    */
   void replace(JournalRecord.Staged old, JournalRecord.Staged repaired) throws IOException {
     synchronized (lock(old.identity())) {
-      journal.append(repaired);
+      journaled(repaired);
       latest.replace(indexKey(old.identity().bucket(), old.identity().key()), old, repaired);
     }
   }
@@ -537,6 +565,15 @@ public final class WriteBackStager {
   }
 
   /**
+   * Appends (replicated, fsynced) a record of the key whose lock the caller holds, then applies
+   * it to the per-key index of pending changes, as the journal applied it to its dirty set.
+   */
+  private void journaled(JournalRecord record) throws IOException {
+    journal.append(record);
+    own.track(record);
+  }
+
+  /**
    * The lock of the key's stripe: a key's journal appends (each replicated first, which may wait
    * for a slow peer) and index updates happen under it, in one order; other keys' do not wait.
    */
@@ -544,7 +581,7 @@ public final class WriteBackStager {
     return keyLocks[Math.floorMod(indexKey(identity.bucket(), identity.key()).hashCode(), KEY_LOCKS)];
   }
 
-  private static String indexKey(String bucket, String key) {
+  static String indexKey(String bucket, String key) {
     return bucket + '\0' + key;
   }
 }

@@ -74,6 +74,20 @@ public abstract class OriginContract {
     assertThat(changed.etag()).isNotEqualTo(etag);
   }
 
+  /** What write-back's conditional propagation of a buffered delete relies on. */
+  @Test
+  void aDeleteIfMatchRemovesOnlyTheVersionItNames() {
+    String v1 = origin.put("bkt", "d", body("one"), WriteOptions.DEFAULT).join().etag();
+    String v2 = origin.put("bkt", "d", body("two"), WriteOptions.DEFAULT).join().etag();
+    assertThatThrownBy(() -> origin.delete("bkt", "d", WriteCondition.ifMatch(v1)).join())
+        .satisfies(t -> assertThat(reason(t)).isEqualTo(Reason.PRECONDITION_FAILED));
+    assertThat(origin.head("bkt", "d").join().etag()).isEqualTo(v2);
+
+    origin.delete("bkt", "d", WriteCondition.ifMatch(v2)).join();
+    assertThatThrownBy(() -> origin.head("bkt", "d").join())
+        .satisfies(t -> assertThat(reason(t)).isEqualTo(Reason.NO_SUCH_KEY));
+  }
+
   @Test
   void metadataRoundTripsAndErrorsMapToReasons() {
     origin.put("bkt", "m", body("x"), new WriteOptions("text/plain", Map.of("owner", "me"),

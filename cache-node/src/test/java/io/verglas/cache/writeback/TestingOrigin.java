@@ -27,7 +27,7 @@ final class TestingOrigin implements OriginWriter {
   }
 
   @Override
-  public void delete(String bucket, String key) throws IOException {
+  public void delete(String bucket, String key, Map<String, String> metadata) throws IOException {
     if (down) {
       throw new IOException("Cannot delete " + bucket + "/" + key + ": origin unavailable (503)");
     }

@@ -2,19 +2,22 @@ package io.verglas.cli.cachenode;
 
 import io.verglas.cache.writeback.WriteBackConfig;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import picocli.CommandLine.Option;
 
 /**
  * The write-back flags of {@code verglas cache-node} and {@code verglas local}: the keys whose
- * PUTs are buffered, the code ({@code k}, {@code m}, {@code w}) and the fragments' disk ceiling.
- * Where the fragments and journal live is each command's own. {@link #config} checks them
- * together and names the flags in its errors.
+ * PUTs are buffered, the code ({@code k}, {@code m}, {@code w}), the fragments' disk ceiling and
+ * the orphan fragments' grace period. Where the fragments and journal live is each command's
+ * own. {@link #config} checks them together and names the flags in its errors; {@code verglas
+ * local}'s properties file has a {@code local.} key of each name but the prefix's ({@link #settings}).
  */
 public final class WriteBackFlags {
   @Option(names = "--write-back-prefix", paramLabel = "PREFIX", description = "Buffer PUTs of keys of the "
@@ -42,6 +45,16 @@ public final class WriteBackFlags {
       + "writes' fragments may take on a node; a PUT whose fragments do not fit goes through to the origin "
       + "(default: " + WriteBackConfig.DEFAULT_FRAGMENT_CEILING_BYTES + ")")
   Long maxBytes;
+
+  @Option(names = "--write-back-orphan-grace-ms", paramLabel = "MILLISECONDS", description = "How old a "
+      + "fragment file no buffered write names must be before the node deletes it (after each scrub); far "
+      + "above a PUT's staging time, since another node's fragments are committed before its journal record "
+      + "arrives (default: " + WriteBackConfig.DEFAULT_ORPHAN_GRACE_MILLIS + ")")
+  Long orphanGraceMillis;
+
+  /** The names of the code, ceiling and grace flags (without the dashes), in the order errors list them. */
+  private static final List<String> NAMES = List.of("write-back-data-fragments", "write-back-parity-fragments",
+      "write-back-ack-fragments", "write-back-max-bytes", "write-back-orphan-grace-ms");
 
   /** The prefixes given, in order; empty when none. */
   public List<String> prefixes() {
@@ -71,30 +84,41 @@ public final class WriteBackFlags {
   }
 
   /**
-   * The code and ceiling given, applied to a node's write-back settings (the identity when none
-   * is given); {@code verglas local} applies them to each of its nodes'.
+   * The code, ceiling and grace given, applied to a node's write-back settings (the identity when
+   * none is given).
    */
   public UnaryOperator<WriteBackConfig.Builder> code() {
     return config -> named(() -> applyCode(config));
   }
 
   private WriteBackConfig.Builder applyCode(WriteBackConfig.Builder config) {
-    if (dataFragments != null) {
-      config.dataFragments(dataFragments);
-    }
-    if (parityFragments != null) {
-      config.parityFragments(parityFragments);
-    }
-    if (ackFragments != null) {
-      config.ackFragments(ackFragments);
-    }
-    if (maxBytes != null) {
-      config.fragmentCeilingBytes(maxBytes);
-    }
+    settings().values().forEach(setting -> setting.apply(config));
     return config;
   }
 
-  /** Whether a code or ceiling flag is given. */
+  /**
+   * Each code, ceiling or grace flag given, by its name without the dashes (the {@code local.}
+   * key of the name is the same setting): what {@code verglas local} applies to each of its
+   * nodes' write-back settings, over the keys of its properties file.
+   */
+  public Map<String, UnaryOperator<WriteBackConfig.Builder>> settings() {
+    Map<String, UnaryOperator<WriteBackConfig.Builder>> given = new LinkedHashMap<>();
+    given(given, NAMES.get(0), dataFragments, WriteBackConfig.Builder::dataFragments);
+    given(given, NAMES.get(1), parityFragments, WriteBackConfig.Builder::parityFragments);
+    given(given, NAMES.get(2), ackFragments, WriteBackConfig.Builder::ackFragments);
+    given(given, NAMES.get(3), maxBytes, WriteBackConfig.Builder::fragmentCeilingBytes);
+    given(given, NAMES.get(4), orphanGraceMillis, (c, millis) -> c.orphanGracePeriod(Duration.ofMillis(millis)));
+    return given;
+  }
+
+  private static <T> void given(Map<String, UnaryOperator<WriteBackConfig.Builder>> given, String name, T value,
+      BiFunction<WriteBackConfig.Builder, T, WriteBackConfig.Builder> setter) {
+    if (value != null) {
+      given.put(name, config -> setter.apply(config, value));
+    }
+  }
+
+  /** Whether a code, ceiling or grace flag is given. */
   public boolean codeGiven() {
     return !given().isEmpty();
   }
@@ -108,25 +132,16 @@ public final class WriteBackFlags {
   }
 
   private List<String> given() {
-    return flags().entrySet().stream().filter(e -> e.getValue() != null).map(Map.Entry::getKey).toList();
+    return settings().keySet().stream().map(name -> "--" + name).toList();
   }
 
   private <T> T named(Supplier<T> build) {
     try {
       return build.get();
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("Invalid write-back flags (" + String.join(", ", flags().keySet())
-          + "): " + e.getMessage(), e);
+      throw new IllegalArgumentException("Invalid write-back flags (" + String.join(", ",
+          NAMES.stream().map(name -> "--" + name).toList()) + "): " + e.getMessage(), e);
     }
-  }
-
-  private Map<String, Object> flags() {
-    Map<String, Object> flags = new LinkedHashMap<>();
-    flags.put("--write-back-data-fragments", dataFragments);
-    flags.put("--write-back-parity-fragments", parityFragments);
-    flags.put("--write-back-ack-fragments", ackFragments);
-    flags.put("--write-back-max-bytes", maxBytes);
-    return flags;
   }
 
   /** How a node's banner describes its settings. */

@@ -143,7 +143,7 @@ public final class LocalCommand implements Callable<Integer> {
     if (flinkCluster != null) { builder.flinkCluster(flinkCluster); }
     if (workersJdbcUrl != null) { builder.workersJdbcUrl(workersJdbcUrl); }
     if (!writeBack.prefixes().isEmpty()) { builder.writeBackPrefixes(writeBack.prefixes()); }
-    if (writeBack.codeGiven()) { builder.writeBackCode(writeBack.code()); }
+    writeBack.settings().forEach(builder::writeBackSetting);
     return builder.build();
   }
 }

@@ -6,9 +6,13 @@ import io.verglas.materializer.MaterializerConfig;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.UnaryOperator;
 
 /**
@@ -45,7 +49,7 @@ public final class LocalConfig {
   private final String workersJdbcUrl;
   private final String workersSchema;
   private final List<String> writeBackPrefixes;
-  private final UnaryOperator<WriteBackConfig.Builder> writeBackCode;
+  private final Map<String, UnaryOperator<WriteBackConfig.Builder>> writeBackSettings;
 
   private LocalConfig(Builder b) {
     this.dataDir = b.dataDir.toAbsolutePath().normalize();
@@ -68,15 +72,16 @@ public final class LocalConfig {
     this.workersJdbcUrl = b.workersJdbcUrl;
     this.workersSchema = b.workersSchema;
     this.writeBackPrefixes = b.writeBackPrefixes;
-    this.writeBackCode = b.writeBackCode == null ? UnaryOperator.identity() : b.writeBackCode;
-    checkWriteBack(b.writeBackCode != null);
+    this.writeBackSettings = Map.copyOf(b.writeBackSettings);
+    checkWriteBack(!writeBackSettings.isEmpty());
   }
 
   private void checkWriteBack(boolean codeGiven) {
     if (writeBackPrefixes.isEmpty()) {
       if (codeGiven) {
         throw new IllegalArgumentException("Cannot set write-back's code without a write-back prefix "
-            + "(--write-back-prefix or local.write-back-prefixes): write-back is off");
+            + "(--write-back-prefix or local.write-back-prefixes): write-back is off; "
+            + String.join(", ", new TreeSet<>(writeBackSettings.keySet())) + " given");
       }
       return;
     }
@@ -138,7 +143,14 @@ public final class LocalConfig {
         .directory(dataDir.resolve(node == 0 ? "writeback" : "writeback-" + (node + 1)))
         .localFragmentStores(nodes == 1);
     writeBackPrefixes.forEach(prefix -> config.enable(bucket, prefix));
-    return writeBackCode.apply(config).build();
+    new TreeMap<>(writeBackSettings).forEach((name, setting) -> {
+      try {
+        setting.apply(config);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(name + ": " + e.getMessage(), e);
+      }
+    });
+    return config.build();
   }
 
   /** Told of every request the cache nodes make to the origin (benchmarks count them by table). */
@@ -177,7 +189,7 @@ public final class LocalConfig {
     private String workersJdbcUrl = WORKERS_JDBC_URL_DEFAULT;
     private String workersSchema = WORKERS_SCHEMA_DEFAULT;
     private List<String> writeBackPrefixes = List.of();
-    private UnaryOperator<WriteBackConfig.Builder> writeBackCode;
+    private final Map<String, UnaryOperator<WriteBackConfig.Builder>> writeBackSettings = new HashMap<>();
 
     public Builder dataDir(Path dir) { this.dataDir = Objects.requireNonNull(dir, "dataDir"); return this; }
     public Builder host(String value) { this.host = Objects.requireNonNull(value, "host"); return this; }
@@ -280,12 +292,21 @@ public final class LocalConfig {
     }
 
     /**
-     * Applied to each node's write-back settings: the code ({@code k}, {@code m}, {@code w}) and
-     * fragment ceiling of {@code verglas local}'s write-back flags ({@link
-     * io.verglas.cli.cachenode.WriteBackFlags#code()}), or what a test tunes; default k=2, m=1, w=3.
+     * Applied to each node's write-back settings: what a test tunes (as a setting named {@code
+     * code}); default k=2, m=1, w=3.
      */
     public Builder writeBackCode(UnaryOperator<WriteBackConfig.Builder> code) {
-      this.writeBackCode = Objects.requireNonNull(code, "writeBackCode");
+      return writeBackSetting("code", code);
+    }
+
+    /**
+     * One of the write-back settings applied to each node's ({@code k}, {@code m}, {@code w}, the
+     * fragment ceiling, the orphan grace period), by name: a {@code local.} key's without the
+     * prefix, a flag's without the dashes ({@link io.verglas.cli.cachenode.WriteBackFlags#settings()});
+     * a later one of the same name replaces the earlier, so a flag overrides its key.
+     */
+    public Builder writeBackSetting(String name, UnaryOperator<WriteBackConfig.Builder> setting) {
+      writeBackSettings.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(setting, "setting"));
       return this;
     }
 

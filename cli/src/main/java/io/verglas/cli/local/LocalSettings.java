@@ -1,5 +1,6 @@
 package io.verglas.cli.local;
 
+import io.verglas.cache.writeback.WriteBackConfig;
 import io.verglas.config.Settings;
 import io.verglas.events.feed.FeedBounds;
 import io.verglas.materializer.MaterializerConfig;
@@ -9,6 +10,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
+import java.util.function.BiFunction;
 
 /**
  * The {@code local.*} keys of {@code ./verglas local --config FILE}: the stack's own
@@ -66,11 +68,28 @@ public final class LocalSettings {
           + "off and the stack says why. none: always off.", (b, k, v) -> b.workersJdbcUrl(v))
       .add("local.write-back-prefixes", "PREFIX[,PREFIX...]", "none", "Buffer the cache nodes' PUTs of "
           + "keys of the bucket starting with these prefixes as erasure-coded fragments (k=2, m=1, w=3 unless "
-          + "the --write-back-*-fragments flags say otherwise; in DIR/writeback, DIR/writeback-N for node N) "
+          + "the local.write-back-*-fragments keys say otherwise; in DIR/writeback, DIR/writeback-N for node N) "
           + "and acknowledge them before they reach the origin. One node keeps all k+m fragments; with "
           + "local.nodes > 1 each node holds at most one fragment of a write (w nodes at least). The "
           + "--write-back-prefix flag (repeatable, \"\" for every key) replaces them.",
           (b, k, v) -> b.writeBackPrefixes(prefixes(v)))
+      .add("local.write-back-data-fragments", "K", String.valueOf(WriteBackConfig.DEFAULT_DATA_FRAGMENTS),
+          "k: the data fragments a buffered write is cut into; any k of its k+m fragments rebuild it.",
+          (b, k, v) -> writeBack(b, k, count(k, v), WriteBackConfig.Builder::dataFragments))
+      .add("local.write-back-parity-fragments", "M", String.valueOf(WriteBackConfig.DEFAULT_PARITY_FRAGMENTS),
+          "m: the parity fragments of a buffered write.",
+          (b, k, v) -> writeBack(b, k, count(k, v), WriteBackConfig.Builder::parityFragments))
+      .add("local.write-back-ack-fragments", "W", "k+m", "w: the fragments fsynced before a PUT is "
+          + "acknowledged, k <= w <= k+m; with local.nodes > 1 on w distinct nodes (at most local.nodes).",
+          (b, k, v) -> writeBack(b, k, count(k, v), WriteBackConfig.Builder::ackFragments))
+      .add("local.write-back-max-bytes", "BYTES", String.valueOf(WriteBackConfig.DEFAULT_FRAGMENT_CEILING_BYTES),
+          "The most disk a node's buffered fragments may take; a PUT whose fragments do not fit goes "
+          + "through to the origin.",
+          (b, k, v) -> writeBack(b, k, number(k, v), WriteBackConfig.Builder::fragmentCeilingBytes))
+      .add("local.write-back-orphan-grace-ms", "MILLISECONDS", String.valueOf(WriteBackConfig.DEFAULT_ORPHAN_GRACE_MILLIS),
+          "How old a fragment file no buffered write names must be before a node deletes it (after each "
+          + "scrub); far above a PUT's staging time.",
+          (b, k, v) -> writeBack(b, k, Duration.ofMillis(number(k, v)), WriteBackConfig.Builder::orphanGracePeriod))
       .add("local.workers-schema", "SCHEMA", LocalConfig.WORKERS_SCHEMA_DEFAULT, "The schema "
           + "holding the scheduler's job queue.", (b, k, v) -> b.workersSchema(v))
       .build();
@@ -119,6 +138,15 @@ public final class LocalSettings {
           + (unknown.size() > 1 ? "s " : " ") + String.join(", ", unknown)
           + " (docs/configuration.md lists the local.* keys)");
     }
+  }
+
+  /**
+   * A write-back setting of every node, named as its flag (the key without the prefix), so that
+   * the flag given as well replaces it; the value parsed here, checked when the nodes' settings are.
+   */
+  private static <T> void writeBack(LocalConfig.Builder b, String key, T value,
+      BiFunction<WriteBackConfig.Builder, T, WriteBackConfig.Builder> setter) {
+    b.writeBackSetting(key.substring(PREFIX.length()), config -> setter.apply(config, value));
   }
 
   private static List<String> prefixes(String value) {

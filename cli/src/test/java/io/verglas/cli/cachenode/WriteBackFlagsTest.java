@@ -21,12 +21,14 @@ class WriteBackFlagsTest {
   void theCodeAndTheCeilingAreApplied() {
     WriteBackConfig config = parse("--write-back-prefix", "tables/", "--write-back-prefix", "logs/",
         "--write-back-data-fragments", "4", "--write-back-parity-fragments", "2",
-        "--write-back-ack-fragments", "5", "--write-back-max-bytes", "1000000").config("warehouse", DIR, true);
+        "--write-back-ack-fragments", "5", "--write-back-max-bytes", "1000000", "--write-back-orphan-grace-ms", "60000")
+        .config("warehouse", DIR, true);
 
     assertThat(config.geometry().dataFragments()).isEqualTo(4);
     assertThat(config.geometry().parityFragments()).isEqualTo(2);
     assertThat(config.ackFragments()).isEqualTo(5);
     assertThat(config.fragmentCeilingBytes()).isEqualTo(1_000_000);
+    assertThat(config.orphanGracePeriod()).isEqualTo(java.time.Duration.ofMinutes(1));
     assertThat(config.directory()).isEqualTo(DIR);
     assertThat(config.localFragmentStores()).isTrue();
     assertThat(config.covers("warehouse", "logs/x")).isTrue();

@@ -89,6 +89,39 @@ class LocalSettingsTest {
         .hasMessageStartingWith("Cannot set write-back's code without a write-back prefix");
   }
 
+  @Test
+  void theWriteBackCodeCeilingAndOrphanGraceAreKeysOfTheFileAndTheFlagsOverrideThem() {
+    Properties props = properties("local.write-back-prefixes", "tables/", "local.nodes", "4",
+        "local.write-back-data-fragments", "2", "local.write-back-parity-fragments", "2",
+        "local.write-back-ack-fragments", "4", "local.write-back-max-bytes", "1000000",
+        "local.write-back-orphan-grace-ms", "90000");
+    LocalSettings.checkKnown(props);
+    WriteBackConfig node = LocalConfig.builder().apply(props).build().writeBack(3);
+    assertThat(node.geometry().parityFragments()).isEqualTo(2);
+    assertThat(node.ackFragments()).isEqualTo(4);
+    assertThat(node.fragmentCeilingBytes()).isEqualTo(1_000_000);
+    assertThat(node.orphanGracePeriod()).isEqualTo(Duration.ofSeconds(90));
+
+    WriteBackFlags flags = new WriteBackFlags();
+    new CommandLine(flags).parseArgs("--write-back-ack-fragments", "3", "--write-back-orphan-grace-ms", "0");
+    LocalConfig.Builder builder = LocalConfig.builder().apply(props);
+    flags.settings().forEach(builder::writeBackSetting);
+    WriteBackConfig overridden = builder.build().writeBack(0);
+    assertThat(overridden.ackFragments()).as("the flag's").isEqualTo(3);
+    assertThat(overridden.orphanGracePeriod()).as("the flag's").isZero();
+    assertThat(overridden.geometry().parityFragments()).as("the key's").isEqualTo(2);
+
+    assertThatThrownBy(() -> LocalConfig.builder().apply(properties("local.write-back-max-bytes", "many")))
+        .hasMessage("Invalid local.write-back-max-bytes: many (a number)");
+    assertThatThrownBy(() -> LocalConfig.builder().apply(properties("local.write-back-prefixes", "tables/",
+        "local.write-back-orphan-grace-ms", "-1")).build())
+        .hasMessage("Cannot enable write-back: write-back-orphan-grace-ms: Invalid orphan grace period: "
+            + "PT-0.001S (must not be negative)");
+    assertThatThrownBy(() -> LocalConfig.builder().apply(properties("local.write-back-parity-fragments", "2")).build())
+        .hasMessage("Cannot set write-back's code without a write-back prefix (--write-back-prefix or "
+            + "local.write-back-prefixes): write-back is off; write-back-parity-fragments given");
+  }
+
   private static Properties properties(String... pairs) {
     Properties props = new Properties();
     for (int i = 0; i < pairs.length; i += 2) {

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.zip.CRC32C;
 
 /**
@@ -25,7 +26,9 @@ import java.util.zip.CRC32C;
  *   STAGED (1) fields: bodyLength:i64  k:u8  m:u8  cell:i32  stagedAtMillis:i64
  *                      metadataCount:u16 (name:str value:str)*  placementCount:u8 (fragment:u8 node:str)*
  *   CLEAN (2)  fields: none
- *   DELETED (3) fields: stagedAtMillis:i64
+ *   DELETED (3) fields: stagedAtMillis:i64  [metadataCount:u16 (name:str value:str)*]
+ *                      (the metadata only when there is some: deletes journaled before it are
+ *                      read as deletes without)
  * str:     length:u16, UTF-8 bytes
  * </pre>
  *
@@ -68,6 +71,9 @@ public final class JournalCodec {
         staged(out, staged);
       } else if (record instanceof JournalRecord.Deleted deleted) {
         out.writeLong(deleted.stagedAtMillis());
+        if (!deleted.metadata().isEmpty()) {
+          metadata(out, deleted);
+        }
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -82,20 +88,32 @@ public final class JournalCodec {
     out.writeByte(g.parityFragments());
     out.writeInt(g.cellBytes());
     out.writeLong(s.stagedAtMillis());
-    Map<String, String> metadata = s.sortedMetadata();
+    metadata(out, s);
+    out.writeByte(s.placements().size());
+    for (Placement p : s.placements()) {
+      out.writeByte(p.fragment());
+      string(out, p.nodeId());
+    }
+  }
+
+  private static void metadata(DataOutputStream out, JournalRecord.Pending p) throws IOException {
+    Map<String, String> metadata = new TreeMap<>(p.metadata());
     if (metadata.size() > 0xFFFF) {
-      throw new IllegalArgumentException("Cannot journal " + s.identity() + ": " + metadata.size() + " metadata entries");
+      throw new IllegalArgumentException("Cannot journal " + p.identity() + ": " + metadata.size() + " metadata entries");
     }
     out.writeShort(metadata.size());
     for (Map.Entry<String, String> e : metadata.entrySet()) {
       string(out, e.getKey());
       string(out, e.getValue());
     }
-    out.writeByte(s.placements().size());
-    for (Placement p : s.placements()) {
-      out.writeByte(p.fragment());
-      string(out, p.nodeId());
+  }
+
+  private static Map<String, String> metadata(ByteBuffer in) {
+    Map<String, String> metadata = new LinkedHashMap<>();
+    for (int n = in.getShort() & 0xFFFF; n > 0; n--) {
+      metadata.put(string(in), string(in));
     }
+    return metadata;
   }
 
   /**
@@ -111,7 +129,7 @@ public final class JournalCodec {
       JournalRecord record = switch (type) {
         case STAGED -> staged(in, id);
         case CLEAN -> new JournalRecord.Clean(id);
-        case DELETED -> new JournalRecord.Deleted(id, in.getLong());
+        case DELETED -> new JournalRecord.Deleted(id, in.getLong(), in.hasRemaining() ? metadata(in) : Map.of());
         default -> throw new IllegalArgumentException("unknown record type " + type);
       };
       if (in.hasRemaining()) {
@@ -129,10 +147,7 @@ public final class JournalCodec {
     int m = in.get() & 0xFF;
     Geometry geometry = new Geometry(k, m, in.getInt());
     long stagedAt = in.getLong();
-    Map<String, String> metadata = new LinkedHashMap<>();
-    for (int n = in.getShort() & 0xFFFF; n > 0; n--) {
-      metadata.put(string(in), string(in));
-    }
+    Map<String, String> metadata = metadata(in);
     List<Placement> placements = new ArrayList<>();
     for (int n = in.get() & 0xFF; n > 0; n--) {
       placements.add(new Placement(in.get() & 0xFF, string(in)));

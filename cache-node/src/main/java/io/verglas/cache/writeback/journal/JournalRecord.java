@@ -31,6 +31,12 @@ public sealed interface JournalRecord permits JournalRecord.Pending, JournalReco
 
     long stagedAtMillis();
 
+    /**
+     * What travels with the change, sorted by name: a write's object metadata, and for either
+     * the journal's own entries (what the origin may hold when it is applied).
+     */
+    Map<String, String> metadata();
+
     /** Whether this change orders after {@code other} in {@link #ACK_ORDER}. */
     default boolean isLaterThan(Pending other) {
       return ACK_ORDER.compare(this, other) > 0;
@@ -61,11 +67,6 @@ public sealed interface JournalRecord permits JournalRecord.Pending, JournalReco
       return new Staged(identity, bodyLength, metadata, geometry, placements, millis);
     }
 
-    /** Metadata sorted by name (the record's bytes do not depend on a map's order). */
-    public Map<String, String> sortedMetadata() {
-      return new TreeMap<>(metadata);
-    }
-
     private static void checkPlacements(List<Placement> placements, Geometry geometry) {
       Set<Integer> fragments = new HashSet<>();
       Set<String> nodes = new HashSet<>();
@@ -84,11 +85,18 @@ public sealed interface JournalRecord permits JournalRecord.Pending, JournalReco
 
   /**
    * A DELETE of a key acknowledged while an earlier write of the key was still buffered: it is
-   * applied to the origin after that write, in journal order. Its identity's write id is its own.
+   * applied to the origin after that write, in journal order. Its identity's write id is its own;
+   * its metadata holds only the journal's own entries (none in records journaled before they were).
    */
-  record Deleted(ObjectIdentity identity, long stagedAtMillis) implements Pending {
+  record Deleted(ObjectIdentity identity, long stagedAtMillis, Map<String, String> metadata) implements Pending {
     public Deleted {
       Objects.requireNonNull(identity, "identity");
+      metadata = Map.copyOf(new TreeMap<>(metadata));
+    }
+
+    /** A delete with no metadata. */
+    public Deleted(ObjectIdentity identity, long stagedAtMillis) {
+      this(identity, stagedAtMillis, Map.of());
     }
   }
 

@@ -25,13 +25,18 @@ import java.util.stream.Stream;
  *
  * <p>Design. The copies follow the coordinator's journal: a staged write or a delete is added, a
  * clean mark removes it; each file compacts itself as the coordinator's does. The read index
- * holds every pending record by key, and a key's latest is the greatest in {@link
- * JournalRecord.Pending#ACK_ORDER}. Memory: one entry per pending record replicated here.
+ * holds every pending record by key (with its coordinator, in its coordinator's journal order),
+ * and a key's latest is the greatest in {@link JournalRecord.Pending#ACK_ORDER}; a clean mark
+ * finds the earlier copies of its key there, not by walking the coordinator's journal. Memory:
+ * one entry per pending record replicated here.
  */
 public final class ReplicaJournals implements ReplicatedRecords, Closeable {
   private final Path directory;
   private final Map<String, WriteJournal> journals = new HashMap<>();
-  private final TreeMap<String, List<JournalRecord.Pending>> byKey = new TreeMap<>();
+  private final TreeMap<String, List<Held>> byKey = new TreeMap<>();
+
+  /** A pending record held here, and the coordinator whose journal it copies. */
+  private record Held(String coordinator, JournalRecord.Pending record) {}
 
   private ReplicaJournals(Path directory) {
     this.directory = directory;
@@ -48,7 +53,7 @@ public final class ReplicaJournals implements ReplicatedRecords, Closeable {
           String coordinator = new String(HexFormat.of().parseHex(name), StandardCharsets.UTF_8);
           WriteJournal journal = WriteJournal.open(file);
           replicas.journals.put(coordinator, journal);
-          journal.pending().forEach(replicas::index);
+          journal.pending().forEach(p -> replicas.index(coordinator, p));
         }
       }
     } catch (IOException | RuntimeException e) {
@@ -69,16 +74,22 @@ public final class ReplicaJournals implements ReplicatedRecords, Closeable {
   public synchronized void append(String coordinator, JournalRecord record) throws IOException {
     WriteJournal journal = journal(coordinator);
     List<JournalRecord.Pending> done = record instanceof JournalRecord.Clean
-        ? heldBefore(journal.pending(), record.identity()) : List.of();
-    append(journal, record);
+        ? heldBefore(held(coordinator, record.identity()), record.identity()) : List.of();
+    append(coordinator, journal, record);
     for (JournalRecord.Pending earlier : done) {
-      append(journal, new JournalRecord.Clean(earlier.identity()));
+      append(coordinator, journal, new JournalRecord.Clean(earlier.identity()));
     }
+  }
+
+  /** {@code coordinator}'s pending records of the key of {@code identity}, in its journal order. */
+  private List<JournalRecord.Pending> held(String coordinator, ObjectIdentity identity) {
+    return byKey.getOrDefault(indexKey(identity.bucket(), identity.key()), List.of()).stream()
+        .filter(h -> h.coordinator().equals(coordinator)).map(Held::record).toList();
   }
 
   /** Marks one copy of {@code coordinator}'s clean (fsynced): its coordinator no longer holds it. */
   public synchronized void dropStale(String coordinator, ObjectIdentity identity) throws IOException {
-    append(journal(coordinator), new JournalRecord.Clean(identity));
+    append(coordinator, journal(coordinator), new JournalRecord.Clean(identity));
   }
 
   private WriteJournal journal(String coordinator) throws IOException {
@@ -92,40 +103,52 @@ public final class ReplicaJournals implements ReplicatedRecords, Closeable {
   }
 
   /**
-   * The pending records of the key of {@code cleaned} held before it and staged before it; none
-   * when it is not held. Both orders, because a copy can arrive late (a member that missed a
-   * record gets it with a repair's new placements, after the key's later records).
+   * The pending records of the key of {@code cleaned} (its coordinator's, in journal order) held
+   * before it and staged before it; none when it is not held. Both orders, because a copy can
+   * arrive late (a member that missed a record gets it with a repair's new placements, after the
+   * key's later records).
    */
-  private static List<JournalRecord.Pending> heldBefore(List<JournalRecord.Pending> pending, ObjectIdentity cleaned) {
+  private static List<JournalRecord.Pending> heldBefore(List<JournalRecord.Pending> ofKey, ObjectIdentity cleaned) {
     List<JournalRecord.Pending> earlier = new ArrayList<>();
-    for (JournalRecord.Pending p : pending) {
+    for (JournalRecord.Pending p : ofKey) {
       if (p.identity().equals(cleaned)) {
         earlier.removeIf(e -> e.stagedAtMillis() >= p.stagedAtMillis());
         return earlier;
       }
-      if (p.identity().bucket().equals(cleaned.bucket()) && p.identity().key().equals(cleaned.key())) {
-        earlier.add(p);
-      }
+      earlier.add(p);
     }
     return List.of();
   }
 
-  private void append(WriteJournal journal, JournalRecord record) throws IOException {
+  /** Appends the record to the coordinator's copy and applies it to the index as the copy applies it. */
+  private void append(String coordinator, WriteJournal journal, JournalRecord record) throws IOException {
     journal.append(record);
-    List<JournalRecord.Pending> ofKey = byKey.get(indexKey(record.identity().bucket(), record.identity().key()));
-    if (ofKey != null) {
-      ofKey.removeIf(p -> p.identity().equals(record.identity()));
-    }
     if (record instanceof JournalRecord.Pending pending) {
-      index(pending);
-    } else if (ofKey != null && ofKey.isEmpty()) {
-      byKey.remove(indexKey(record.identity().bucket(), record.identity().key()));
+      index(coordinator, pending);
+      return;
+    }
+    String key = indexKey(record.identity().bucket(), record.identity().key());
+    List<Held> ofKey = byKey.get(key);
+    if (ofKey != null) {
+      ofKey.removeIf(h -> h.record().identity().equals(record.identity()));
+      if (ofKey.isEmpty()) {
+        byKey.remove(key);
+      }
     }
   }
 
-  private void index(JournalRecord.Pending pending) {
-    byKey.computeIfAbsent(indexKey(pending.identity().bucket(), pending.identity().key()), k -> new ArrayList<>())
-        .add(pending);
+  /** Indexes a pending record: in place of a held one of its identity (as its journal keeps it), else last. */
+  private void index(String coordinator, JournalRecord.Pending pending) {
+    List<Held> ofKey = byKey.computeIfAbsent(indexKey(pending.identity().bucket(), pending.identity().key()),
+        k -> new ArrayList<>());
+    Held held = new Held(coordinator, pending);
+    for (int i = 0; i < ofKey.size(); i++) {
+      if (ofKey.get(i).record().identity().equals(pending.identity())) {
+        ofKey.set(i, held);
+        return;
+      }
+    }
+    ofKey.add(held);
   }
 
   /** {@code coordinator}'s records held here and not marked clean, in its journal order. */
@@ -137,7 +160,7 @@ public final class ReplicaJournals implements ReplicatedRecords, Closeable {
   @Override
   public synchronized Set<ObjectIdentity> identities() {
     Set<ObjectIdentity> found = new HashSet<>();
-    byKey.values().forEach(records -> records.forEach(r -> found.add(r.identity())));
+    byKey.values().forEach(held -> held.forEach(h -> found.add(h.record().identity())));
     return found;
   }
 
@@ -148,15 +171,15 @@ public final class ReplicaJournals implements ReplicatedRecords, Closeable {
 
   @Override
   public synchronized List<JournalRecord.Pending> changes(String bucket, String key) {
-    List<JournalRecord.Pending> ofKey = byKey.get(indexKey(bucket, key));
-    return ofKey == null ? List.of() : List.copyOf(ofKey);
+    List<Held> ofKey = byKey.get(indexKey(bucket, key));
+    return ofKey == null ? List.of() : ofKey.stream().map(Held::record).toList();
   }
 
   @Override
   public synchronized List<JournalRecord.Pending> latestUnder(String bucket, String prefix) {
     String start = indexKey(bucket, prefix);
     List<JournalRecord.Pending> found = new ArrayList<>();
-    for (Map.Entry<String, List<JournalRecord.Pending>> e : byKey.tailMap(start, true).entrySet()) {
+    for (Map.Entry<String, List<Held>> e : byKey.tailMap(start, true).entrySet()) {
       if (!e.getKey().startsWith(start)) {
         break;
       }
@@ -165,9 +188,9 @@ public final class ReplicaJournals implements ReplicatedRecords, Closeable {
     return found;
   }
 
-  private static Optional<JournalRecord.Pending> latestOf(List<JournalRecord.Pending> records) {
-    return records == null ? Optional.empty()
-        : records.stream().max(JournalRecord.Pending.ACK_ORDER);
+  private static Optional<JournalRecord.Pending> latestOf(List<Held> held) {
+    return held == null ? Optional.empty()
+        : held.stream().map(Held::record).max(JournalRecord.Pending.ACK_ORDER);
   }
 
   private static String indexKey(String bucket, String key) {

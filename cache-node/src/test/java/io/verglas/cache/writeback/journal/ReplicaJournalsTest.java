@@ -42,6 +42,27 @@ class ReplicaJournalsTest {
     }
     try (ReplicaJournals reopened = ReplicaJournals.open(dir)) {
       assertThat(reopened.pending("node-a")).containsExactly(other, third);
+      reopened.append("node-a", new JournalRecord.Clean(third.identity()));
+      assertThat(reopened.pending("node-a")).containsExactly(other);
+      assertThat(reopened.changes("b", "k")).as("node-b's copy").hasSize(1);
+    }
+  }
+
+  @Test
+  void aRepairedCopyKeepsItsPlaceInItsKeysOrder() throws IOException {
+    JournalRecord.Staged first = staged("k", "w-1", 10);
+    JournalRecord.Staged second = staged("k", "w-2", 20);
+    JournalRecord.Staged repaired = new JournalRecord.Staged(first.identity(), 100, Map.of(), first.geometry(),
+        List.of(new Placement(0, "node-a"), new Placement(1, "node-c")), 10);
+    try (ReplicaJournals replicas = ReplicaJournals.open(dir)) {
+      replicas.append("node-a", first);
+      replicas.append("node-a", second);
+      replicas.append("node-a", repaired);
+      assertThat(replicas.changes("b", "k")).containsExactly(repaired, second);
+
+      replicas.append("node-a", new JournalRecord.Clean(second.identity()));
+      assertThat(replicas.pending("node-a")).as("held and staged before the cleaned one").isEmpty();
+      assertThat(replicas.changes("b", "k")).isEmpty();
     }
   }
 

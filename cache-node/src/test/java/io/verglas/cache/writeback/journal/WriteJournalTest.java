@@ -76,6 +76,22 @@ class WriteJournalTest {
   }
 
   @Test
+  void aDeleteRecordWithMetadataReplaysWithItAndOneWithoutKeepsItsBytes() throws IOException {
+    Path file = dir.resolve("journal");
+    JournalRecord.Deleted plain = new JournalRecord.Deleted(new ObjectIdentity("b", "k", "w-1"), 10);
+    JournalRecord.Deleted expecting = new JournalRecord.Deleted(new ObjectIdentity("b", "k", "w-2"), 11,
+        Map.of("x-verglas-origin-expect", "-,\"0123\""));
+    assertThat(JournalCodec.frame(expecting)).hasSize(JournalCodec.frame(plain).length + 2 + 2 + 23 + 2 + 8);
+    try (WriteJournal journal = WriteJournal.open(file)) {
+      journal.append(plain);
+      journal.append(expecting);
+    }
+    try (WriteJournal journal = WriteJournal.open(file)) {
+      assertThat(journal.pending()).containsExactly(plain, expecting);
+    }
+  }
+
+  @Test
   void replayAfterReopeningReturnsTheDirtySetInOrderAndCleanTwiceIsHarmless() throws IOException {
     Path file = dir.resolve("j");
     try (WriteJournal journal = WriteJournal.open(file)) {
