@@ -28,6 +28,8 @@ import javax.crypto.spec.SecretKeySpec;
  */
 public final class ScopedTokens {
   public static final String PREFIX = "vgs1.";
+  /** The environment variable standalone servers read the key from (never an argument). */
+  public static final String KEY_ENV = "VERGLAS_SCOPED_TOKEN_KEY";
   /** Characters of key text a minter needs (32 characters: 256 bits when they are random hex). */
   public static final int MIN_KEY_CHARS = 32;
   public static final int MAX_TOKEN_CHARS = 6 * 1024;
