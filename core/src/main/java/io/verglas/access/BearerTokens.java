@@ -11,6 +11,7 @@ import java.security.NoSuchAlgorithmException;
  * length.
  */
 public final class BearerTokens {
+  private static final String BEARER = "Bearer ";
   private final byte[] staticDigest;
   private final ScopedTokens scoped;
 
@@ -48,6 +49,20 @@ public final class BearerTokens {
           "Invalid bearer token");
     }
     return Access.FULL;
+  }
+
+  /**
+   * The access an HTTP {@code Authorization} header value, {@code Bearer <token>}, gives.
+   *
+   * @throws InvalidTokenException if it is not a bearer token or gives none
+   */
+  public Access authenticateHeader(String authorization) {
+    if (authorization == null
+        || !authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+      throw new InvalidTokenException(InvalidTokenException.Reason.UNKNOWN,
+          "Invalid credential: not 'Bearer <token>'");
+    }
+    return authenticate(authorization.substring(BEARER.length()).trim());
   }
 
   static byte[] digest(String token) {
