@@ -1,12 +1,14 @@
 package io.verglas.ingest;
 
+import io.verglas.access.BearerTokens;
+import io.verglas.access.ScopedTokens;
 import io.verglas.clock.HybridLogicalClock;
+import io.verglas.ingest.flight.BearerAuthenticator;
 import io.verglas.ingest.flight.IngestFlightProducer;
 import io.verglas.ingest.flight.PutAdmission;
 import io.verglas.ingest.flight.PutLimits;
 import io.verglas.ingest.metrics.IngestMetrics;
 import io.verglas.ingest.validation.RejectReason;
-import io.verglas.ingest.flight.StaticBearerAuthenticator;
 import io.verglas.ingest.table.TableCache;
 import io.verglas.ingest.validation.BatchLimits;
 import io.verglas.ingest.validation.BatchValidator;
@@ -102,12 +104,13 @@ public final class IngestServer implements AutoCloseable {
       startMaintenance();
       TableCache tables = new TableCache(config.catalog, config.schemaRefreshInterval);
       BatchValidator validator = new BatchValidator(config.batchLimits());
+      BearerTokens tokens = new BearerTokens(config.token, config.scopedTokens);
       producer = new IngestFlightProducer(allocator, config.catalog, tables,
-          validator, committer, metrics);
+          validator, committer, metrics, tokens);
       admission = new PutAdmission(config.putLimits(), config.batchLimits(), metrics, allocator);
       FlightServer.Builder flightBuilder = FlightServer.builder(admission.allocator(),
               Location.forGrpcInsecure(config.host, config.port), producer)
-          .headerAuthenticator(new StaticBearerAuthenticator(config.token,
+          .headerAuthenticator(new BearerAuthenticator(tokens,
               () -> metrics.rejected(RejectReason.UNAUTHENTICATED)));
       flight = admission.installOn(flightBuilder).build().start();
       LOG.info("Ingest server for stream {} listening on {} ({})", config.streamId, location(),
@@ -238,6 +241,7 @@ public final class IngestServer implements AutoCloseable {
     private WalLayout walLayout;
     private String streamId;
     private String token;
+    private ScopedTokens scopedTokens;
     private long flushBytes = -1;
     private Duration flushInterval;
     private Duration flushLinger;
@@ -359,6 +363,17 @@ public final class IngestServer implements AutoCloseable {
         throw new IllegalArgumentException("Invalid token: blank");
       }
       this.token = token;
+      return this;
+    }
+
+    /**
+     * Verifies scoped tokens, which calls may present instead of {@link #token}: they write and
+     * read only the tables their scope grants and administer none; default none (only the
+     * static token is accepted).
+     */
+    public Builder scopedTokens(ScopedTokens verifier) {
+      requireUnset(this.scopedTokens, "scopedTokens");
+      this.scopedTokens = Objects.requireNonNull(verifier, "verifier");
       return this;
     }
 
@@ -553,6 +568,7 @@ public final class IngestServer implements AutoCloseable {
       copy.walLayout = walLayout != null ? walLayout : WalLayout.defaults();
       copy.streamId = streamId;
       copy.token = token;
+      copy.scopedTokens = scopedTokens;
       copy.flushBytes = flushBytes != -1 ? flushBytes : WalWriterConfig.FLUSH_BYTES_DEFAULT;
       copy.flushInterval = flushInterval != null ? flushInterval
           : WalWriterConfig.FLUSH_INTERVAL_DEFAULT;

@@ -1,9 +1,11 @@
 package io.verglas.ingest;
 
+import io.verglas.access.ScopedTokens;
 import io.verglas.catalog.Catalogs;
 import io.verglas.store.ObjectStoreEndpoint;
 import io.verglas.wal.WalLayout;
 import java.net.URI;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -27,7 +29,9 @@ import org.apache.iceberg.catalog.Catalog;
  * Optional: {@code --host} (127.0.0.1), {@code --s3-region} (us-east-1), {@code --catalog-name}
  * (verglas), {@code --wal-prefix} (_wal), {@code --lanes}, {@code --flush-bytes},
  * {@code --flush-interval-ms}, {@code --flush-linger-ms}, {@code --max-concurrent-puts},
- * {@code --max-concurrent-puts-per-connection}. Once serving it prints
+ * {@code --max-concurrent-puts-per-connection}. With the environment variable
+ * {@value io.verglas.access.ScopedTokens#KEY_ENV} set it also accepts scoped tokens signed with
+ * that key (a secret, so never an argument). Once serving it prints
  * {@code VERGLAS_INGEST_READY port=<port>} on standard output; it stops cleanly on SIGTERM.
  */
 public final class IngestServerMain {
@@ -78,6 +82,10 @@ public final class IngestServerMain {
         .walLayout(new WalLayout(options.getOrDefault("wal-prefix", WalLayout.DEFAULT_PREFIX)))
         .streamId(required(options, "stream"))
         .token(required(options, "token"));
+    String scopedKey = System.getenv(ScopedTokens.KEY_ENV);
+    if (scopedKey != null && !scopedKey.isBlank()) {
+      builder.scopedTokens(new ScopedTokens(scopedKey, Clock.systemUTC()));
+    }
     if (options.containsKey("lanes")) {
       builder.lanes(Integer.parseInt(options.get("lanes")));
     }

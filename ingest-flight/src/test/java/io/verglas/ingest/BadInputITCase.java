@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.grpc.Status;
+import io.verglas.access.ScopedTokens;
+import io.verglas.access.TableScope;
 import io.verglas.ingest.validation.RejectReason;
 import io.verglas.protocol.AlterTableRequest;
 import io.verglas.protocol.PutAck;
@@ -17,9 +19,12 @@ import io.verglas.wal.WalSegment;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import org.apache.arrow.flight.Action;
@@ -78,6 +83,8 @@ class BadInputITCase {
   private static final int MAX_ROWS = 100;
   private static final long MAX_BYTES = 4096;
   private static final int MAX_CELL_BYTES = 64;
+  private static final ScopedTokens SCOPED = new ScopedTokens("scoped-token-key-of-the-bad-input-tests",
+      Clock.systemUTC());
   /** A primary-key table with a column of each kind the type checks care about. */
   static final Schema TYPED = new Schema(
       Types.NestedField.required(1, "id", Types.LongType.get()),
@@ -104,7 +111,8 @@ class BadInputITCase {
     env = new TestEnvironment(dir);
     serverAllocator = new RootAllocator();
     server = env.server(STREAM).maxBatchRows(MAX_ROWS).maxBatchBytes(MAX_BYTES)
-        .maxCellBytes(MAX_CELL_BYTES).allocator(serverAllocator).build().start();
+        .maxCellBytes(MAX_CELL_BYTES).allocator(serverAllocator).scopedTokens(SCOPED).build()
+        .start();
   }
 
   @AfterAll
@@ -516,6 +524,55 @@ class BadInputITCase {
           FlightStatusCode.INVALID_ARGUMENT, "Cannot resolve table: expected a path descriptor "
               + "[namespace..., table] but got a command");
     }
+  }
+
+  @Test
+  void scopedTokenWritesAndReadsOnlyTheTablesItGrantsAndAdministersNone() {
+    TableIdentifier readOnly = TestTables.id("bad", tableName + "_read");
+    client.createTable(new CreateTableRequest(List.of("bad"), tableName + "_read", TYPED,
+        List.of("id"), null, Map.of()));
+    long before = rejects(RejectReason.PERMISSION_DENIED);
+    String token = SCOPED.mint(new TableScope("hourly/run-1", Instant.now().plusSeconds(60),
+        Set.of(readOnly), Set.of(table)));
+    try (VerglasClient scoped = VerglasClient.builder().uri(server.location()).token(token)
+        .allocator(client.allocator()).batchCompression(compression()).build()) {
+      writeOneRow(scoped, table);
+      assertActionFails(() -> writeOneRow(scoped, readOnly), FlightStatusCode.UNAUTHORIZED,
+          "Cannot write table " + readOnly + ": token for hourly/run-1 grants writes only on ["
+              + table + "]");
+      assertThat(scoped.tableSchema(readOnly).findField("id")).isNotNull();
+      assertActionFails(() -> scoped.tableSchema(TestTables.id("bad", "hidden")),
+          FlightStatusCode.UNAUTHORIZED, "Cannot read table bad.hidden: token for hourly/run-1 "
+              + "grants reads only on [");
+      assertThat(scoped.listTables(org.apache.iceberg.catalog.Namespace.of("bad")))
+          .containsExactlyInAnyOrder(table, readOnly);
+      assertActionFails(() -> scoped.createTable(TestTables.events("bad", "sneaky")),
+          FlightStatusCode.UNAUTHORIZED, "Cannot create-table: token for hourly/run-1 is scoped");
+      assertActionFails(() -> scoped.dropTable(table, true), FlightStatusCode.UNAUTHORIZED,
+          "Cannot drop-table: token for hourly/run-1 is scoped");
+    }
+    assertThat(env.catalog().tableExists(TestTables.id("bad", "sneaky"))).isFalse();
+    assertThat(env.catalog().tableExists(table)).isTrue();
+    assertNothingWritten(readOnly, 0);
+    assertNothingWritten(table, 1);
+    assertThat(rejects(RejectReason.PERMISSION_DENIED) - before).isGreaterThanOrEqualTo(4);
+  }
+
+  @Test
+  void expiredOrForeignScopedTokenIsRefused() {
+    TableScope expired = new TableScope("hourly/run-0", Instant.now().minusSeconds(1), Set.of(),
+        Set.of(table));
+    ScopedTokens foreign = new ScopedTokens("another-key-that-is-32-chars-long!!", Clock.systemUTC());
+    TableScope valid = new TableScope("hourly/run-0", Instant.now().plusSeconds(60), Set.of(),
+        Set.of(table));
+    for (String token : List.of(SCOPED.mint(expired), foreign.mint(valid))) {
+      try (VerglasClient scoped = VerglasClient.builder().uri(server.location()).token(token)
+          .allocator(client.allocator()).build()) {
+        assertActionFails(() -> writeOneRow(scoped, table), FlightStatusCode.UNAUTHENTICATED,
+            "Invalid scoped token: ");
+      }
+    }
+    assertNothingWritten(table, 0);
   }
 
   @Test

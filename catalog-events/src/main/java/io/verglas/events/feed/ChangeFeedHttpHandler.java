@@ -27,7 +27,7 @@ import java.util.concurrent.Semaphore;
  *       table maintenance event) of at most the feed's max event size; answers it numbered.</li>
  * </ul>
  * Credentials are checked before anything is read ({@link FeedAccess}: 401 without a token,
- * 403 with a wrong one), a body over the max event size is refused with 413 from its
+ * 403 with a wrong one; a scoped token reads only the events of its tables), a body over the max event size is refused with 413 from its
  * Content-Length or while it is read, and bad input gets a 400; every refusal has a JSON
  * {@code {"error": ...}} body. Followers hold a thread each, so their number is bounded; beyond
  * it the answer is 503.
@@ -65,7 +65,7 @@ public final class ChangeFeedHttpHandler implements HttpHandler {
     // every answer, errors included, is written before the exchange closes
     try (exchange) {
       switch (exchange.getRequestMethod()) {
-        case "GET" -> guarded(exchange, FeedAccess.Need.READ, "read events");
+        case "GET" -> guarded(exchange, FeedAccess.Need.EVENTS, "read events");
         case "POST" -> guarded(exchange, FeedAccess.Need.PUBLISH, "publish events");
         default -> error(exchange, 405, "Cannot " + exchange.getRequestMethod()
             + " /events: use GET or POST");
@@ -77,7 +77,7 @@ public final class ChangeFeedHttpHandler implements HttpHandler {
       throws IOException {
     FeedAccess.Decision decision =
         access.check(need, exchange.getRequestHeaders().getFirst("Authorization"));
-    if (decision != FeedAccess.Decision.ALLOWED) {
+    if (!decision.allowed()) {
       if (decision == FeedAccess.Decision.MISSING) {
         exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer");
       }
@@ -85,8 +85,8 @@ public final class ChangeFeedHttpHandler implements HttpHandler {
       return;
     }
     try {
-      if (need == FeedAccess.Need.READ) {
-        get(exchange);
+      if (need == FeedAccess.Need.EVENTS) {
+        get(exchange, decision);
       } else {
         post(exchange);
       }
@@ -146,8 +146,9 @@ public final class ChangeFeedHttpHandler implements HttpHandler {
     }
   }
 
-  private void get(HttpExchange exchange) throws IOException {
-    FeedQuery query = FeedQuery.parse(exchange.getRequestURI().getRawQuery());
+  private void get(HttpExchange exchange, FeedAccess.Decision decision) throws IOException {
+    FeedQuery parsed = FeedQuery.parse(exchange.getRequestURI().getRawQuery());
+    FeedQuery query = decision.scope().map(parsed::within).orElse(parsed);
     if (query.follow() && !followers.tryAcquire()) {
       error(exchange, 503, "Cannot follow events: too many followers; retry later");
       return;

@@ -1,5 +1,6 @@
 package io.verglas.events.feed;
 
+import io.verglas.access.TableScope;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -17,6 +18,11 @@ public record FeedQuery(long from, EventFilter filter, boolean follow) {
     return new FeedQuery(sequence(query.getOrDefault("from", "1")),
         new EventFilter(query.get("table"), query.get("namespace")),
         flag(query.getOrDefault("follow", "false")));
+  }
+
+  /** This query, answered with only the events of the tables {@code scope} may read. */
+  public FeedQuery within(TableScope scope) {
+    return new FeedQuery(from, filter.within(scope), follow);
   }
 
   private static long sequence(String value) {

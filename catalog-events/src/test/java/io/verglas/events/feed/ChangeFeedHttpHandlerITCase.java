@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
+import io.verglas.access.ScopedTokens;
+import io.verglas.access.TableScope;
 import io.verglas.events.FeedEventParser;
+import io.verglas.table.TableIdentifiers;
 import io.verglas.events.TestingEvents;
 import java.io.ByteArrayInputStream;
 import java.net.InetSocketAddress;
@@ -14,7 +17,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterEach;
@@ -26,6 +34,8 @@ class ChangeFeedHttpHandlerITCase {
   private static final String PUBLISH = "publish-token";
   private static final String READ = "read-token";
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ScopedTokens SCOPED = new ScopedTokens(
+      "scoped-token-key-of-the-feed-tests!!", Clock.systemUTC());
 
   @TempDir Path dir;
   private final HttpClient client = HttpClient.newHttpClient();
@@ -38,7 +48,8 @@ class ChangeFeedHttpHandlerITCase {
     feed = new ChangeFeed(dir.resolve("feed.jsonl"), new FeedBounds(100, 1 << 20, 4_096));
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     server.createContext("/events", new ChangeFeedHttpHandler(feed,
-        FeedAccess.tokens(PUBLISH, READ, publicReads), 2, Duration.ofMillis(200)));
+        FeedAccess.tokens(PUBLISH, READ, publicReads).withScopedTokens(SCOPED), 2,
+        Duration.ofMillis(200)));
     executor = Executors.newFixedThreadPool(4);
     server.setExecutor(executor);
     server.start();
@@ -113,6 +124,41 @@ class ChangeFeedHttpHandlerITCase {
     assertThat(get("", null).statusCode()).isEqualTo(200);
     assertError(post(FeedEventParser.toJson(TestingEvents.commit("a.t", 1)), READ), 403,
         "Cannot publish events");
+  }
+
+  @Test
+  void aScopedTokenReadsOnlyTheEventsOfItsTablesAndPublishesNothing() throws Exception {
+    start(false);
+    for (String table : List.of("shop.orders", "shop.`orders.v2`", "shop.orders.v2", "hr.pay")) {
+      assertThat(post(FeedEventParser.toJson(TestingEvents.commit(table, 1)), PUBLISH)
+          .statusCode()).isEqualTo(200);
+    }
+    String token = SCOPED.mint(new TableScope("hourly/run-1", Instant.now().plusSeconds(60),
+        Set.of(TableIdentifiers.identifier("shop.orders")),
+        Set.of(TableIdentifiers.identifier("shop.`orders.v2`"))));
+
+    assertThat(tables(get("", token))).containsExactly("shop.orders", "shop.`orders.v2`");
+    assertThat(tables(get("?table=hr.pay", token))).isEmpty();
+    assertThat(tables(get("", READ))).hasSize(4);
+    assertError(post(FeedEventParser.toJson(TestingEvents.commit("shop.orders", 2)), token), 403,
+        "Cannot publish events: a scoped token reads only the events of its tables");
+    String expired = SCOPED.mint(new TableScope("hourly/run-0", Instant.now().minusSeconds(1),
+        Set.of(TableIdentifiers.identifier("shop.orders")), Set.of()));
+    assertError(get("", expired), 403, "Cannot read events: Invalid scoped token: token for "
+        + "hourly/run-0 expired at ");
+    assertThat(feed.lastSequence()).isEqualTo(4);
+  }
+
+  /** The tables of the events of an NDJSON answer, in order. */
+  private static List<String> tables(HttpResponse<String> response) throws Exception {
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    List<String> tables = new ArrayList<>();
+    for (String line : response.body().split("\n")) {
+      if (!line.isBlank()) {
+        tables.add(FeedEventParser.fromJson(line).subject());
+      }
+    }
+    return tables;
   }
 
   private HttpResponse<String> get(String query, String token) throws Exception {

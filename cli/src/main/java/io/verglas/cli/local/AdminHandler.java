@@ -18,6 +18,7 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.verglas.events.FeedEventParser;
 import io.verglas.events.feed.ChangeFeed;
+import io.verglas.events.feed.FeedAccess;
 import io.verglas.events.feed.FeedQuery;
 import io.verglas.events.feed.FeedStreamer;
 import java.io.IOException;
@@ -46,10 +47,12 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   private final FeedStreamer streamer;
   private final AdminWorkers workers;
   private final AdminWebhooks webhooks;
+  private final FeedAccess access;
   private boolean busy;
 
   AdminHandler(AdminPages pages, ChangeFeed feed, FeedStreamer streamer, AdminWorkers workers,
-      AdminWebhooks webhooks) {
+      AdminWebhooks webhooks, FeedAccess access) {
+    this.access = access;
     this.pages = pages;
     this.maintenance = new TablePageHandler(pages.maintenance());
     this.heat = new TablePageHandler(pages.heat());
@@ -72,7 +75,7 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     AdminRoute route = AdminRoute.find(uri.path(), request.method()).orElseThrow(); // gated
     boolean keepAlive = HttpUtil.isKeepAlive(request);
     if (route == AdminRoute.READ_EVENTS) {
-      readEvents(ctx, uri, keepAlive);
+      readEvents(ctx, uri, request.headers().get(HttpHeaderNames.AUTHORIZATION), keepAlive);
       return;
     }
     if (route == AdminRoute.WEBHOOK) {
@@ -134,10 +137,22 @@ final class AdminHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     }
   }
 
-  private void readEvents(ChannelHandlerContext ctx, QueryStringDecoder uri, boolean keepAlive) {
+  /**
+   * Streams the events asked for; a scoped token's only those of its tables (its decision is
+   * taken again here, where the query is, after the gate let the request in).
+   */
+  private void readEvents(ChannelHandlerContext ctx, QueryStringDecoder uri, String authorization,
+      boolean keepAlive) {
+    FeedAccess.Decision decision = access.check(FeedAccess.Need.EVENTS, authorization);
+    if (!decision.allowed()) { // a scoped token that expired since the gate
+      respond(ctx, AdminResponses.error(HttpResponseStatus.valueOf(decision.status()),
+          "Cannot read events: " + decision.reason()), keepAlive);
+      return;
+    }
     FeedQuery query;
     try {
-      query = FeedQuery.parse(uri.rawQuery());
+      FeedQuery parsed = FeedQuery.parse(uri.rawQuery());
+      query = decision.scope().map(parsed::within).orElse(parsed);
     } catch (IllegalArgumentException e) {
       respond(ctx, AdminResponses.error(HttpResponseStatus.BAD_REQUEST, e.getMessage()),
           keepAlive);

@@ -17,7 +17,7 @@ enum AdminRoute {
   STATS("/stats", HttpMethod.GET, FeedAccess.Need.READ),
   MAINTENANCE("/maintenance", HttpMethod.GET, FeedAccess.Need.READ),
   HEAT("/heat", HttpMethod.GET, FeedAccess.Need.READ),
-  READ_EVENTS("/events", HttpMethod.GET, FeedAccess.Need.READ),
+  READ_EVENTS("/events", HttpMethod.GET, FeedAccess.Need.EVENTS),
   PUBLISH_EVENT("/events", HttpMethod.POST, FeedAccess.Need.PUBLISH),
   // every path under the prefix; the webhook endpoint authenticates (admin token or signature)
   WEBHOOK(WebhookEndpoint.PREFIX, HttpMethod.POST, FeedAccess.Need.NONE);

@@ -60,6 +60,6 @@ final class AdminServerInitializer extends ChannelInitializer<SocketChannel> {
         .addLast("gate", new RequestGate(access, maxBody, webhooks))
         .addLast("aggregate", new HttpObjectAggregator(
             Math.max(maxBody, webhooks.settings().maxBodyBytes()))) // the gate bounds each route
-        .addLast("admin", new AdminHandler(pages, feed, streamer, workers, webhooks));
+        .addLast("admin", new AdminHandler(pages, feed, streamer, workers, webhooks, access));
   }
 }

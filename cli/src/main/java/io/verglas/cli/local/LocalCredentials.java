@@ -18,14 +18,17 @@ import java.util.function.Function;
  * /events}; it reads too, as the jobs that publish also follow the feed), and the bearer
  * {@code catalogToken} of the cache node's Iceberg REST catalog ({@code /catalog}), and the S3
  * key pair of the stack's own jobs ({@code jobAccessKey}, {@code jobSecretKey}: a background key
- * of the cache node, whose reads record no heat and admit nothing). Generated at the
+ * of the cache node, whose reads record no heat and admit nothing), and the key
+ * ({@code scopedTokenKey}) the worker harness mints each run's scoped token with and the
+ * servers verify them with (kept, so a restarted stack still accepts the tokens of runs in
+ * flight). Generated at the
  * first start and kept in the data directory (owner-only), so a restarted stack keeps serving
  * the clients that were configured against it. A file from an earlier version gets the
  * secrets it lacks added; those it has are kept, as are keys this version does not know.
  */
 public record LocalCredentials(String accessKey, String secretKey, String flightToken,
     String adminToken, String eventsToken, String catalogToken, String jobAccessKey,
-    String jobSecretKey) {
+    String jobSecretKey, String scopedTokenKey) {
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
   public static LocalCredentials loadOrCreate(Path file) {
@@ -39,7 +42,8 @@ public record LocalCredentials(String accessKey, String secretKey, String flight
           | fill(stored, "eventsToken", r -> hex(r, 24), random)
           | fill(stored, "catalogToken", r -> hex(r, 24), random)
           | fill(stored, "jobAccessKey", r -> "VGJOB" + hex(r, 8).toUpperCase(), random)
-          | fill(stored, "jobSecretKey", r -> hex(r, 20), random);
+          | fill(stored, "jobSecretKey", r -> hex(r, 20), random)
+          | fill(stored, "scopedTokenKey", r -> hex(r, 32), random);
       if (added) {
         write(file, stored);
       }
@@ -47,7 +51,7 @@ public record LocalCredentials(String accessKey, String secretKey, String flight
           stored.get("secretKey").asText(), stored.get("flightToken").asText(),
           stored.get("adminToken").asText(), stored.get("eventsToken").asText(),
           stored.get("catalogToken").asText(), stored.get("jobAccessKey").asText(),
-          stored.get("jobSecretKey").asText());
+          stored.get("jobSecretKey").asText(), stored.get("scopedTokenKey").asText());
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot load or create credentials in " + file, e);
     }

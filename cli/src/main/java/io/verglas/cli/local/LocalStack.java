@@ -21,6 +21,8 @@ import io.verglas.cli.status.StatusReport;
 import io.verglas.events.CatalogEvent;
 import io.verglas.events.FeedEvent;
 import io.verglas.events.feed.ChangeFeed;
+import io.verglas.access.BearerTokens;
+import io.verglas.access.ScopedTokens;
 import io.verglas.events.feed.FeedAccess;
 import io.verglas.ingest.IngestServer;
 import io.verglas.ingest.metrics.PrometheusText;
@@ -44,6 +46,7 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -99,6 +102,7 @@ public final class LocalStack implements AutoCloseable {
   /** The long-lived components by process name, for what each retains ({@link #components()}). */
   private final Map<String, Object> components = new LinkedHashMap<>();
   private EndpointsFile endpoints;
+  private ScopedTokens scopedTokens;
   private LocalWorkers workers;
   private Supplier<String> materializerStatus = () -> "unknown";
   private Supplier<String> maintenanceStatus = () -> "unknown";
@@ -127,6 +131,7 @@ public final class LocalStack implements AutoCloseable {
   private void startAll() {
     createDirectories();
     LocalCredentials credentials = LocalCredentials.loadOrCreate(config.credentialsFile());
+    scopedTokens = new ScopedTokens(credentials.scopedTokenKey(), Clock.systemUTC());
 
     // The feed and the admin endpoint come first: the cache node follows the feed from its
     // start. What the admin pages show of parts started later is read when a page is asked for.
@@ -134,7 +139,7 @@ public final class LocalStack implements AutoCloseable {
     started.push(feed);
     // the jobs publish with the events token, which reads too; operators read with the admin one
     FeedAccess access = FeedAccess.tokens(credentials.eventsToken(), credentials.adminToken(),
-        adminConfig.publicReads());
+        adminConfig.publicReads()).withScopedTokens(scopedTokens);
     AtomicReference<CacheNode> cacheNode = new AtomicReference<>();
     AtomicReference<Catalog> catalogRef = new AtomicReference<>();
     AtomicReference<CatalogProxy> restCatalog = new AtomicReference<>();
@@ -161,7 +166,7 @@ public final class LocalStack implements AutoCloseable {
     started.push(vectorIndexing);
     QueryEndpoint queries = new QueryEndpoint(new QueryService(catalogRef::get, QueryLimits.defaults(),
         VectorSearcher.builder().build()),
-        credentials.catalogToken(), QUERY_THREADS, QUERY_QUEUE);
+        new BearerTokens(credentials.catalogToken(), scopedTokens), QUERY_THREADS, QUERY_QUEUE);
     started.push(queries);
     LocalCluster cluster = LocalCluster.plan(config, credentials);
     Origin origin = openOrigin();
@@ -267,7 +272,8 @@ public final class LocalStack implements AutoCloseable {
         nodes.stream().map(CacheNode::endpoint).toList(), null);
     // last: the workers' runs use every part above
     LocalWorkers localWorkers =
-        LocalWorkers.start(config, endpoints, webhooks, () -> feed.lastSequence() + 1);
+        LocalWorkers.start(config, endpoints, scopedTokens, webhooks,
+            () -> feed.lastSequence() + 1);
     started.push(localWorkers);
     workersRef.set(localWorkers);
     workers = localWorkers;
@@ -380,6 +386,7 @@ public final class LocalStack implements AutoCloseable {
           .walLayout(WalLayout.defaults())
           .streamId(STREAM_ID)
           .token(credentials.flightToken())
+          .scopedTokens(scopedTokens)
           .build()
           .start();
     } catch (IOException e) {
@@ -542,6 +549,11 @@ public final class LocalStack implements AutoCloseable {
 
   public EndpointsFile endpoints() {
     return endpoints;
+  }
+
+  /** Mints and verifies this stack's scoped tokens (its key is in the credentials file). */
+  ScopedTokens scopedTokens() {
+    return scopedTokens;
   }
 
   public LocalConfig config() {

@@ -1,5 +1,6 @@
 package io.verglas.cli.local;
 
+import io.verglas.access.ScopedTokens;
 import io.verglas.events.CatalogEvent;
 import io.verglas.events.FeedEvent;
 import io.verglas.sdk.VerglasClient;
@@ -72,10 +73,11 @@ final class LocalWorkers implements AutoCloseable {
    * Starts the scheduler if the database is reachable; else workers are off, with the reason.
    *
    * @param webhooks the admin port's webhook route, served from here on (or told why not)
+   * @param tokens mints each run's scoped token (see {@link WorkerHarness})
    * @param feedEnd the change feed's position after its last event
    */
-  static LocalWorkers start(LocalConfig config, EndpointsFile endpoints, AdminWebhooks webhooks,
-      LongSupplier feedEnd) {
+  static LocalWorkers start(LocalConfig config, EndpointsFile endpoints, ScopedTokens tokens,
+      AdminWebhooks webhooks, LongSupplier feedEnd) {
     if (config.workersJdbcUrl() == null) {
       return off("off (local.workers-jdbc-url is none)", webhooks);
     }
@@ -88,7 +90,7 @@ final class LocalWorkers implements AutoCloseable {
     }
     List<AutoCloseable> parts = new ArrayList<>();
     WorkerEndpoints stack = endpoints.workerEndpoints(COMMIT_TIMEOUT);
-    WorkerHarness harness = new WorkerHarness(stack, HarnessSettings.defaults());
+    WorkerHarness harness = new WorkerHarness(stack, HarnessSettings.defaults(), tokens);
     parts.add(harness);
     VerglasClient client = stack.client();
     parts.add(client);

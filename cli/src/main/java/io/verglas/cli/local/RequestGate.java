@@ -80,7 +80,7 @@ final class RequestGate extends ChannelInboundHandlerAdapter {
     }
     FeedAccess.Decision decision =
         access.check(route.get().need(), head.headers().get(HttpHeaderNames.AUTHORIZATION));
-    if (decision != FeedAccess.Decision.ALLOWED) {
+    if (!decision.allowed()) {
       return Optional.of(unauthorized(head, path, decision));
     }
     if (route.get() == AdminRoute.WEBHOOK) {

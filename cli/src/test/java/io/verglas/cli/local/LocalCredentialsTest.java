@@ -21,13 +21,14 @@ class LocalCredentialsTest {
 
     assertThat(List.of(created.accessKey(), created.secretKey(), created.flightToken(),
         created.adminToken(), created.eventsToken(), created.catalogToken(), created.jobAccessKey(),
-        created.jobSecretKey())).doesNotHaveDuplicates()
+        created.jobSecretKey(), created.scopedTokenKey())).doesNotHaveDuplicates()
         .allSatisfy(secret -> assertThat(secret).hasSizeGreaterThanOrEqualTo(20));
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
         .isEqualTo("rw-------");
     assertThat(LocalCredentials.loadOrCreate(file)).isEqualTo(created);
     assertThat(created.toString()).doesNotContain(created.secretKey(), created.eventsToken(),
-        created.jobSecretKey());
+        created.jobSecretKey(), created.scopedTokenKey());
+    assertThat(created.scopedTokenKey()).hasSize(64); // 256 bits: a full HMAC-SHA256 key
   }
 
   @Test
@@ -46,6 +47,7 @@ class LocalCredentialsTest {
     assertThat(upgraded.eventsToken()).hasSize(48);
     assertThat(upgraded.jobAccessKey()).startsWith("VGJOB").isNotEqualTo(upgraded.accessKey());
     assertThat(upgraded.jobSecretKey()).hasSize(40);
+    assertThat(upgraded.scopedTokenKey()).hasSize(64);
     JsonNode stored = new ObjectMapper().readTree(file.toFile());
     assertThat(stored.path("adminToken").asText()).isEqualTo(upgraded.adminToken());
     assertThat(stored.path("eventsToken").asText()).isEqualTo(upgraded.eventsToken());

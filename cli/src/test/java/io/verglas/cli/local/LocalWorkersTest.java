@@ -22,7 +22,8 @@ class LocalWorkersTest {
     String url = "jdbc:postgresql://127.0.0.1:1/test?user=postgres&connectTimeout=2";
     AdminWebhooks webhooks = new AdminWebhooks(WebhookSettings.builder().build());
     try (LocalWorkers workers = LocalWorkers.start(
-        LocalConfig.builder().dataDir(dir).workersJdbcUrl(url).build(), null, webhooks, () -> 1)) {
+        LocalConfig.builder().dataDir(dir).workersJdbcUrl(url).build(), null, null, webhooks,
+        () -> 1)) {
       assertThat(workers.status()).startsWith("off: cannot reach the scheduler's PostgreSQL at "
           + url + " (").endsWith("); deploy, trigger and runs need it");
       assertThat(workers.database()).isEmpty();
@@ -38,7 +39,7 @@ class LocalWorkersTest {
   @Test
   void noneTurnsWorkersOff() {
     try (LocalWorkers workers = LocalWorkers.start(
-        LocalConfig.builder().dataDir(dir).workersJdbcUrl("none").build(), null,
+        LocalConfig.builder().dataDir(dir).workersJdbcUrl("none").build(), null, null,
         new AdminWebhooks(WebhookSettings.builder().build()), () -> 1)) {
       assertThat(workers.status()).isEqualTo("off (local.workers-jdbc-url is none)");
     }

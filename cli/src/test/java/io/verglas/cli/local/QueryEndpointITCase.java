@@ -1,5 +1,9 @@
 package io.verglas.cli.local;
 
+import io.verglas.access.ScopedTokens;
+import io.verglas.access.TableScope;
+import java.time.Instant;
+import java.util.Set;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -94,6 +98,7 @@ class QueryEndpointITCase {
         "unknown column price");
     HttpResponse<String> anonymous = post(endpoints, "{}", null);
     assertThat(anonymous.statusCode()).isEqualTo(401);
+    assertScopedTokensQueryOnlyTheirTables(endpoints, stack.scopedTokens());
     assertTheSdkVerbsAgree(endpoints, all.get("snapshot").asLong());
     assertCommitsGetTheirVectorIndex(endpoints);
   }
@@ -203,6 +208,50 @@ class QueryEndpointITCase {
         writer.write(batch).join();
       }
     }
+  }
+
+  /** A scoped token queries the tables it may read and no other; an expired one nothing. */
+  private static void assertScopedTokensQueryOnlyTheirTables(EndpointsFile endpoints,
+      ScopedTokens tokens) throws Exception {
+    String token = tokens.mint(new TableScope("reader/run-1", Instant.now().plusSeconds(60),
+        Set.of(TestingOrders.ORDERS), Set.of()));
+    HttpResponse<String> granted = post(endpoints,
+        "{\"kind\":\"lookup\",\"table\":\"shop.orders\",\"keys\":[5]}", token);
+    assertThat(granted.statusCode()).as(granted.body()).isEqualTo(200);
+    assertThat(JSON.readTree(granted.body()).get("rows")).hasSize(1);
+    for (String json : List.of("{\"kind\":\"scan\",\"table\":\"shop.links\"}",
+        "{\"kind\":\"traverse\",\"table\":\"shop.links\",\"seeds\":[0],\"depth\":1}",
+        "{\"kind\":\"snapshot\",\"table\":\"shop.links\"}")) {
+      HttpResponse<String> refused = post(endpoints, json, token);
+      assertThat(refused.statusCode()).as(json).isEqualTo(403);
+      assertThat(JSON.readTree(refused.body()).at("/error/message").asText()).isEqualTo(
+          "Cannot read table shop.links: token for reader/run-1 grants reads only on [shop.orders]");
+    }
+    String expired = tokens.mint(new TableScope("reader/run-0", Instant.now().minusSeconds(1),
+        Set.of(TestingOrders.ORDERS), Set.of()));
+    HttpResponse<String> late = post(endpoints,
+        "{\"kind\":\"lookup\",\"table\":\"shop.orders\",\"keys\":[5]}", expired);
+    assertThat(late.statusCode()).isEqualTo(403);
+    assertThat(JSON.readTree(late.body()).at("/error/message").asText())
+        .startsWith("Cannot run a query: Invalid scoped token: token for reader/run-0 expired at ");
+
+    // the admin port: the events of its tables, and nothing else
+    HttpResponse<String> events = adminGet(endpoints.eventsUri() + "?from=1", token);
+    assertThat(events.statusCode()).as(events.body()).isEqualTo(200);
+    Set<String> subjects = new java.util.TreeSet<>();
+    for (String line : events.body().split("\n")) {
+      if (!line.isBlank()) {
+        subjects.add(JSON.readTree(line).get("subject").asText());
+      }
+    }
+    assertThat(subjects).containsExactly("shop.orders");
+    assertThat(adminGet(endpoints.adminUri() + "/stats", token).statusCode()).isEqualTo(403);
+  }
+
+  private static HttpResponse<String> adminGet(String uri, String token) throws Exception {
+    return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(uri))
+        .header("Authorization", "Bearer " + token).GET().build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   private static JsonNode query(EndpointsFile endpoints, String json) throws Exception {

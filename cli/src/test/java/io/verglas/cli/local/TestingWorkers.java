@@ -44,6 +44,21 @@ public final class TestingWorkers {
   }
 
   /**
+   * Commits one row to config {@code target} with the client its context holds, past the
+   * context's grant checks, as a worker that builds a client of its own would.
+   */
+  public static final class Bypass implements Worker {
+    @Override
+    public void handle(WorkerContext ctx) throws ReflectiveOperationException {
+      java.lang.reflect.Field field = ctx.getClass().getDeclaredField("client");
+      field.setAccessible(true);
+      io.verglas.sdk.VerglasClient client = (io.verglas.sdk.VerglasClient) field.get(ctx);
+      client.table(ctx.config().get("target"))
+          .commit(List.of(Map.of("trigger", ctx.trigger().getId(), "batch", 0, "n", 0)), "bypass");
+    }
+  }
+
+  /**
    * Publishes config {@code count} messages ({@code m0}, ...) to queue config {@code queue},
    * consumes them in group {@code relay}, logs them with their keys and, when it has an output
    * {@code out}, commits one row per message to it; then, when config {@code trespass} is

@@ -84,7 +84,7 @@ class WorkerHarnessITCase {
   static void start() {
     endpoints = local.stack().endpoints().workerEndpoints(Duration.ofSeconds(60));
     client = endpoints.client();
-    harness = new WorkerHarness(endpoints, HarnessSettings.defaults());
+    harness = new WorkerHarness(endpoints, HarnessSettings.defaults(), stack.scopedTokens());
     for (String table : List.of("clean", "killed", "raw", "relayed")) {
       client.createTable(new CreateTableRequest(List.of("shop"), table, OUT, List.of(),
           PartitionSpec.unpartitioned(), Map.of()));
@@ -150,6 +150,18 @@ class WorkerHarnessITCase {
         .isInstanceOf(WorkerRunException.class)
         .hasMessageContaining("Cannot write table shop.raw: the deployment is granted only "
             + "[shop.clean] for writes");
+    assertThat(client.table("shop.raw").snapshot()).as("nothing written").isNull();
+  }
+
+  @Test
+  void writeThatBypassesTheContextIsRefusedByTheServer() {
+    Deployment bypasser = new Deployment("bypasser", null,
+        TestingWorkers.Bypass.class.getName(), Map.of("target", "shop.raw"), Map.of(),
+        DataGrants.of(List.of("shop.raw"), List.of("shop.clean")), Map.of(), Duration.ofSeconds(60));
+    assertThatThrownBy(() -> harness.run(harness.spec(bypasser, "b-1", event("b-1"), "b-1#1", 1)))
+        .isInstanceOf(WorkerRunException.class)
+        .hasMessageContaining("Cannot write table shop.raw: token for bypasser/b-1#1 grants "
+            + "writes only on [shop.clean]");
     assertThat(client.table("shop.raw").snapshot()).as("nothing written").isNull();
   }
 

@@ -3,6 +3,8 @@ package io.verglas.ingest.flight;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.verglas.access.Access;
+import io.verglas.access.BearerTokens;
 import io.verglas.ingest.metrics.IngestMetrics;
 import io.verglas.ingest.metrics.PrometheusText;
 import io.verglas.ingest.table.TableCache;
@@ -45,6 +47,11 @@ import org.apache.iceberg.catalog.TableIdentifier;
  *       (JSON) and {@code metrics} (Prometheus text)
  *   <li>DoGet → UNIMPLEMENTED: tables are read through Iceberg or the cache node
  * </ul>
+ *
+ * <p>A call with a scoped token ({@link BearerAuthenticator#access}) puts only to tables its
+ * scope grants for writes (checked before the stream's first batch is read, so nothing of a
+ * refused put reaches the WAL), sees the schemas and listing entries only of tables it may
+ * read, and may not create, alter or drop tables; a refusal is PERMISSION_DENIED.
  */
 public final class IngestFlightProducer implements FlightProducer {
   private static final List<ActionType> ACTIONS = List.of(
@@ -56,6 +63,8 @@ public final class IngestFlightProducer implements FlightProducer {
           + "{namespace, name, purge}"),
       new ActionType(IngestProtocol.ACTION_HEALTH, "Report whether this server accepts writes"),
       new ActionType(IngestProtocol.ACTION_METRICS, "This server's metrics (Prometheus text)"));
+  private static final Set<String> ADMIN_ACTIONS = Set.of(IngestProtocol.ACTION_CREATE_TABLE,
+      IngestProtocol.ACTION_ALTER_TABLE, IngestProtocol.ACTION_DROP_TABLE);
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
   private final BufferAllocator allocator;
@@ -67,10 +76,12 @@ public final class IngestFlightProducer implements FlightProducer {
   private final AlterTableAction alterTable;
   private final DropTableAction dropTable;
   private final TableListing listing;
+  private final BearerTokens tokens;
   private final Set<AckSender> activePuts = ConcurrentHashMap.newKeySet();
 
   public IngestFlightProducer(BufferAllocator allocator, Catalog catalog, TableCache tables,
-      BatchValidator validator, GroupCommitter committer, IngestMetrics metrics) {
+      BatchValidator validator, GroupCommitter committer, IngestMetrics metrics,
+      BearerTokens tokens) {
     this.allocator = allocator;
     this.tables = tables;
     this.validator = validator;
@@ -80,6 +91,7 @@ public final class IngestFlightProducer implements FlightProducer {
     this.alterTable = new AlterTableAction(catalog, tables);
     this.dropTable = new DropTableAction(catalog, tables);
     this.listing = new TableListing(catalog, tables);
+    this.tokens = tokens;
   }
 
   @Override
@@ -87,7 +99,7 @@ public final class IngestFlightProducer implements FlightProducer {
       StreamListener<PutResult> ackStream) {
     AckSender acks = new AckSender(ackStream, allocator);
     PutHandler handler = new PutHandler(stream, PutFlow.current(), acks, tables, validator,
-        committer, metrics);
+        committer, metrics, access(context));
     return () -> {
       activePuts.add(acks);
       try {
@@ -113,7 +125,7 @@ public final class IngestFlightProducer implements FlightProducer {
   @Override
   public FlightInfo getFlightInfo(CallContext context, FlightDescriptor descriptor) {
     try {
-      TableIdentifier id = TableDescriptors.identifier(descriptor);
+      TableIdentifier id = readable(context, descriptor);
       return new FlightInfo(TableSchemas.arrowSchema(tables.reload(id)), descriptor, List.of(),
           -1, -1);
     } catch (RuntimeException e) {
@@ -124,7 +136,7 @@ public final class IngestFlightProducer implements FlightProducer {
   @Override
   public SchemaResult getSchema(CallContext context, FlightDescriptor descriptor) {
     try {
-      TableIdentifier id = TableDescriptors.identifier(descriptor);
+      TableIdentifier id = readable(context, descriptor);
       return new SchemaResult(TableSchemas.arrowSchema(tables.reload(id)));
     } catch (RuntimeException e) {
       throw fail(e);
@@ -135,7 +147,7 @@ public final class IngestFlightProducer implements FlightProducer {
   public void listFlights(CallContext context, Criteria criteria,
       StreamListener<FlightInfo> listener) {
     try {
-      listing.list(criteria.getExpression(), listener);
+      listing.list(criteria.getExpression(), readable(access(context), listener));
     } catch (RuntimeException e) {
       listener.onError(fail(e));
     }
@@ -151,6 +163,9 @@ public final class IngestFlightProducer implements FlightProducer {
   public void doAction(CallContext context, Action action, StreamListener<Result> listener) {
     try {
       byte[] result;
+      if (ADMIN_ACTIONS.contains(action.getType())) {
+        access(context).checkAdmin(action.getType());
+      }
       switch (action.getType()) {
         case IngestProtocol.ACTION_CREATE_TABLE:
           result = createTable.run(action.getBody());
@@ -183,6 +198,42 @@ public final class IngestFlightProducer implements FlightProducer {
   public void listActions(CallContext context, StreamListener<ActionType> listener) {
     ACTIONS.forEach(listener::onNext);
     listener.onCompleted();
+  }
+
+  private Access access(CallContext context) {
+    return BearerAuthenticator.access(tokens, context);
+  }
+
+  private TableIdentifier readable(CallContext context, FlightDescriptor descriptor) {
+    TableIdentifier id = TableDescriptors.identifier(descriptor);
+    access(context).checkRead(id);
+    return id;
+  }
+
+  /** {@code listener} passing on only the tables {@code access} may read. */
+  private static StreamListener<FlightInfo> readable(Access access,
+      StreamListener<FlightInfo> listener) {
+    if (access.scope().isEmpty()) {
+      return listener;
+    }
+    return new StreamListener<>() {
+      @Override
+      public void onNext(FlightInfo info) {
+        if (access.mayRead(TableDescriptors.identifier(info.getDescriptor()))) {
+          listener.onNext(info);
+        }
+      }
+
+      @Override
+      public void onError(Throwable t) {
+        listener.onError(t);
+      }
+
+      @Override
+      public void onCompleted() {
+        listener.onCompleted();
+      }
+    };
   }
 
   private FlightRuntimeException fail(RuntimeException e) {

@@ -1,5 +1,6 @@
 package io.verglas.ingest.flight;
 
+import io.verglas.access.Access;
 import io.verglas.ingest.metrics.IngestMetrics;
 import io.verglas.ingest.table.IngestTable;
 import io.verglas.ingest.table.TableCache;
@@ -48,9 +49,10 @@ final class PutHandler implements Runnable {
   private final BatchValidator validator;
   private final GroupCommitter committer;
   private final IngestMetrics metrics;
+  private final Access access;
 
   PutHandler(FlightStream stream, PutFlow flow, AckSender acks, TableCache tables,
-      BatchValidator validator, GroupCommitter committer, IngestMetrics metrics) {
+      BatchValidator validator, GroupCommitter committer, IngestMetrics metrics, Access access) {
     this.stream = stream;
     this.flow = flow;
     this.acks = acks;
@@ -58,6 +60,7 @@ final class PutHandler implements Runnable {
     this.validator = validator;
     this.committer = committer;
     this.metrics = metrics;
+    this.access = access;
   }
 
   @Override
@@ -74,6 +77,7 @@ final class PutHandler implements Runnable {
 
   private void readAll() {
     TableIdentifier id = TableDescriptors.identifier(flow.read(stream::getDescriptor));
+    access.checkWrite(id); // before any batch is read: nothing of a refused put is written
     Schema schema = streamSchema(id);
     // A stream is checked against freshly loaded metadata (it may run for long; a stale cached
     // schema could let a dropped or renamed column through); later batches use the cache.

@@ -1,5 +1,6 @@
 package io.verglas.ingest.flight;
 
+import io.verglas.access.AccessDeniedException;
 import io.verglas.arrow.UnsupportedTypeException;
 import io.verglas.ingest.validation.InvalidBatchException;
 import io.verglas.ingest.validation.RejectReason;
@@ -15,6 +16,8 @@ final class Rejections {
   static RejectReason reason(Throwable failure) {
     if (failure instanceof InvalidBatchException invalid) {
       return invalid.reason();
+    } else if (failure instanceof AccessDeniedException) {
+      return RejectReason.PERMISSION_DENIED;
     } else if (failure instanceof NoSuchTableException
         || failure instanceof NoSuchNamespaceException) {
       return RejectReason.UNKNOWN_TABLE;

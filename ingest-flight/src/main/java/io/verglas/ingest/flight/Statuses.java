@@ -1,5 +1,6 @@
 package io.verglas.ingest.flight;
 
+import io.verglas.access.AccessDeniedException;
 import io.verglas.arrow.UnsupportedTypeException;
 import io.verglas.ingest.validation.InvalidBatchException;
 import io.verglas.ingest.wal.WalUnavailableException;
@@ -17,7 +18,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The one place where failures become Flight statuses, so every call answers the same failure
- * with the same code: bad input → INVALID_ARGUMENT, missing tables → NOT_FOUND, WAL trouble →
+ * with the same code: bad input → INVALID_ARGUMENT, missing tables → NOT_FOUND,
+ * a table outside a scoped token's grants → UNAUTHORIZED (gRPC PERMISSION_DENIED), WAL trouble →
  * UNAVAILABLE (retry later, elsewhere), anything unexpected → INTERNAL (and logged).
  */
 final class Statuses {
@@ -29,6 +31,8 @@ final class Statuses {
     Throwable e = unwrap(failure);
     if (e instanceof FlightRuntimeException flight) {
       return flight;
+    } else if (e instanceof AccessDeniedException) {
+      return CallStatus.UNAUTHORIZED.withDescription(e.getMessage()).toRuntimeException();
     } else if (e instanceof NoSuchTableException || e instanceof NoSuchNamespaceException) {
       return CallStatus.NOT_FOUND.withDescription(e.getMessage()).toRuntimeException();
     } else if (e instanceof org.apache.iceberg.exceptions.CommitFailedException) {

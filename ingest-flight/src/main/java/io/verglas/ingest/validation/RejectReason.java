@@ -36,6 +36,8 @@ public enum RejectReason {
   TOO_MANY_PUTS,
   /** A call without a valid bearer token. */
   UNAUTHENTICATED,
+  /** A scoped token naming a table outside its scope, or asking to administer tables. */
+  PERMISSION_DENIED,
   /** Anything else the client got wrong (bad action bodies, unknown actions). */
   OTHER;
 

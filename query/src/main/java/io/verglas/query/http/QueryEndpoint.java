@@ -4,15 +4,18 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
+import io.verglas.access.Access;
+import io.verglas.access.AccessDeniedException;
+import io.verglas.access.BearerTokens;
+import io.verglas.access.InvalidTokenException;
 import io.verglas.cache.s3.ServiceEndpoint;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import io.verglas.query.QueryException;
+import io.verglas.query.QueryRequest;
 import io.verglas.query.QueryRequestParser;
 import io.verglas.query.QueryResult;
 import io.verglas.query.QueryService;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -33,6 +36,10 @@ import org.slf4j.LoggerFactory;
  * bearer token; errors as {@code {"error": {"message", "type", "code"}}}. A scan or lookup sent
  * with {@code Accept: application/vnd.apache.arrow.stream} is answered as an Arrow IPC stream
  * instead ({@link ArrowAnswer}).
+ * The bearer token is the stack's static token or a scoped token ({@link BearerTokens}); a
+ * scoped token queries only the tables its scope grants for reading (every kind of query names
+ * one table, checked once the request is parsed and before anything is read), else 403 with the
+ * reason; an expired or forged one is refused with 403 before the body is read.
  * Queries run on a bounded pool of their own (never on the node's event loops); beyond its queue
  * a query is refused with 503 rather than waiting without bound.
  */
@@ -44,7 +51,7 @@ public final class QueryEndpoint implements ServiceEndpoint, AutoCloseable {
   private static final long MAX_BODY_BYTES = 4L << 20;
 
   private final QueryService service;
-  private final byte[] token;
+  private final BearerTokens tokens;
   private final ExecutorService pool;
   /** Arrow answers' buffers: four times the answer byte limit of every running query. */
   private final BufferAllocator arrow;
@@ -53,12 +60,9 @@ public final class QueryEndpoint implements ServiceEndpoint, AutoCloseable {
    * @param threads queries run at once
    * @param queued queries waiting beyond those; more are refused with 503
    */
-  public QueryEndpoint(QueryService service, String token, int threads, int queued) {
+  public QueryEndpoint(QueryService service, BearerTokens tokens, int threads, int queued) {
     this.service = Objects.requireNonNull(service, "service");
-    if (token == null || token.isBlank()) {
-      throw new IllegalArgumentException("Cannot serve /v1/query without a token");
-    }
-    this.token = ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
+    this.tokens = Objects.requireNonNull(tokens, "tokens");
     this.arrow = new RootAllocator(4L * threads * service.limits().maxResultBytes());
     this.pool = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.SECONDS,
         new LinkedBlockingQueue<>(queued), r -> {
@@ -84,8 +88,10 @@ public final class QueryEndpoint implements ServiceEndpoint, AutoCloseable {
     if (authorization == null) {
       return error(401, "Cannot run a query without Authorization: Bearer <token>");
     }
-    if (!MessageDigest.isEqual(token, authorization.getBytes(StandardCharsets.UTF_8))) {
-      return error(403, "Cannot run a query: the token was refused");
+    try {
+      access(headers);
+    } catch (InvalidTokenException e) {
+      return refused(e);
     }
     if (!"POST".equals(method)) {
       return error(405, "Cannot " + method + " " + PATH + ": queries are POSTed");
@@ -101,7 +107,10 @@ public final class QueryEndpoint implements ServiceEndpoint, AutoCloseable {
     }
     try {
       boolean arrowAnswer = accepts(call.headers(), ArrowAnswer.MEDIA_TYPE);
-      return CompletableFuture.supplyAsync(() -> run(call.body(), arrowAnswer), pool);
+      Access access = access(call.headers());
+      return CompletableFuture.supplyAsync(() -> run(call.body(), arrowAnswer, access), pool);
+    } catch (InvalidTokenException expired) { // since check()
+      return CompletableFuture.completedFuture(refused(expired));
     } catch (RejectedExecutionException busy) {
       return CompletableFuture.completedFuture(error(503, "Cannot run the query now: the node is"
           + " running as many queries as it queues; retry"));
@@ -113,15 +122,29 @@ public final class QueryEndpoint implements ServiceEndpoint, AutoCloseable {
     return accept != null && accept.contains(mediaType);
   }
 
-  private Reply run(byte[] body, boolean arrowAnswer) {
+  /** @throws InvalidTokenException if the Authorization header grants nothing */
+  private Access access(HttpHeaders headers) {
+    return tokens.authenticateHeader(headers.get(HttpHeaderNames.AUTHORIZATION));
+  }
+
+  private Reply refused(InvalidTokenException e) {
+    return error(403, "Cannot run a query: " + (e.reason() == InvalidTokenException.Reason.UNKNOWN
+        ? "the token was refused" : e.getMessage()));
+  }
+
+  private Reply run(byte[] body, boolean arrowAnswer, Access access) {
     try {
-      QueryResult result = service.run(QueryRequestParser.parse(body));
+      QueryRequest request = QueryRequestParser.parse(body);
+      access.checkRead(request.table());
+      QueryResult result = service.run(request);
       if (arrowAnswer) {
         return new Reply(200, ArrowAnswer.encode(result, arrow), ArrowAnswer.MEDIA_TYPE);
       }
       return new Reply(200, JSON.writeValueAsBytes(answer(result)));
     } catch (QueryException e) {
       return error(e.status(), e.getMessage());
+    } catch (AccessDeniedException e) {
+      return error(403, e.getMessage());
     } catch (JsonProcessingException e) {
       return error(500, "Cannot render the answer: " + e.getOriginalMessage());
     } catch (RuntimeException e) {

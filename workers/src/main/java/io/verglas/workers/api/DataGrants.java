@@ -11,9 +11,11 @@ import org.apache.iceberg.catalog.TableIdentifier;
  * The tables a deployment may read and write (a write grant includes reading), and the queues
  * it may publish to and consume from ({@link QueueGrants}).
  *
- * <p>Enforced where a worker reaches tables: its {@link WorkerContext}. The run's process holds
- * the stack's credentials, so a worker that builds a client of its own is not stopped by them;
- * grants scoped into the credentials themselves are for the server side.
+ * <p>Enforced where a worker reaches tables, its {@link WorkerContext}, and, for tables, by the
+ * servers too when the harness hands the run a scoped token of these grants (see
+ * {@code WorkerHarness}): then a worker that builds a client of its own is refused by Flight
+ * ingest, the query endpoint and the change feed. Queue grants are enforced in the context
+ * only (the run holds the queues' bucket credentials).
  */
 public record DataGrants(Set<TableIdentifier> reads, Set<TableIdentifier> writes,
     QueueGrants queues) {

@@ -23,6 +23,11 @@ public record RunSpec(Deployment deployment, String identity, CloudEvent event, 
     return new RunSpec(deployment.withSecrets(values), identity, event, runId, attempt, endpoints);
   }
 
+  /** This run reaching the stack through {@code value}. */
+  RunSpec withEndpoints(WorkerEndpoints value) {
+    return new RunSpec(deployment, identity, event, runId, attempt, value);
+  }
+
   /** The key of this run's {@code ordinal}-th commit: the same in every run of the trigger. */
   public String commitKey(int ordinal) {
     return CommitKeys.commit(deployment.name(), identity, ordinal);

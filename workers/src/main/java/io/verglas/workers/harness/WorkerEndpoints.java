@@ -29,6 +29,15 @@ public record WorkerEndpoints(URI flight, String flightToken, URI query, String 
     this(flight, flightToken, query, queryToken, events, eventsToken, commitTimeout, null);
   }
 
+  /**
+   * These endpoints with {@code token} for Flight, the query endpoint and the change feed: what a
+   * run's process gets instead of the stack's tokens (a scoped token of its grants).
+   */
+  public WorkerEndpoints withToken(String token) {
+    return new WorkerEndpoints(flight, token, query, token, events, events == null ? null : token,
+        commitTimeout, queues);
+  }
+
   /** These endpoints with {@code value} as the queues' object store. */
   public WorkerEndpoints withQueues(ObjectStoreEndpoint value) {
     return new WorkerEndpoints(flight, flightToken, query, queryToken, events, eventsToken,

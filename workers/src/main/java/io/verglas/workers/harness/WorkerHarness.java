@@ -1,11 +1,14 @@
 package io.verglas.workers.harness;
 
 import io.cloudevents.CloudEvent;
+import io.verglas.access.ScopedTokens;
+import io.verglas.access.TableScope;
 import io.verglas.sdk.VerglasClient;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -32,17 +35,42 @@ import java.util.concurrent.TimeUnit;
  * log messages (bounded), then end (with the rows committed) or error (the worker's failure, a
  * timeout, or a process that died without saying why).
  *
+ * <p>Credentials: with a token minter ({@link #WorkerHarness(WorkerEndpoints, HarnessSettings,
+ * ScopedTokens)}) the run's process never sees the stack's tokens: the harness mints it a
+ * scoped token of the deployment's data grants (subject {@code <deployment>/<run id>}, expiring
+ * {@link #TOKEN_MARGIN} after the run's timeout, when the process is dead anyway) and hands it
+ * over as the Flight, query and change feed token, so the servers refuse a table outside the
+ * grants even to a worker that bypasses its {@link io.verglas.workers.api.WorkerContext}.
+ * Queue credentials (the object store's keys) are handed over as they are: queue grants are
+ * enforced in the context only. Without a minter the process gets the stack's tokens. The
+ * harness itself (the run logs) keeps the stack's tokens.
+ *
  * <p>Threads: the caller's thread waits for the process; two daemon threads per run read its
  * output and standard error. One harness serves concurrent runs.
  */
 public final class WorkerHarness implements AutoCloseable {
+  /** How long a run's token outlives the run's timeout: process start and the last confirmation. */
+  public static final Duration TOKEN_MARGIN = Duration.ofMinutes(1);
   private final WorkerEndpoints endpoints;
+  private final ScopedTokens tokens;
   private final HarnessSettings settings;
   private final VerglasClient client;
   private final RunLog logs;
 
+  /** A harness handing runs the stack's own tokens. */
   public WorkerHarness(WorkerEndpoints endpoints, HarnessSettings settings) {
+    this(endpoints, settings, null);
+  }
+
+  /**
+   * A harness handing each run a scoped token of its deployment's grants.
+   *
+   * @param tokens mints the runs' tokens with the key the stack's servers verify them with, or
+   *     null to hand runs the stack's own tokens
+   */
+  public WorkerHarness(WorkerEndpoints endpoints, HarnessSettings settings, ScopedTokens tokens) {
     this.endpoints = endpoints;
+    this.tokens = tokens;
     this.settings = settings;
     this.client = endpoints.client();
     this.logs = new RunLog(client);
@@ -85,7 +113,7 @@ public final class WorkerHarness implements AutoCloseable {
     try (RunLog.Writer log = logs.open(spec)) {
       log.append(RunEvent.start(settings.clock().instant(), "attempt " + spec.attempt()
           + " of " + spec.identity()));
-      return run(withSecrets(spec, secrets, log), observer, log);
+      return run(scoped(withSecrets(spec, secrets, log), log), observer, log);
     }
   }
 
@@ -94,12 +122,35 @@ public final class WorkerHarness implements AutoCloseable {
     try {
       return spec.withSecrets(secrets.read());
     } catch (SecretUnavailableException e) {
-      String message = "Cannot run deployment " + spec.deployment().name() + " for "
-          + spec.identity() + ": " + e.getMessage();
-      log.append(RunEvent.error(settings.clock().instant(), message)
-          .truncated(settings.maxMessageChars()));
-      throw new WorkerRunException(message, false);
+      throw refused(spec, log, e.getMessage());
     }
+  }
+
+  /** {@code spec} with a scoped token of its grants in place of the stack's tokens. */
+  private RunSpec scoped(RunSpec spec, RunLog.Writer log) throws WorkerRunException {
+    if (tokens == null) {
+      return spec;
+    }
+    Deployment deployment = spec.deployment();
+    String subject = deployment.name() + "/" + spec.runId();
+    try {
+      TableScope scope = new TableScope(
+          subject.substring(0, Math.min(subject.length(), TableScope.MAX_SUBJECT_CHARS)),
+          settings.clock().instant().plus(deployment.timeout()).plus(TOKEN_MARGIN),
+          deployment.grants().reads(), deployment.grants().writes());
+      return spec.withEndpoints(spec.endpoints().withToken(tokens.mint(scope)));
+    } catch (IllegalArgumentException e) { // a scope too large for a token
+      throw refused(spec, log, e.getMessage());
+    }
+  }
+
+  /** The failure of a run that could not start for {@code reason}, logged as its error. */
+  private WorkerRunException refused(RunSpec spec, RunLog.Writer log, String reason) {
+    String message = "Cannot run deployment " + spec.deployment().name() + " for "
+        + spec.identity() + ": " + reason;
+    log.append(RunEvent.error(settings.clock().instant(), message)
+        .truncated(settings.maxMessageChars()));
+    return new WorkerRunException(message, false);
   }
 
   private RunResult run(RunSpec spec, RunObserver observer, RunLog.Writer log)

@@ -1,0 +1,131 @@
+package io.verglas.access;
+
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.time.Clock;
+import java.util.Base64;
+import java.util.Objects;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * Mints and verifies scoped tokens: bearer tokens that carry their own {@link TableScope},
+ * signed with a key the minter and the servers share, so a server checks one without asking
+ * anyone.
+ *
+ * <p>Design. Format {@code vgs1.<claims>.<mac>}: {@code vgs1} names the version (a later format
+ * gets another prefix, and this build refuses it as malformed rather than guessing),
+ * {@code claims} is the base64url (unpadded) JSON of {@link TableScopeParser}, {@code mac} the
+ * base64url HMAC-SHA256 of {@code vgs1.<claims>} under the key. The static tokens of a stack are
+ * hex or other text without this prefix, so a server tells the two kinds apart by the prefix
+ * alone ({@link #isScoped}). The signature is checked (in constant time) before the claims are
+ * parsed, so nothing of an unsigned token is interpreted; expiry is checked last, against the
+ * injected clock. A token is at most {@link #MAX_TOKEN_CHARS} characters: it travels in a header
+ * (gRPC's default metadata limit is 8 KiB), so minting a scope that does not fit fails rather
+ * than handing out a token no server can receive. Revocation is by expiry only (or by changing
+ * the key, which revokes every token); keep expiries short.
+ */
+public final class ScopedTokens {
+  public static final String PREFIX = "vgs1.";
+  /** The environment variable standalone servers read the key from (never an argument). */
+  public static final String KEY_ENV = "VERGLAS_SCOPED_TOKEN_KEY";
+  /** Characters of key text a minter needs (32 characters: 256 bits when they are random hex). */
+  public static final int MIN_KEY_CHARS = 32;
+  public static final int MAX_TOKEN_CHARS = 6 * 1024;
+  private static final String ALGORITHM = "HmacSHA256";
+  private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
+  private static final Base64.Decoder DECODER = Base64.getUrlDecoder();
+
+  private final SecretKeySpec key;
+  private final Clock clock;
+
+  /** Tokens signed with {@code key} (text of at least {@value #MIN_KEY_CHARS} characters). */
+  public ScopedTokens(String key, Clock clock) {
+    if (key == null || key.isBlank() || key.length() < MIN_KEY_CHARS) {
+      throw new IllegalArgumentException("Invalid scoped token key: it needs at least "
+          + MIN_KEY_CHARS + " characters, got " + (key == null ? 0 : key.length()));
+    }
+    this.key = new SecretKeySpec(key.getBytes(StandardCharsets.UTF_8), ALGORITHM);
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /** Whether {@code token} has the form of a scoped token (of any version this build knows). */
+  public static boolean isScoped(String token) {
+    return token != null && token.startsWith(PREFIX);
+  }
+
+  public String mint(TableScope scope) {
+    String signed = PREFIX + ENCODER.encodeToString(
+        TableScopeParser.toJson(scope).getBytes(StandardCharsets.UTF_8));
+    String token = signed + "." + ENCODER.encodeToString(mac(signed));
+    if (token.length() > MAX_TOKEN_CHARS) {
+      throw new IllegalArgumentException("Cannot mint a token for " + scope.subject() + ": its "
+          + (scope.reads().size()) + " tables make " + token.length() + " characters, over "
+          + MAX_TOKEN_CHARS + " (tokens travel in a request header)");
+    }
+    return token;
+  }
+
+  /**
+   * The scope of {@code token}.
+   *
+   * @throws InvalidTokenException if it is malformed, not signed with this key, or expired
+   */
+  public TableScope verify(String token) {
+    if (!isScoped(token) || token.length() > MAX_TOKEN_CHARS) {
+      throw malformed("not a " + PREFIX + "<claims>.<mac> token of at most " + MAX_TOKEN_CHARS
+          + " characters");
+    }
+    int dot = token.lastIndexOf('.');
+    if (dot < PREFIX.length()) {
+      throw malformed("no signature part");
+    }
+    String signed = token.substring(0, dot);
+    byte[] presented = decode(token.substring(dot + 1), "signature");
+    if (!MessageDigest.isEqual(mac(signed), presented)) {
+      throw new InvalidTokenException(InvalidTokenException.Reason.BAD_SIGNATURE,
+          "Invalid scoped token: bad signature (minted with another key, or altered)");
+    }
+    TableScope scope;
+    try {
+      scope = TableScopeParser.fromJson(new String(decode(signed.substring(PREFIX.length()),
+          "claims"), StandardCharsets.UTF_8));
+    } catch (IllegalArgumentException e) {
+      throw malformed(e.getMessage());
+    }
+    if (!clock.instant().isBefore(scope.expiresAt())) {
+      throw new InvalidTokenException(InvalidTokenException.Reason.EXPIRED, "Invalid scoped "
+          + "token: token for " + scope.subject() + " expired at " + scope.expiresAt());
+    }
+    return scope;
+  }
+
+  private byte[] mac(String signed) {
+    try {
+      Mac mac = Mac.getInstance(ALGORITHM);
+      mac.init(key);
+      return mac.doFinal(signed.getBytes(StandardCharsets.UTF_8));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("Cannot sign a token: " + ALGORITHM + " is unavailable", e);
+    }
+  }
+
+  private static byte[] decode(String part, String what) {
+    try {
+      return DECODER.decode(part);
+    } catch (IllegalArgumentException e) {
+      throw malformed("its " + what + " is not base64url");
+    }
+  }
+
+  private static InvalidTokenException malformed(String why) {
+    return new InvalidTokenException(InvalidTokenException.Reason.MALFORMED,
+        "Invalid scoped token: malformed (" + why + ")");
+  }
+
+  @Override
+  public String toString() {
+    return "ScopedTokens[key redacted]"; // never the key
+  }
+}

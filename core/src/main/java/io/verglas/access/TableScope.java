@@ -1,0 +1,66 @@
+package io.verglas.access;
+
+import io.verglas.table.TableIdentifiers;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.iceberg.catalog.TableIdentifier;
+
+/**
+ * What a scoped token lets its holder do until it expires: read the tables in {@code reads} and
+ * write those in {@code writes} (a write grant includes reading, so {@code reads} always holds
+ * every table of {@code writes}). {@code subject} names the holder in refusals and logs, e.g.
+ * {@code <deployment>/<run identity>}.
+ */
+public record TableScope(String subject, Instant expiresAt, Set<TableIdentifier> reads,
+    Set<TableIdentifier> writes) {
+  /** Characters a subject may have (it travels in every token and every refusal). */
+  public static final int MAX_SUBJECT_CHARS = 256;
+
+  public TableScope {
+    Objects.requireNonNull(subject, "subject");
+    if (subject.isBlank() || subject.length() > MAX_SUBJECT_CHARS
+        || subject.chars().anyMatch(Character::isISOControl)) {
+      throw new IllegalArgumentException("Invalid token subject: '" + subject + "' (1 to "
+          + MAX_SUBJECT_CHARS + " characters, no control characters)");
+    }
+    Objects.requireNonNull(expiresAt, "expiresAt");
+    writes = Set.copyOf(writes);
+    Set<TableIdentifier> readable = new HashSet<>(reads);
+    readable.addAll(writes);
+    reads = Set.copyOf(readable);
+  }
+
+  public boolean mayRead(TableIdentifier table) {
+    return reads.contains(table);
+  }
+
+  public boolean mayWrite(TableIdentifier table) {
+    return writes.contains(table);
+  }
+
+  /** @throws AccessDeniedException if {@code table} is not readable */
+  public void checkRead(TableIdentifier table) {
+    if (!mayRead(table)) {
+      throw new AccessDeniedException("Cannot read table " + TableIdentifiers.toString(table)
+          + ": token for " + subject + " grants reads only on " + names(reads));
+    }
+  }
+
+  /** @throws AccessDeniedException if {@code table} is not writable */
+  public void checkWrite(TableIdentifier table) {
+    if (!mayWrite(table)) {
+      throw new AccessDeniedException("Cannot write table " + TableIdentifiers.toString(table)
+          + ": token for " + subject + " grants writes only on " + names(writes));
+    }
+  }
+
+  /** Sorted string forms ({@link TableIdentifiers}) of {@code tables}, as refusals list them. */
+  static List<String> names(Collection<TableIdentifier> tables) {
+    return List.copyOf(new TreeSet<>(tables.stream().map(TableIdentifiers::toString).toList()));
+  }
+}
