@@ -98,7 +98,7 @@ class QueryEndpointITCase {
         "unknown column price");
     HttpResponse<String> anonymous = post(endpoints, "{}", null);
     assertThat(anonymous.statusCode()).isEqualTo(401);
-    assertScopedTokensQueryOnlyTheirTables(endpoints, stack.scopedTokens());
+    assertScopedTokensQueryOnlyTheirTables(endpoints, local.stack().scopedTokens());
     assertTheSdkVerbsAgree(endpoints, all.get("snapshot").asLong());
     assertCommitsGetTheirVectorIndex(endpoints);
   }

@@ -84,7 +84,7 @@ class WorkerHarnessITCase {
   static void start() {
     endpoints = local.stack().endpoints().workerEndpoints(Duration.ofSeconds(60));
     client = endpoints.client();
-    harness = new WorkerHarness(endpoints, HarnessSettings.defaults(), stack.scopedTokens());
+    harness = new WorkerHarness(endpoints, HarnessSettings.defaults(), local.stack().scopedTokens());
     for (String table : List.of("clean", "killed", "raw", "relayed")) {
       client.createTable(new CreateTableRequest(List.of("shop"), table, OUT, List.of(),
           PartitionSpec.unpartitioned(), Map.of()));
