@@ -11,7 +11,7 @@ import picocli.CommandLine.ParseResult;
 final class ErrorReporter implements IExecutionExceptionHandler {
   @Override
   public int handleExecutionException(Exception e, CommandLine cmd, ParseResult parsed) {
-    cmd.getErr().println("verglas " + cmd.getCommandName() + ": " + message(e));
+    cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": " + message(e));
     if ("1".equals(System.getenv("VERGLAS_DEBUG"))) {
       e.printStackTrace(cmd.getErr());
     }

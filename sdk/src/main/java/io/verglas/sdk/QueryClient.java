@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.verglas.table.TableIdentifiers;
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -179,11 +180,21 @@ public final class QueryClient {
       }
       return body;
     } catch (IOException e) {
-      throw new QueryFailedException(503, "Unavailable", "Cannot reach " + uri + ": " + e.getMessage());
+      throw new QueryFailedException(503, "Unavailable", "Cannot reach " + uri + ": " + reason(e));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new QueryFailedException(503, "Unavailable", "Interrupted querying " + uri);
     }
+  }
+
+  /** The first message along the cause chain: the HTTP client's refusals carry none. */
+  private static String reason(IOException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t.getMessage() != null) {
+        return t.getMessage();
+      }
+    }
+    return e instanceof ConnectException ? "connection refused" : e.getClass().getSimpleName();
   }
 
   private static QueryAnswer answer(JsonNode body) throws IOException {

@@ -30,6 +30,9 @@ public final class DeployCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Path absolute = file.toAbsolutePath();
+    if (!Files.isRegularFile(absolute)) {
+      throw new IllegalArgumentException("Cannot deploy: no deployment file " + absolute);
+    }
     DeploymentRecord record = DeploymentRecordParser.fromJson(Files.readString(absolute),
         absolute.getParent());
     Path jar = Path.of(record.jar());

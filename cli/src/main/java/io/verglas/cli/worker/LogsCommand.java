@@ -40,7 +40,12 @@ public final class LogsCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     try (WorkerPlane plane = new WorkerPlane(stack)) {
+      plane.current("show logs of " + name, name);
       List<Map<String, Object>> events = events(plane.client().table(WorkerHarness.logsTable(name)));
+      if (events.isEmpty()) {
+        spec.commandLine().getErr().println("No run events of " + name
+            + (run == null ? "" : " for run " + run) + " yet (see `verglas runs " + name + "`)");
+      }
       for (Map<String, Object> e : events.subList(Math.max(0, events.size() - limit), events.size())) {
         out.println(line(e));
       }

@@ -3,6 +3,7 @@ package io.verglas.cli.worker;
 import io.verglas.cli.stack.StackOptions;
 import io.verglas.workers.schedule.JobStatus;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -32,8 +33,10 @@ public final class RunsCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     try (WorkerPlane plane = new WorkerPlane(stack)) {
+      plane.current("list runs of " + name, name);
+      List<JobStatus> jobs = plane.queue("list runs of " + name).jobs(name, limit);
       out.printf(FORMAT, "JOB", "STATE", "ATTEMPTS", "DUE", "LAST ERROR");
-      for (JobStatus job : plane.queue("list runs of " + name).jobs(name, limit)) {
+      for (JobStatus job : jobs) {
         out.printf(FORMAT, job.identity(), job.state().name().toLowerCase(Locale.ROOT),
             job.attempts(), job.state().finished() ? "-" : job.runAt(),
             job.lastError().map(RunsCommand::firstLine).orElse(""));

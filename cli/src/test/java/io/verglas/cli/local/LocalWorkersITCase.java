@@ -164,6 +164,12 @@ import java.util.Map;
     StringWriter err = new StringWriter();
     assertThat(command(new StringWriter(), err).execute(endpointsArgs("trigger", "hourly"))).isNotZero();
     assertThat(err.toString()).contains("Cannot trigger hourly: revision 3 undeployed it");
+    for (String verb : List.of("runs", "logs")) {
+      StringWriter unknown = new StringWriter();
+      assertThat(command(new StringWriter(), unknown).execute(endpointsArgs(verb, "nosuch")))
+          .isNotZero();
+      assertThat(unknown.toString()).contains("no deployment named nosuch");
+    }
   }
 
   @Test
