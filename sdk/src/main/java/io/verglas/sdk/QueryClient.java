@@ -10,8 +10,10 @@ import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.channels.UnresolvedAddressException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -170,26 +172,58 @@ public final class QueryClient {
     HttpRequest request = HttpRequest.newBuilder(uri).timeout(timeout)
         .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofString(query.toString())).build();
+    HttpResponse<String> response = exchange(request);
+    JsonNode body;
     try {
-      HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-      JsonNode body = JSON.readTree(response.body());
-      if (response.statusCode() != 200) {
-        JsonNode error = body.path("error");
-        throw new QueryFailedException(response.statusCode(), error.path("type").asText("Error"),
-            error.path("message").asText(response.body()));
-      }
-      return body;
+      body = JSON.readTree(response.body());
     } catch (IOException e) {
-      throw new QueryFailedException(503, "Unavailable", "Cannot reach " + uri + ": " + reason(e));
+      throw new QueryFailedException(response.statusCode(), "BadAnswer",
+          "Cannot read the answer of " + uri + ": " + e.getMessage());
+    }
+    if (response.statusCode() != 200) {
+      JsonNode error = body.path("error");
+      throw new QueryFailedException(response.statusCode(), error.path("type").asText("Error"),
+          error.path("message").asText(response.body()));
+    }
+    return body;
+  }
+
+  /** The node's answer; no answer (no connection, or a broken one) fails without a status. */
+  private HttpResponse<String> exchange(HttpRequest request) {
+    try {
+      return http.send(request, HttpResponse.BodyHandlers.ofString());
+    } catch (IOException e) {
+      String what = connectFailure(e) ? "Cannot connect to " : "Cannot get an answer from ";
+      throw QueryFailedException.noAnswer(what + address() + " (" + uri + "): " + reason(e), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new QueryFailedException(503, "Unavailable", "Interrupted querying " + uri);
+      throw QueryFailedException.noAnswer("Interrupted querying " + uri, e);
     }
   }
 
-  /** The first message along the cause chain: the HTTP client's refusals carry none. */
+  private String address() {
+    int port = uri.getPort() != -1 ? uri.getPort() : "https".equals(uri.getScheme()) ? 443 : 80;
+    return uri.getHost() + ":" + port;
+  }
+
+  private static boolean connectFailure(IOException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof ConnectException || t instanceof HttpConnectTimeoutException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The first message along the cause chain: the HTTP client's refusals carry none, and an
+   * unknown host shows only as an {@link UnresolvedAddressException}.
+   */
   private static String reason(IOException e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof UnresolvedAddressException) {
+        return "unknown host";
+      }
       if (t.getMessage() != null) {
         return t.getMessage();
       }

@@ -4,6 +4,8 @@ import io.verglas.materializer.store.WalStore;
 import io.verglas.wal.WalLayout;
 import io.verglas.wal.WalLayout.SegmentName;
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.channels.ClosedByInterruptException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -19,6 +21,7 @@ import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.core.exception.AbortedException;
 
 /**
  * Discovers WAL segments and hands them to readers, one segment per request.
@@ -65,6 +68,7 @@ final class WalEnumerator implements SplitEnumerator<WalSplit, WalEnumeratorStat
   private final Set<Integer> started = new HashSet<>();
   private final LinkedHashSet<Integer> waiting = new LinkedHashSet<>();
   private String lastServedStream = "";
+  private volatile boolean closed;
 
   WalEnumerator(SplitEnumeratorContext<WalSplit> context, WalStore store, WalLayout layout,
       long discoveryIntervalMillis, WalEnumeratorState restored) {
@@ -100,7 +104,11 @@ final class WalEnumerator implements SplitEnumerator<WalSplit, WalEnumeratorStat
   void onDiscovered(List<SegmentName> found, Throwable error) {
     if (error != null) {
       // Transient listing failures must not fail the job; the next round retries.
-      LOG.warn("Cannot list WAL segments under {}: {}", layout.prefix(), error.toString(), error);
+      if (closed || isInterruption(error)) {
+        LOG.debug("WAL listing under {} stopped by shutdown: {}", layout.prefix(), error.toString());
+      } else {
+        LOG.warn("Cannot list WAL segments under {}: {}", layout.prefix(), error.toString(), error);
+      }
       return;
     }
     int added = 0;
@@ -174,11 +182,26 @@ final class WalEnumerator implements SplitEnumerator<WalSplit, WalEnumeratorStat
 
   @Override
   public void close() throws IOException {
+    closed = true;
     try {
       store.close();
     } catch (Exception e) {
       throw new IOException("Cannot close WAL store", e);
     }
+  }
+
+  /**
+   * Whether {@code error} is a listing cut short by an interrupt, as when the job stops: the
+   * worker thread is interrupted, and the S3 client reports that as {@link AbortedException}.
+   */
+  static boolean isInterruption(Throwable error) {
+    for (Throwable t = error; t != null; t = t.getCause()) {
+      if (t instanceof InterruptedException || t instanceof InterruptedIOException
+          || t instanceof ClosedByInterruptException || t instanceof AbortedException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private void addUnassigned(WalSplit split) {

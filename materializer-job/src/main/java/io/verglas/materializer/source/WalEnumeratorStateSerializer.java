@@ -1,7 +1,5 @@
 package io.verglas.materializer.source;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -14,40 +12,34 @@ import java.util.Map;
  * Version 1: {@code i32 n, n × (utf stream, utf lastKey), i32 splitVersion, i32 m, m × split}
  * with the splits in the {@link WalSplitSerializer} format of {@code splitVersion}.
  */
-public final class WalEnumeratorStateSerializer
-    implements org.apache.flink.core.io.SimpleVersionedSerializer<WalEnumeratorState> {
+public final class WalEnumeratorStateSerializer extends DataStreamSerializer<WalEnumeratorState> {
   public static final WalEnumeratorStateSerializer INSTANCE = new WalEnumeratorStateSerializer();
   static final int VERSION = 1;
+  private static final WalSplitSerializer SPLITS = WalSplitSerializer.INSTANCE;
 
-  @Override
-  public int getVersion() {
-    return VERSION;
+  private WalEnumeratorStateSerializer() {
+    super(VERSION, 256);
   }
 
   @Override
-  public byte[] serialize(WalEnumeratorState state) throws IOException {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
-    DataOutputStream out = new DataOutputStream(bytes);
+  void write(WalEnumeratorState state, DataOutputStream out) throws IOException {
     out.writeInt(state.discoveredUpTo().size());
     for (Map.Entry<String, String> entry : state.discoveredUpTo().entrySet()) {
       out.writeUTF(entry.getKey());
       out.writeUTF(entry.getValue());
     }
-    out.writeInt(WalSplitSerializer.VERSION);
+    out.writeInt(SPLITS.getVersion());
     out.writeInt(state.unassigned().size());
     for (WalSplit split : state.unassigned()) {
-      WalSplitSerializer.write(split, out);
+      SPLITS.write(split, out);
     }
-    out.flush();
-    return bytes.toByteArray();
   }
 
   @Override
-  public WalEnumeratorState deserialize(int version, byte[] serialized) throws IOException {
+  WalEnumeratorState read(int version, DataInputStream in) throws IOException {
     if (version != VERSION) {
       throw new IOException("Cannot read WAL enumerator state: unknown version " + version);
     }
-    DataInputStream in = new DataInputStream(new ByteArrayInputStream(serialized));
     int streams = in.readInt();
     Map<String, String> cursors = new LinkedHashMap<>();
     for (int i = 0; i < streams; i++) {
@@ -57,7 +49,7 @@ public final class WalEnumeratorStateSerializer
     int count = in.readInt();
     List<WalSplit> splits = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
-      splits.add(WalSplitSerializer.read(splitVersion, in));
+      splits.add(SPLITS.read(splitVersion, in));
     }
     return new WalEnumeratorState(cursors, splits);
   }
