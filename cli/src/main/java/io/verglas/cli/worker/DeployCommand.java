@@ -19,7 +19,8 @@ import picocli.CommandLine.Spec;
 /** {@code verglas deploy FILE.json}. */
 @Command(name = "deploy", mixinStandardHelpOptions = true, description = "Store a deployment "
     + "(a JSON file, docs/workers.md) as its next revision in verglas_sys.deployments; the "
-    + "stack's scheduler runs its triggers. A relative code.jar resolves beside the file.")
+    + "stack's scheduler runs its triggers. A relative code.jar resolves beside the file. "
+    + "Warns (on standard error) of each granted table the stack does not have yet.")
 public final class DeployCommand implements Callable<Integer> {
   @Mixin StackOptions stack;
   @Spec CommandSpec spec;
@@ -45,6 +46,9 @@ public final class DeployCommand implements Callable<Integer> {
       DeploymentRevision revision = plane.store().deploy(record);
       out.println("Deployed " + record.name() + " revision " + revision.revision() + ": "
           + record.workerClass() + " in " + jar + "; triggers: " + triggers(record));
+      PrintWriter err = spec.commandLine().getErr();
+      MissingTables.warnings(plane.client(), record).forEach(err::println);
+      err.flush();
       if (!plane.workersOn()) {
         out.println("The running stack runs no workers, so nothing runs it yet (see the "
             + "Workers line of `verglas local`).");

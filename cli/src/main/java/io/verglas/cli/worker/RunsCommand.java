@@ -18,7 +18,9 @@ import picocli.CommandLine.Spec;
     + "jobs from the scheduler's queue, newest first: identity, state (ready, leased, done, "
     + "dead), attempts, next due time, last error.")
 public final class RunsCommand implements Callable<Integer> {
-  static final String FORMAT = "%-60s %-7s %8s %-27s %s%n";
+  /** The widest JOB column: a longer identity pushes its own row's columns, not every row's. */
+  static final int MAX_JOB_CHARS = 120;
+  private static final String COLUMNS = " %-7s %8s %-27s %s%n";
   private static final int ERROR_CHARS = 200;
   @Mixin StackOptions stack;
   @Spec CommandSpec spec;
@@ -35,15 +37,22 @@ public final class RunsCommand implements Callable<Integer> {
     try (WorkerPlane plane = new WorkerPlane(stack)) {
       plane.current("list runs of " + name, name);
       List<JobStatus> jobs = plane.queue("list runs of " + name).jobs(name, limit);
-      out.printf(FORMAT, "JOB", "STATE", "ATTEMPTS", "DUE", "LAST ERROR");
+      String format = format(jobs);
+      out.printf(format, "JOB", "STATE", "ATTEMPTS", "DUE", "LAST ERROR");
       for (JobStatus job : jobs) {
-        out.printf(FORMAT, job.identity(), job.state().name().toLowerCase(Locale.ROOT),
+        out.printf(format, job.identity(), job.state().name().toLowerCase(Locale.ROOT),
             job.attempts(), job.state().finished() ? "-" : job.runAt(),
             job.lastError().map(RunsCommand::firstLine).orElse(""));
       }
     }
     out.flush();
     return 0;
+  }
+
+  /** The row format, its JOB column as wide as the longest identity listed (bounded). */
+  static String format(List<JobStatus> jobs) {
+    int width = jobs.stream().mapToInt(job -> job.identity().length()).max().orElse(0);
+    return "%-" + Math.min(Math.max(width, "JOB".length()), MAX_JOB_CHARS) + "s" + COLUMNS;
   }
 
   private static String firstLine(String error) {

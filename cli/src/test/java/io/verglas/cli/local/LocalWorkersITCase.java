@@ -261,6 +261,32 @@ import java.util.Map;
     System.out.printf("LocalWorkersITCase %6.1f s: %s%n", (System.nanoTime() - started) / 1e9, step);
   }
 
+  @Test
+  void deployWarnsOfEachGrantedTableThatDoesNotExistYetAndStillDeploys() throws Exception {
+    client.createTable(new CreateTableRequest(List.of("shop"), "present", new Schema(
+        Types.NestedField.required(1, "id", Types.LongType.get())), List.of(),
+        PartitionSpec.unpartitioned(), Map.of()));
+    Path work = Files.createDirectories(local.dir().resolve("missing"));
+    Files.writeString(work.resolve("any.jar"), "not run");
+    Path file = Files.writeString(work.resolve("missing.deployment.json"), """
+        {"version": 1, "name": "missing", "code": {"jar": "any.jar", "class": "example.Any"},
+         "grants": {"read": ["shop.present", "shop.absent_in"], "write": ["shop.absent_out"]},
+         "outputs": {"out": "shop.absent_out"}, "timeout": "PT60S"}
+        """);
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    assertThat(command(out, err).execute(endpointsArgs("deploy", file.toString()))).isZero();
+    assertThat(out.toString()).startsWith("Deployed missing revision 1:");
+    assertThat(err.toString().lines()).containsExactly(
+        "Warning: deployment missing is granted read on table shop.absent_in, which does not"
+            + " exist yet: its runs fail (and are retried) until it is created (`verglas table"
+            + " create shop.absent_in ...`)",
+        "Warning: deployment missing is granted write on table shop.absent_out, which does not"
+            + " exist yet: its runs fail (and are retried) until it is created (`verglas table"
+            + " create shop.absent_out ...`)");
+    verglas("undeploy", "missing");
+  }
+
   /** Runs {@code verglas ARGS --endpoints FILE} and returns its output; fails unless it exits 0. */
   private static String verglas(String... args) {
     StringWriter out = new StringWriter();

@@ -147,7 +147,8 @@ class WorkerHarnessITCase {
         TestingWorkers.Trespasser.class.getName(), Map.of("target", "shop.raw"), Map.of(),
         DataGrants.of(List.of("shop.raw"), List.of("shop.clean")), Map.of(), Duration.ofSeconds(60));
     assertThatThrownBy(() -> harness.run(harness.spec(trespasser, "t-1", event("t-1"), "t-1#1", 1)))
-        .isInstanceOf(WorkerRunException.class)
+        .isInstanceOfSatisfying(WorkerRunException.class, e -> assertThat(e.permanent())
+            .as("a grant refusal is not retried").isTrue())
         .hasMessageContaining("Cannot write table shop.raw: the deployment is granted only "
             + "[shop.clean] for writes");
     assertThat(client.table("shop.raw").snapshot()).as("nothing written").isNull();
@@ -159,7 +160,8 @@ class WorkerHarnessITCase {
         TestingWorkers.Bypass.class.getName(), Map.of("target", "shop.raw"), Map.of(),
         DataGrants.of(List.of("shop.raw"), List.of("shop.clean")), Map.of(), Duration.ofSeconds(60));
     assertThatThrownBy(() -> harness.run(harness.spec(bypasser, "b-1", event("b-1"), "b-1#1", 1)))
-        .isInstanceOf(WorkerRunException.class)
+        .isInstanceOfSatisfying(WorkerRunException.class, e -> assertThat(e.permanent())
+            .as("the server's refusal is an ordinary failure").isFalse())
         .hasMessageContaining("Cannot write table shop.raw: token for bypasser/b-1#1 grants "
             + "writes only on [shop.clean]");
     assertThat(client.table("shop.raw").snapshot()).as("nothing written").isNull();
@@ -195,11 +197,11 @@ class WorkerHarnessITCase {
     Deployment relay = relay(name, Map.of("other", "ledger", "trespass", verb));
     assertThatThrownBy(() -> harness.run(harness.spec(relay, "t-1", event("t-1"), "t-1#1", 1)))
         .isInstanceOf(WorkerRunException.class).hasMessageContaining(refusal);
-    List<Map<String, Object>> log = awaitLogRows(name, rows -> count(rows, "error", null) == 1
+    List<Map<String, Object>> log = awaitLogRows(name, rows -> count(rows, "permanent_error", null) == 1
         && count(rows, "log", null) == 2); // what it consumed, then the refusal
     assertThat(log).filteredOn(r -> "error".equals(r.get("level")))
         .extracting(r -> r.get("message")).as("the refusal is logged").containsExactly(refusal);
-    assertThat(log).filteredOn(r -> "error".equals(r.get("kind"))).singleElement()
+    assertThat(log).filteredOn(r -> "permanent_error".equals(r.get("kind"))).singleElement()
         .satisfies(r -> assertThat((String) r.get("message")).contains(refusal));
     try (S3Client s3 = endpoints.queues().newClient()) {
       for (String prefix : List.of("_queues/ledger/", "_queues.groups/ledger/")) {

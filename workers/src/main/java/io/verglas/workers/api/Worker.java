@@ -16,6 +16,9 @@ package io.verglas.workers.api;
  */
 @FunctionalInterface
 public interface Worker {
-  /** Runs one dispatch; throwing fails the run (it is retried with backoff). */
+  /**
+   * Runs one dispatch; throwing fails the run: it is retried with backoff, unless the exception
+   * (or a cause of it) is a {@link PermanentFailureException}, which marks the job dead at once.
+   */
   void handle(WorkerContext ctx) throws Exception;
 }

@@ -9,6 +9,7 @@ import io.verglas.workers.harness.RunSpec;
 import io.verglas.workers.harness.WorkerHarness;
 import io.verglas.workers.harness.WorkerRunException;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -102,12 +103,27 @@ public final class WorkerCheck {
     TableIdentifier logs = WorkerHarness.logsTable(deployment);
     try {
       if (client.listTables(logs.namespace()).contains(logs)) {
+        awaitLogsCommitted(logs, deployment);
         client.dropTable(logs, true);
       }
     } catch (RuntimeException e) {
       failures.add("Cannot drop the check's logs table " + logs + ": " + e.getMessage());
     }
     return failures.stream().map(f -> "left behind: " + f).toList();
+  }
+
+  /**
+   * Returns once the runs' log rows are committed to {@code logs}, so dropping the table
+   * discards nothing the materializer still buffers: it commits a marker row and waits for it
+   * ({@link io.verglas.sdk.TableClient#commit}). The runs' rows were acknowledged before the
+   * marker was sent, on the same WAL stream of a single ingest process (the local stack), and
+   * the materializer commits a stream's segments in order, so they are committed no later.
+   */
+  private void awaitLogsCommitted(TableIdentifier logs, String deployment) {
+    String marker = deployment + "/cleanup";
+    client.table(logs).commit(List.of(Map.of("run", marker, "seq", 0, "deployment", deployment,
+        "trigger", marker, "attempt", 0, "time", Instant.now(), "kind", "end",
+        "message", "check ended: its logs table is dropped")), marker);
   }
 
   /** The steps; null when all agree, else what failed. */

@@ -9,6 +9,7 @@ import io.verglas.workers.harness.WorkerHarness;
 import io.verglas.workers.schedule.Database;
 import io.verglas.workers.schedule.Dispatcher;
 import io.verglas.workers.schedule.JobQueue;
+import io.verglas.workers.schedule.PermanentJobFailure;
 import io.verglas.workers.trigger.CronTrigger;
 import io.verglas.workers.webhook.WebhookTarget;
 import java.nio.file.Path;
@@ -129,7 +130,7 @@ public final class DeploymentScheduler implements AutoCloseable {
   private Optional<RunTarget> runnable(String name) {
     Optional<DeploymentRevision> latest = store.current(name);
     if (latest.isPresent() && !latest.get().active()) {
-      throw new IllegalStateException("Cannot run deployment " + name + ": revision "
+      throw new PermanentJobFailure("Cannot run deployment " + name + ": revision "
           + latest.get().revision() + " undeployed it");
     }
     return latest.map(r -> target(r.record(), env));

@@ -63,7 +63,7 @@ final class EventReader {
       }
       if (event.kind() == RunEvent.Kind.COMMIT) {
         commits++;
-      } else if (event.kind() == RunEvent.Kind.END || event.kind() == RunEvent.Kind.ERROR) {
+      } else if (event.kind().ends()) {
         terminal = event;
       }
     }

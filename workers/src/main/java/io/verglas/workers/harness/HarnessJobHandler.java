@@ -2,6 +2,7 @@ package io.verglas.workers.harness;
 
 import io.verglas.workers.schedule.JobHandler;
 import io.verglas.workers.schedule.Lease;
+import io.verglas.workers.schedule.PermanentJobFailure;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -10,7 +11,9 @@ import java.util.function.Function;
  * {@link WorkerHarness}: the job's deployment is looked up by name, its identity keys the run's
  * commits and its lease generation names the run ({@code identity#generation}), so every
  * attempt has a log of its own while all attempts share their commits' keys. A failed run fails
- * the attempt (retried with backoff by the queue).
+ * the attempt (retried with backoff by the queue); a run failed for good
+ * ({@link WorkerRunException#permanent()}) and a job whose deployment is unknown or undeployed
+ * throw {@link PermanentJobFailure}, so the queue marks the job dead at once.
  */
 public final class HarnessJobHandler implements JobHandler {
   private final WorkerHarness harness;
@@ -45,11 +48,23 @@ public final class HarnessJobHandler implements JobHandler {
 
   @Override
   public void handle(Lease lease) throws Exception {
-    RunTarget target = targets.apply(lease.deployment()).orElseThrow(() ->
-        new IllegalStateException("Cannot run job " + lease.identity() + ": deployment "
-            + lease.deployment() + " is not known"));
-    harness.run(harness.spec(target.deployment(), lease.identity(), lease.event(),
-        lease.identity() + "#" + lease.generation(), lease.attempt()), target.secrets(),
-        observer);
+    RunTarget target = target(lease);
+    try {
+      harness.run(harness.spec(target.deployment(), lease.identity(), lease.event(),
+          lease.identity() + "#" + lease.generation(), lease.attempt()), target.secrets(),
+          observer);
+    } catch (WorkerRunException e) {
+      if (e.permanent()) {
+        throw new PermanentJobFailure(e.getMessage(), e);
+      }
+      throw e;
+    }
+  }
+
+  /** The job's target; an undeployed one throws {@link PermanentJobFailure} from the lookup. */
+  private RunTarget target(Lease lease) {
+    return targets.apply(lease.deployment()).orElseThrow(() -> new PermanentJobFailure(
+        "Cannot run job " + lease.identity() + ": deployment " + lease.deployment()
+            + " is not known"));
   }
 }

@@ -16,8 +16,19 @@ import java.util.Objects;
 public record RunEvent(Kind kind, Instant time, String table, Long rows, Long snapshotId,
     String key, String level, String message) {
 
-  /** What happened. */
-  public enum Kind { START, COMMIT, LOG, END, ERROR }
+  /**
+   * What happened. A run ends with one of END, ERROR (a failure a retry may cure) or
+   * PERMANENT_ERROR (one no retry can cure: the worker class cannot be loaded or used, a data
+   * or queue grant refused, a {@link io.verglas.workers.api.PermanentFailureException}).
+   */
+  public enum Kind {
+    START, COMMIT, LOG, END, ERROR, PERMANENT_ERROR;
+
+    /** True for the kinds that end a run. */
+    public boolean ends() {
+      return this == END || this == ERROR || this == PERMANENT_ERROR;
+    }
+  }
 
   public RunEvent {
     Objects.requireNonNull(kind, "kind");
@@ -42,6 +53,10 @@ public record RunEvent(Kind kind, Instant time, String table, Long rows, Long sn
 
   static RunEvent error(Instant time, String message) {
     return new RunEvent(Kind.ERROR, time, null, null, null, null, null, message);
+  }
+
+  static RunEvent permanentError(Instant time, String message) {
+    return new RunEvent(Kind.PERMANENT_ERROR, time, null, null, null, null, null, message);
   }
 
   /** The same event with its message cut to {@code maxChars}. */

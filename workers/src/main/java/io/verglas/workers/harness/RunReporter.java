@@ -35,6 +35,10 @@ final class RunReporter implements WorkerLog {
     report(RunEvent.error(clock.instant(), message));
   }
 
+  void failedPermanently(String message) {
+    report(RunEvent.permanentError(clock.instant(), message));
+  }
+
   @Override
   public void info(String message) {
     report(RunEvent.log(clock.instant(), "info", message));

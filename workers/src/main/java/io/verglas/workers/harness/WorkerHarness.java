@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -33,7 +34,9 @@ import java.util.concurrent.TimeUnit;
  * <p>Logs: the harness, not the run's process, appends the run's events to
  * {@code verglas_sys.<deployment>_logs} ({@link RunLog}): start, one per commit, the worker's
  * log messages (bounded), then end (with the rows committed) or error (the worker's failure, a
- * timeout, or a process that died without saying why).
+ * timeout, or a process that died without saying why), or permanent error (a failure no retry
+ * can cure, reported by the process ({@link WorkerMain}) or found here: a scope too large for a
+ * token); the run's {@link WorkerRunException} says which ({@link WorkerRunException#permanent}).
  *
  * <p>Credentials: with a token minter ({@link #WorkerHarness(WorkerEndpoints, HarnessSettings,
  * ScopedTokens)}) the run's process never sees the stack's tokens: the harness mints it a
@@ -121,8 +124,8 @@ public final class WorkerHarness implements AutoCloseable {
       throws WorkerRunException {
     try {
       return spec.withSecrets(secrets.read());
-    } catch (SecretUnavailableException e) {
-      throw refused(spec, log, e.getMessage());
+    } catch (SecretUnavailableException e) { // the secret may be set before the next attempt
+      throw refused(spec, log, e.getMessage(), WorkerRunException.Failure.FAILED);
     }
   }
 
@@ -139,18 +142,21 @@ public final class WorkerHarness implements AutoCloseable {
           settings.clock().instant().plus(deployment.timeout()).plus(TOKEN_MARGIN),
           deployment.grants().reads(), deployment.grants().writes());
       return spec.withEndpoints(spec.endpoints().withToken(tokens.mint(scope)));
-    } catch (IllegalArgumentException e) { // a scope too large for a token
-      throw refused(spec, log, e.getMessage());
+    } catch (IllegalArgumentException e) { // a scope too large for a token, at every attempt
+      throw refused(spec, log, e.getMessage(), WorkerRunException.Failure.PERMANENT);
     }
   }
 
   /** The failure of a run that could not start for {@code reason}, logged as its error. */
-  private WorkerRunException refused(RunSpec spec, RunLog.Writer log, String reason) {
+  private WorkerRunException refused(RunSpec spec, RunLog.Writer log, String reason,
+      WorkerRunException.Failure failure) {
     String message = "Cannot run deployment " + spec.deployment().name() + " for "
         + spec.identity() + ": " + reason;
-    log.append(RunEvent.error(settings.clock().instant(), message)
+    Instant now = settings.clock().instant();
+    boolean permanent = failure == WorkerRunException.Failure.PERMANENT;
+    log.append((permanent ? RunEvent.permanentError(now, message) : RunEvent.error(now, message))
         .truncated(settings.maxMessageChars()));
-    return new WorkerRunException(message, false);
+    return new WorkerRunException(message, failure);
   }
 
   private RunResult run(RunSpec spec, RunObserver observer, RunLog.Writer log)
@@ -188,19 +194,21 @@ public final class WorkerHarness implements AutoCloseable {
     if (!exited) {
       String message = prefix + "timed out after " + timeoutMs + " ms; the worker process was killed";
       log.append(RunEvent.error(settings.clock().instant(), message));
-      throw new WorkerRunException(message, true);
+      throw new WorkerRunException(message, WorkerRunException.Failure.TIMED_OUT);
     }
     if (process.exitValue() == 0 && terminal != null && terminal.kind() == RunEvent.Kind.END) {
       return new RunResult(spec.runId(), events.commits(), terminal.rows() == null ? 0 : terminal.rows());
     }
-    if (terminal != null && terminal.kind() == RunEvent.Kind.ERROR) {
-      throw new WorkerRunException(prefix + terminal.message(), false);
+    if (terminal != null && terminal.kind() != RunEvent.Kind.END) {
+      throw new WorkerRunException(prefix + terminal.message(),
+          terminal.kind() == RunEvent.Kind.PERMANENT_ERROR ? WorkerRunException.Failure.PERMANENT
+              : WorkerRunException.Failure.FAILED);
     }
     String output = stderr.text();
     String message = prefix + "the worker process exited with status " + process.exitValue()
         + " without ending the run" + (output.isEmpty() ? "" : "; its last output:\n" + output);
     log.append(RunEvent.error(settings.clock().instant(), message).truncated(settings.maxMessageChars()));
-    throw new WorkerRunException(message, false);
+    throw new WorkerRunException(message, WorkerRunException.Failure.FAILED);
   }
 
   private Process start(RunSpec spec) throws WorkerRunException {
@@ -219,7 +227,7 @@ public final class WorkerHarness implements AutoCloseable {
       return new ProcessBuilder(command).start();
     } catch (IOException e) {
       throw new WorkerRunException("Cannot start the worker process of deployment "
-          + spec.deployment().name() + ": " + e.getMessage(), false);
+          + spec.deployment().name() + ": " + e.getMessage(), WorkerRunException.Failure.FAILED);
     }
   }
 

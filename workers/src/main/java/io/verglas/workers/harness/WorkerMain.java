@@ -1,6 +1,7 @@
 package io.verglas.workers.harness;
 
 import io.verglas.sdk.VerglasClient;
+import io.verglas.workers.api.PermanentFailureException;
 import io.verglas.workers.api.Worker;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -13,6 +14,12 @@ import java.time.Clock;
  *
  * <p>Exit status: 0 after the end event, 1 after an error event for a failed run, 2 after an
  * error event for a run that could not start (bad spec, unknown or unusable worker class).
+ *
+ * <p>Permanent failures. A worker class that is missing from the jar, is not a {@link Worker} or
+ * has no public no-argument constructor, and a run that threw a
+ * {@link PermanentFailureException} (a data or queue grant refusal is one) end with a
+ * {@link RunEvent.Kind#PERMANENT_ERROR} event instead of an error event: the harness then fails
+ * the job for good rather than retrying it.
  */
 public final class WorkerMain {
   static final int FAILED = 1;
@@ -32,9 +39,14 @@ public final class WorkerMain {
     Worker worker;
     try {
       spec = RunSpecParser.fromJson(new String(System.in.readAllBytes(), StandardCharsets.UTF_8));
-      worker = instantiate(spec.deployment().workerClass());
-    } catch (Exception | LinkageError e) {
+    } catch (Exception e) {
       reporter.failed("Cannot start the run: " + describe(e));
+      return NOT_STARTED;
+    }
+    try {
+      worker = instantiate(spec.deployment().workerClass());
+    } catch (Exception | LinkageError e) { // the jar will not change: no retry can load it
+      reporter.failedPermanently("Cannot start the run: " + describe(e));
       return NOT_STARTED;
     }
     try (VerglasClient client = spec.endpoints().client();
@@ -43,7 +55,11 @@ public final class WorkerMain {
       reporter.ended(context.rowsCommitted(), context.commits() + " commits");
       return 0;
     } catch (Exception | Error e) {
-      reporter.failed(describe(e));
+      if (PermanentFailureException.isPermanent(e)) {
+        reporter.failedPermanently(describe(e));
+      } else {
+        reporter.failed(describe(e));
+      }
       return FAILED;
     }
   }

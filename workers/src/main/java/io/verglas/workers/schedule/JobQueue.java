@@ -39,6 +39,7 @@ import org.postgresql.PGNotification;
  * update only {@code where generation = ? and state = 'leased'}: once another consumer claimed
  * the job after the lease expired, the stale consumer's writes change nothing and return false.
  * An expired lease on the last attempt is not claimed again; the next claim marks it dead.
+ * A permanent failure ({@link #failPermanently}) marks the job dead at once, fenced the same way.
  *
  * <p>Clock. Every time written or compared comes from the injected clock, not the database's
  * {@code now()}, so tests advance time instead of sleeping; schedulers sharing a queue must
@@ -345,24 +346,41 @@ public final class JobQueue implements AutoCloseable {
    * Records a failed attempt: the job becomes ready again after the backoff, or dead after its
    * last attempt. Empty if {@code lease} is no longer live (nothing changes).
    */
-  public synchronized Optional<JobState> fail(Lease lease, String error) {
+  public Optional<JobState> fail(Lease lease, String error) {
+    return fail(lease, error, false);
+  }
+
+  /**
+   * Records a failure no retry can cure: the job becomes dead at once, whatever attempts it has
+   * left, with {@code reason} as its last error. Fenced like {@link #fail}: empty if
+   * {@code lease} is no longer live (a stale generation's failure changes nothing).
+   */
+  public Optional<JobState> failPermanently(Lease lease, String reason) {
+    return fail(lease, reason, true);
+  }
+
+  private synchronized Optional<JobState> fail(Lease lease, String error, boolean permanent) {
     Instant now = now();
     Instant retryAt = now.plus(settings.backoff().delayAfter(lease.attempt()));
+    String last = "(? or attempts >= max_attempts)";
     String sql = "with f as (update verglas_jobs set"
-        + " state = case when attempts >= max_attempts then 'dead' else 'ready' end,"
-        + " run_at = case when attempts >= max_attempts then run_at else ? end,"
-        + " finished_at = case when attempts >= max_attempts then ? end,"
+        + " state = case when " + last + " then 'dead' else 'ready' end,"
+        + " run_at = case when " + last + " then run_at else ? end,"
+        + " finished_at = case when " + last + " then ? end,"
         + " lease_owner = null, last_error = ?"
         + " where id = ? and generation = ? and state = 'leased' returning state)"
         + " select state, pg_notify(?, '') from f";
     return run("fail job " + lease.identity(), c -> {
       try (PreparedStatement ps = c.prepareStatement(sql)) {
-        ps.setObject(1, ts(retryAt));
-        ps.setObject(2, ts(now));
-        ps.setString(3, truncate(error));
-        ps.setLong(4, lease.jobId());
-        ps.setLong(5, lease.generation());
-        ps.setString(6, database.channel());
+        ps.setBoolean(1, permanent);
+        ps.setBoolean(2, permanent);
+        ps.setObject(3, ts(retryAt));
+        ps.setBoolean(4, permanent);
+        ps.setObject(5, ts(now));
+        ps.setString(6, truncate(error));
+        ps.setLong(7, lease.jobId());
+        ps.setLong(8, lease.generation());
+        ps.setString(9, database.channel());
         try (ResultSet rs = ps.executeQuery()) {
           return rs.next() ? Optional.of(JobState.ofSql(rs.getString(1))) : Optional.empty();
         }

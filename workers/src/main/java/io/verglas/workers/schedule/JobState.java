@@ -10,7 +10,10 @@ public enum JobState {
   LEASED,
   /** Completed by the consumer holding the live generation. */
   DONE,
-  /** Failed on its last attempt (or its last lease expired); not run again. */
+  /**
+   * Failed on its last attempt, or permanently on any (its last error says why), or its last
+   * lease expired; not run again.
+   */
   DEAD;
 
   String sql() {

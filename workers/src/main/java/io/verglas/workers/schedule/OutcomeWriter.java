@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * <p>Design. Handler threads hand in their outcome and wait for it to be recorded; one writer
  * thread takes everything pending and writes all completions in one statement
  * ({@link JobQueue#completeAll}), then the failures one by one (rare, each computes its own
- * backoff). Under load the completions of many runs share one round trip; alone, a completion
+ * backoff; a {@link PermanentJobFailure} marks its job dead at once). Under load the completions of many runs share one round trip; alone, a completion
  * costs one. It writes through an outcomes-only queue ({@link JobQueue#forOutcomes}). Memory:
  * at most one pending outcome per handler thread, as each waits for its own.
  */
@@ -96,7 +96,9 @@ final class OutcomeWriter implements AutoCloseable {
 
   private void writeFailure(Pending p) {
     try {
-      Optional<JobState> state = outcomes.fail(p.lease(), String.valueOf(p.failure()));
+      Optional<JobState> state = p.failure() instanceof PermanentJobFailure permanent
+          ? outcomes.failPermanently(p.lease(), "not retried: " + permanent.getMessage())
+          : outcomes.fail(p.lease(), String.valueOf(p.failure()));
       LOG.info("Job {} attempt {} failed ({}): now {}", p.lease().identity(), p.lease().attempt(),
           p.failure(), state.map(Enum::name).orElse("fenced"));
       p.counted().complete(state.isPresent());

@@ -46,7 +46,7 @@ class DeploymentRecordTest {
     assertThat(DeploymentRecordParser.toJson(back)).isEqualTo(json);
     assertThat(json).contains("\"token\":\"env:AGG_TOKEN\"")
         .contains("{\"type\":\"webhook\",\"name\":\"hook\",\"secret\":\"env:AGG_WEBHOOK_SECRET\"}")
-        .contains("\"eventType\":\"io.verglas.commit\"");
+        .contains("\"eventType\":\"org.apache.iceberg.snapshot.committed\"");
   }
 
   @Test
@@ -187,7 +187,7 @@ class DeploymentRecordTest {
         .trigger(new TriggerSpec.Cron("hourly", "0 * * * *", ZoneId.of("UTC"),
             Instant.parse("2026-12-01T00:00:00Z"), CatchUp.PARALLEL))
         .trigger(new TriggerSpec.Webhook("hook", "env:AGG_WEBHOOK_SECRET"))
-        .trigger(new TriggerSpec.Event("commits", "io.verglas.commit", null, "shop.raw"))
+        .trigger(new TriggerSpec.Event("commits", "org.apache.iceberg.snapshot.committed", null, "shop.raw"))
         .config("source", "shop.raw").secret("token", "env:AGG_TOKEN")
         .read("shop.raw").write("shop.out").output("out", "shop.out")
         .timeout(Duration.ofSeconds(90)).maxConcurrency(2);

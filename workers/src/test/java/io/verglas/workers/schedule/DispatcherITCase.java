@@ -161,4 +161,24 @@ class DispatcherITCase {
     assertThat(broken.state()).isEqualTo(JobState.DEAD);
     assertThat(broken.lastError()).hasValueSatisfying(e -> assertThat(e).contains("attempt 3"));
   }
+
+  @Test
+  void aPermanentFailureIsNotRetried() throws Exception {
+    QueueSettings fastRetry = QueueSettings.builder()
+        .backoff(new Backoff(Duration.ofMillis(20), Duration.ofMillis(200))).build();
+    AtomicInteger attempts = new AtomicInteger();
+    try (Dispatcher d = Dispatcher.builder(queue.database(), lease -> {
+      attempts.incrementAndGet();
+      throw new PermanentJobFailure("Cannot run job " + lease.identity() + ": refused for good");
+    }).queueSettings(fastRetry).maxIdle(IDLE_BOUND).build().start()) {
+      queue.producer().enqueue(NewJob.builder("refused", "dep", TestEvents.manual("refused"))
+          .maxAttempts(5).build());
+      Await.until(() -> queue.db().count("state = 'dead'") == 1, Duration.ofSeconds(10));
+      Thread.sleep(300); // longer than any backoff: a retry would have started
+    }
+    assertThat(attempts.get()).isEqualTo(1);
+    JobStatus refused = queue.producer().status("refused").get();
+    assertThat(refused.attempts()).isEqualTo(1);
+    assertThat(refused.lastError()).contains("not retried: Cannot run job refused: refused for good");
+  }
 }

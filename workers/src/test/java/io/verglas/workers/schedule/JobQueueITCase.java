@@ -183,6 +183,25 @@ class JobQueueITCase {
   }
 
   @Test
+  void aPermanentFailureKillsTheJobAtOnceOnlyUnderTheLiveGeneration() {
+    a.enqueue(job("j1"));
+    Lease stale = a.claim("A", 1).get(0);
+    clock.advance(LEASE.plusMillis(1));
+    Lease live = b.claim("B", 1).get(0);
+    assertThat(a.failPermanently(stale, "stale refusal")).as("fenced").isEmpty();
+    assertThat(a.status("j1").get().state()).isEqualTo(JobState.LEASED);
+
+    assertThat(b.failPermanently(live, "no such worker class")).contains(JobState.DEAD);
+    JobStatus dead = a.status("j1").get();
+    assertThat(dead.state()).isEqualTo(JobState.DEAD);
+    assertThat(dead.attempts()).as("attempts were left").isEqualTo(2);
+    assertThat(dead.lastError()).contains("no such worker class");
+    assertThat(a.nextDue()).isEmpty();
+    clock.advance(Duration.ofHours(1));
+    assertThat(a.claim("A", 1)).as("not retried").isEmpty();
+  }
+
+  @Test
   void failuresBackOffExponentiallyThenTheJobDies() {
     a.enqueue(job("j1"));
     Instant t0 = clock.instant();
