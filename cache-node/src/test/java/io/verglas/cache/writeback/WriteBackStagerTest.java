@@ -164,9 +164,7 @@ class WriteBackStagerTest {
   @Test
   void theFragmentsOfAWriteMarkedCleanJustBeforeACrashAreReleasedAgainAfterTheRestart() throws IOException {
     WriteBackStager stager = stager(3, 1 << 20, 3);
-    byte[] body = body(100_000);
-    JournalRecord.Staged record = ((StageOutcome.Acknowledged) stager.put("b", "k", META, body.length,
-        new ByteArrayInputStream(body))).record();
+    JournalRecord.Staged record = acknowledged(stager, "k", body(100_000));
     journal.append(new JournalRecord.Clean(record.identity())); // then the crash, before the release
     journal.close();
     journal = WriteJournal.open(dir.resolve("journal"));
@@ -185,9 +183,7 @@ class WriteBackStagerTest {
   @Test
   void theFragmentsARetirementCouldNotReleaseAreReleasedOnceTheirNodeIsInTheView() throws IOException {
     WriteBackStager stager = stager(3, 1 << 20, 3);
-    byte[] body = body(100_000);
-    JournalRecord.Staged record = ((StageOutcome.Acknowledged) stager.put("b", "k", META, body.length,
-        new ByteArrayInputStream(body))).record();
+    JournalRecord.Staged record = acknowledged(stager, "k", body(100_000));
     List<FragmentNode> all = List.copyOf(nodes);
     nodes.retainAll(List.of(all.get(0))); // a coordinator back from a crash, before its view lists the others
 
@@ -270,6 +266,11 @@ class WriteBackStagerTest {
     journal = WriteJournal.open(dir.resolve("journal"), replication);
     return WriteBackStager.builder(config, journal).nodes(() -> nodes).origin(origin).clock(() -> 1)
         .writeIds(this::writeId).fragmentIo(commits).build();
+  }
+
+  private static JournalRecord.Staged acknowledged(WriteBackStager stager, String key, byte[] body) throws IOException {
+    return ((StageOutcome.Acknowledged) stager.put("b", key, META, body.length, new ByteArrayInputStream(body)))
+        .record();
   }
 
   private String writeId() {
