@@ -16,9 +16,11 @@ import java.util.function.BiFunction;
  *
  * <p>Design. Each write is held with the placements still to release and tried again on every
  * {@link #retry} (once per propagation pass), for at most {@value #MAX_ATTEMPTS} tries; then, or
- * when {@value #MAX_WRITES} newer writes are held, it is given up to the orphan sweep. A try calls
- * no node that is not in the view. Memory: at most {@value #MAX_WRITES} records. Thread-safe;
- * the releases run outside the lock.
+ * when {@value #MAX_WRITES} newer writes are held, it is given up to the orphan sweep. A try
+ * calls no node that is not in the view, and a node that did not answer once is not called again
+ * in that try ({@link WriteBackStager#releaseAgain}): a silent holder costs one timeout per
+ * pass. Memory: at most {@value #MAX_WRITES} records. Thread-safe; the releases run outside the
+ * lock.
  */
 final class UnreleasedFragments {
   /** Tries per write: at the default propagation interval, a minute or more for the view to form. */

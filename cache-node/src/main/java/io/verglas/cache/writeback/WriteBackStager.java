@@ -545,19 +545,24 @@ public final class WriteBackStager {
    * UnreleasedFragments}).
    */
   int releaseAgain() {
-    return unreleased.retry(this::release);
+    Set<String> silent = new HashSet<>();
+    return unreleased.retry((record, left) -> release(record, left, silent));
   }
 
   /** Releases every fragment of the write; what cannot be released now is held to be tried again. */
   private void release(JournalRecord.Staged record) {
-    unreleased.add(record, release(record, record.placements()));
+    unreleased.add(record, release(record, record.placements(), new HashSet<>()));
   }
 
-  /** Releases the fragments of the write at {@code placements}; returns those whose node is not live or did not answer. */
-  private List<Placement> release(JournalRecord.Staged record, List<Placement> placements) {
+  /**
+   * Releases the fragments of the write at {@code placements}; returns those whose node is not
+   * live or did not answer. A node that did not answer joins {@code silent} and is not called
+   * again with it (one timeout per node per try, however many writes it holds fragments of).
+   */
+  private List<Placement> release(JournalRecord.Staged record, List<Placement> placements, Set<String> silent) {
     List<Placement> left = new ArrayList<>();
     for (Placement p : placements) {
-      Optional<FragmentNode> node = node(p.nodeId());
+      Optional<FragmentNode> node = silent.contains(p.nodeId()) ? Optional.empty() : node(p.nodeId());
       try {
         if (node.isPresent()) {
           node.get().store().release(record.identity(), p.fragment());
@@ -565,6 +570,7 @@ public final class WriteBackStager {
           left.add(p);
         }
       } catch (IOException e) {
+        silent.add(p.nodeId());
         left.add(p);
       }
     }
