@@ -57,7 +57,8 @@ import org.slf4j.LoggerFactory;
  * answered, checking each record before it adopts it ({@link #recover}). Restart: the journal
  * is replayed on open, the stager's index rebuilt from its dirty records, and the propagator
  * picks them up on its first pass; the fragments of the last writes the journal marked clean
- * are released again ({@link #releaseRetired}), in case a crash cut their release short.
+ * are released again ({@link #releaseRetired}), in case a crash cut their release short, and so
+ * are those a retirement could not release (their node not in the view yet, or not answering).
  * Propagation: one thread runs a pass every {@link WriteBackConfig#propagationInterval()};
  * after a pass with failures it waits twice as long as before (up to {@link
  * WriteBackConfig#MAX_PROPAGATION_BACKOFF}), so an origin outage costs one attempt per buffered
@@ -75,7 +76,6 @@ public final class WriteBackNode implements AutoCloseable {
   static final int BLOCKING_THREADS = 4;
   static final int SCRUB_EVERY_PASSES = 300;
   static final int RECONCILE_EVERY_PASSES = 50;
-  static final int RELEASE_AGAIN_PASSES = 300;
   /** How old a journal copy must be before reconciliation may drop it (its coordinator journals after replicating). */
   public static final Duration STALE_COPY_AGE = Duration.ofMinutes(1);
   /** The largest cell in a cluster: one cell and its request header travel in one peer frame. */
@@ -105,8 +105,6 @@ public final class WriteBackNode implements AutoCloseable {
   private OriginApplier applier;
   private OrphanSweep orphans;
   private Duration backoff;
-  private List<JournalRecord.Staged> retiredAtStart;
-  private int releasePasses;
   private long passes;
 
   /** The cluster side of a node: the fragment service its peers use, replicas it keeps, its recovery. */
@@ -126,7 +124,6 @@ public final class WriteBackNode implements AutoCloseable {
     this.propagation = Executors.newSingleThreadScheduledExecutor(threads("verglas-writeback-propagator"));
     this.backoff = config.propagationInterval();
     this.opened = clock.instant();
-    this.retiredAtStart = journal.retiredAtReplay();
   }
 
   /** Opens the node's local stores and replays its journal (a node outside a cluster). */
@@ -260,16 +257,16 @@ public final class WriteBackNode implements AutoCloseable {
   }
 
   /**
-   * Releases again the fragments of the last writes the journal had marked clean when it was
-   * opened (a crash may have cut their release short), on each pass until every one was released
-   * or for {@value #RELEASE_AGAIN_PASSES} passes (the cluster view may still be forming); what
+   * Releases again the fragments of retired writes that are not released yet: those of the last
+   * writes the journal had marked clean when it was opened (a crash may have cut their release
+   * short) and those whose node was not in the view or did not answer when their write was
+   * retired (a restarted coordinator retires the writes an earlier attempt delivered before its
+   * view lists the other members). Tried on each pass, each write for at most {@value
+   * UnreleasedFragments#MAX_ATTEMPTS} passes (the cluster view may still be forming); what
    * remains is the orphan sweep's. Returns how many writes are left.
    */
   public synchronized int releaseRetired() {
-    if (!retiredAtStart.isEmpty()) {
-      retiredAtStart = ++releasePasses > RELEASE_AGAIN_PASSES ? List.of() : stager.releaseAgain(retiredAtStart);
-    }
-    return retiredAtStart.size();
+    return stager == null ? 0 : stager.releaseAgain();
   }
 
   /**

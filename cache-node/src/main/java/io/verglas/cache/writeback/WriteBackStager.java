@@ -80,6 +80,7 @@ public final class WriteBackStager {
   private final PendingChanges own;
   private final Object[] keyLocks = new Object[KEY_LOCKS];
   private final Set<ObjectIdentity> staging = ConcurrentHashMap.newKeySet();
+  private final UnreleasedFragments unreleased = new UnreleasedFragments();
   private final Object stamps = new Object();
   /** The last acknowledgement stamp given (guarded by {@code stamps}); read from the journal on first use. */
   private long lastStamp = Long.MIN_VALUE;
@@ -97,6 +98,7 @@ public final class WriteBackStager {
     List<JournalRecord.Pending> journaled = journal.pending();
     journaled.forEach(r -> latest.put(indexKey(r.identity().bucket(), r.identity().key()), r));
     this.own = new PendingChanges(journaled);
+    journal.retiredAtReplay().forEach(r -> unreleased.add(r, r.placements()));
   }
 
   private static <T> T required(T value, String name) {
@@ -490,8 +492,9 @@ public final class WriteBackStager {
   /**
    * Retires a write that reached the origin (or was superseded): its clean mark is journaled
    * (fsynced), it leaves the index unless a later write took its place, then its fragments are
-   * released. A crash between the mark and the release leaves fragments of no dirty write,
-   * for a scrubber to remove.
+   * released; those on a node not in the view or not answering are tried again on later passes
+   * ({@link #releaseAgain}). A crash between the mark and the release leaves fragments of no
+   * dirty write: released again after the restart ({@link WriteJournal#retiredAtReplay}).
    */
   void retire(JournalRecord.Pending record) throws IOException {
     synchronized (lock(record.identity())) {
@@ -536,28 +539,42 @@ public final class WriteBackStager {
   }
 
   /**
-   * Releases the fragments of writes marked clean ({@link WriteJournal#retiredAtReplay}) again;
-   * returns those with a fragment whose node is not live now or did not answer, to be tried again.
+   * Tries again to release the fragments a release left (their node was not live or did not
+   * answer), and those of the last writes the journal had marked clean when it was opened (a
+   * crash may have cut their release short); returns how many writes still have some ({@link
+   * UnreleasedFragments}).
    */
-  List<JournalRecord.Staged> releaseAgain(List<JournalRecord.Staged> retired) {
-    return retired.stream().filter(r -> !release(r)).toList();
+  int releaseAgain() {
+    Set<String> silent = new HashSet<>();
+    return unreleased.retry((record, left) -> release(record, left, silent));
   }
 
-  /** Releases every fragment of the write; false when one's node is not live or did not answer (left for the orphan sweep). */
-  private boolean release(JournalRecord.Staged record) {
-    boolean all = true;
-    for (Placement p : record.placements()) {
-      Optional<FragmentNode> node = node(p.nodeId());
+  /** Releases every fragment of the write; what cannot be released now is held to be tried again. */
+  private void release(JournalRecord.Staged record) {
+    unreleased.add(record, release(record, record.placements(), new HashSet<>()));
+  }
+
+  /**
+   * Releases the fragments of the write at {@code placements}; returns those whose node is not
+   * live or did not answer. A node that did not answer joins {@code silent} and is not called
+   * again with it (one timeout per node per try, however many writes it holds fragments of).
+   */
+  private List<Placement> release(JournalRecord.Staged record, List<Placement> placements, Set<String> silent) {
+    List<Placement> left = new ArrayList<>();
+    for (Placement p : placements) {
+      Optional<FragmentNode> node = silent.contains(p.nodeId()) ? Optional.empty() : node(p.nodeId());
       try {
         if (node.isPresent()) {
           node.get().store().release(record.identity(), p.fragment());
+        } else {
+          left.add(p);
         }
-        all &= node.isPresent();
       } catch (IOException e) {
-        all = false;
+        silent.add(p.nodeId());
+        left.add(p);
       }
     }
-    return all;
+    return left;
   }
 
   Optional<FragmentNode> node(String id) {

@@ -32,6 +32,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 class ClusterWriteBackProcessKillITCase {
   private static final String BUCKET = TestingCacheNode.BUCKET;
   private static final int OBJECTS = 24;
+  private static final int LOG_TAIL = 40;
 
   @TempDir
   Path root;
@@ -76,7 +77,7 @@ class ClusterWriteBackProcessKillITCase {
       for (int o = 0; o < OBJECTS; o++) {
         assertThat(Files.readAllBytes(root.resolve("origin").resolve(BUCKET).resolve(key(o)))).isEqualTo(objects[o]);
       }
-      Eventually.await("every fragment released", () -> fragmentFiles() == 0, () -> fragmentFiles() + " left");
+      Eventually.await("every fragment released", () -> fragmentFiles().isEmpty(), this::leftover);
       assertThat(originFiles()).as("exactly the acknowledged keys, nothing else").hasSize(OBJECTS);
     } finally {
       clients.forEach(S3Client::close);
@@ -111,16 +112,35 @@ class ClusterWriteBackProcessKillITCase {
     }
   }
 
-  private long fragmentFiles() {
-    long n = 0;
+  private List<Path> fragmentFiles() {
+    List<Path> found = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
       Path dir = root.resolve("wb-" + i).resolve("fragments");
       try (Stream<Path> files = Files.exists(dir) ? Files.list(dir) : Stream.empty()) {
-        n += files.filter(f -> f.getFileName().toString().endsWith(".frag")).count();
+        files.filter(f -> f.getFileName().toString().endsWith(".frag")).forEach(found::add);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
     }
-    return n;
+    return found;
+  }
+
+  /** What a failed wait for the release shows: the fragments left (by node) and the end of each node's log. */
+  private String leftover() {
+    StringBuilder out = new StringBuilder();
+    List<Path> left = fragmentFiles();
+    out.append(left.size()).append(" left:");
+    left.forEach(f -> out.append("\n  ").append(root.relativize(f)));
+    try (Stream<Path> logs = Files.list(root)) {
+      for (Path log : logs.filter(f -> f.getFileName().toString().endsWith(".log")).sorted().toList()) {
+        List<String> lines = Files.readAllLines(log);
+        out.append("\n--- ").append(log.getFileName()).append(" (last ").append(Math.min(LOG_TAIL, lines.size()))
+            .append(" of ").append(lines.size()).append(" lines)");
+        lines.subList(Math.max(0, lines.size() - LOG_TAIL), lines.size()).forEach(l -> out.append("\n").append(l));
+      }
+    } catch (IOException e) {
+      out.append("\n(cannot read the node logs: ").append(e).append(')');
+    }
+    return out.toString();
   }
 }
