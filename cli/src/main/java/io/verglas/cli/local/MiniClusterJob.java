@@ -7,6 +7,7 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.apache.flink.client.deployment.executors.LocalExecutor;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.DeploymentOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.PipelineExecutor;
@@ -36,6 +37,22 @@ import org.slf4j.LoggerFactory;
  * (the RocksDB instances with them), its servers and its RPC system. The cluster is Flink's
  * MiniCluster with a REST endpoint that serves nothing ({@link EmptyRestEndpointFactory}).
  *
+ * <p>Class loading. The job is built in this process and submitted without jars, so the
+ * user-code class loader Flink gives its tasks (and its enumerators) loads nothing of its own:
+ * every class comes from the application class loader, and with it Iceberg's and the AWS SDK's
+ * JVM-wide thread pools ({@code S3FileIO}'s delete pool, Iceberg's worker pool), which the rest
+ * of the process (the ingest server dropping a table with purge, the other job) shares. A pool
+ * thread that a task's call starts inherits that task's loader as its context class loader and
+ * keeps it. Flink wraps the loader in a safety net that throws "Trying to access closed
+ * classloader" once the job or attempt that owned it has ended (a finished job, a restart), and
+ * the AWS SDK looks up its XML parser through the context loader, so every later S3 call on that
+ * thread failed (a purge left its files behind). Flink has no setting that gives a TaskManager's
+ * tasks the application loader itself, so the safety net is off for these clusters
+ * ({@code classloader.check-leaked-classloader: false}): an empty loader that a pool thread keeps
+ * then goes on delegating to the application loader, exactly as if it were that loader, and
+ * costs a few objects per pool thread. On a real cluster the check stays on: a job jar's loader
+ * defines its own Iceberg, so its pools are that job's alone (docs/operations.md).
+ *
  * <p>Failures. Each step of {@link #close()} waits at most {@link #STOP_TIMEOUT}; a step that
  * fails or times out is logged and the next one still runs (a job that already failed cannot
  * be cancelled, but its cluster still has to stop).
@@ -63,6 +80,7 @@ final class MiniClusterJob implements AutoCloseable {
     Configuration conf = new Configuration(configuration);
     conf.set(DeploymentOptions.TARGET, LocalExecutor.NAME);
     conf.set(DeploymentOptions.ATTACHED, true);
+    conf.set(CoreOptions.CHECK_LEAKED_CLASSLOADER, false);
     StreamExecutionEnvironment env = new StreamExecutionEnvironment(job.executors(), conf,
         MiniClusterJob.class.getClassLoader());
     env.setParallelism(parallelism);
