@@ -65,7 +65,8 @@ public final class BearerTokens {
     return authenticate(authorization.substring(BEARER.length()).trim());
   }
 
-  static byte[] digest(String token) {
+  /** The SHA-256 digest a static token is compared by (with {@link MessageDigest#isEqual}). */
+  public static byte[] digest(String token) {
     try {
       return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
     } catch (NoSuchAlgorithmException e) {

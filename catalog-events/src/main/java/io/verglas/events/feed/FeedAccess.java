@@ -1,11 +1,10 @@
 package io.verglas.events.feed;
 
+import io.verglas.access.BearerTokens;
 import io.verglas.access.InvalidTokenException;
 import io.verglas.access.ScopedTokens;
 import io.verglas.access.TableScope;
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -91,7 +90,8 @@ public final class FeedAccess {
       throw new IllegalArgumentException(
           "Invalid read token: it equals the publish token, so readers could publish");
     }
-    return new FeedAccess(digest(publishToken), digest(readToken), publicReads, null);
+    return new FeedAccess(BearerTokens.digest(publishToken),
+        BearerTokens.digest(readToken), publicReads, null);
   }
 
   /** This access, also letting scoped tokens {@code verifier} accepts read events. */
@@ -121,7 +121,7 @@ public final class FeedAccess {
     if (scoped != null && ScopedTokens.isScoped(token)) {
       return scoped(need, token);
     }
-    byte[] presented = digest(token);
+    byte[] presented = BearerTokens.digest(token);
     boolean publisher = MessageDigest.isEqual(presented, publishDigest);
     boolean reader = MessageDigest.isEqual(presented, readDigest);
     return publisher || (need != Need.PUBLISH && reader) ? Decision.ALLOWED : Decision.WRONG;
@@ -144,13 +144,5 @@ public final class FeedAccess {
       throw new IllegalArgumentException("Invalid " + what + " token: it is blank");
     }
     return token;
-  }
-
-  private static byte[] digest(String token) {
-    try {
-      return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("Cannot digest a token: SHA-256 is missing", e);
-    }
   }
 }
