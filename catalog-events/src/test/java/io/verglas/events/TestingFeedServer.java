@@ -2,12 +2,12 @@ package io.verglas.events;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.verglas.net.LoopbackPorts;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -47,11 +47,7 @@ public final class TestingFeedServer implements AutoCloseable {
 
   /** A server on a free port, not started: the feed is down until {@link #start}. */
   public static TestingFeedServer onFreePort() {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return new TestingFeedServer(socket.getLocalPort());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return new TestingFeedServer(LoopbackPorts.free("the testing feed"));
   }
 
   public synchronized TestingFeedServer start() {

@@ -2,12 +2,12 @@ package io.verglas.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.verglas.net.LoopbackPorts;
 import io.verglas.protocol.PutAck;
 import io.verglas.sdk.RowBatchBuilder;
 import io.verglas.sdk.TableWriter;
 import io.verglas.sdk.VerglasClient;
 import io.verglas.wal.WalBatch;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -37,10 +37,7 @@ class SdkRetryITCase {
 
   @Test
   void aWriterResendsItsUnacknowledgedBatchesToTheRestartedServer() throws Exception {
-    int port;
-    try (ServerSocket socket = new ServerSocket(0)) {
-      port = socket.getLocalPort();
-    }
+    int port = LoopbackPorts.free("the ingest server restarted on the same port");
     try (TestEnvironment env = new TestEnvironment(dir)) {
       IngestServer first = env.server(STREAM).port(port).build().start();
       List<CompletableFuture<PutAck>> acks = new ArrayList<>();

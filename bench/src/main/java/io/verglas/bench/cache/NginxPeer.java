@@ -1,6 +1,6 @@
 package io.verglas.bench.cache;
 
-import io.verglas.cli.net.LoopbackPorts;
+import io.verglas.net.LoopbackPorts;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;

@@ -3,7 +3,7 @@ package io.verglas.bench.cluster;
 import io.verglas.cache.cluster.process.ChildClusterNode;
 import io.verglas.cache.cluster.process.ClusterNodeProcess;
 import io.verglas.cache.cluster.process.NodeSettings;
-import io.verglas.cli.net.LoopbackPorts;
+import io.verglas.net.LoopbackPorts;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;

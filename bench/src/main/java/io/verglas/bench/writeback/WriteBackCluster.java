@@ -4,7 +4,7 @@ import io.verglas.cache.CacheNode;
 import io.verglas.cache.cluster.ClusterConfig;
 import io.verglas.cache.origin.Origin;
 import io.verglas.cache.writeback.WriteBackConfig;
-import io.verglas.cli.net.LoopbackPorts;
+import io.verglas.net.LoopbackPorts;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;

@@ -39,6 +39,12 @@ public record ClusterConfig(String nodeId, String bindHost, int gossipPort, int 
   public static final String DEFAULT_CLUSTER_NAME = "verglas-cache";
   public static final int MIN_SECRET_LENGTH = 16;
   public static final int DEFAULT_HOT_REPLICAS = 1;
+  /**
+   * Failure detection (JGroups FD_SOCK2) listens at the gossip port plus this offset, or at the
+   * first free port of the {@value #FAILURE_DETECTION_PORT_RANGE} after it: open them between nodes.
+   */
+  public static final int FAILURE_DETECTION_PORT_OFFSET = 100;
+  public static final int FAILURE_DETECTION_PORT_RANGE = 50;
 
   public ClusterConfig {
     Objects.requireNonNull(nodeId, "nodeId");

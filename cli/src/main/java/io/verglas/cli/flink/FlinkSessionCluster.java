@@ -1,6 +1,6 @@
 package io.verglas.cli.flink;
 
-import io.verglas.cli.net.LoopbackPorts;
+import io.verglas.net.LoopbackPorts;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;

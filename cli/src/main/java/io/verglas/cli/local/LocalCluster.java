@@ -2,7 +2,7 @@ package io.verglas.cli.local;
 
 import io.verglas.cache.CacheNode;
 import io.verglas.cache.cluster.ClusterConfig;
-import io.verglas.cli.net.LoopbackPorts;
+import io.verglas.net.LoopbackPorts;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -33,7 +33,8 @@ final class LocalCluster {
 
   static LocalCluster plan(LocalConfig config, LocalCredentials credentials) {
     List<Integer> ports = config.nodes() == 1 ? List.of()
-        : IntStream.range(0, config.nodes()).mapToObj(i -> LoopbackPorts.free("the cache cluster")).toList();
+        : IntStream.range(0, config.nodes()).mapToObj(i -> LoopbackPorts.free("the cache cluster",
+            ClusterConfig.FAILURE_DETECTION_PORT_OFFSET)).toList();
     return new LocalCluster(config, ports, secret(credentials.secretKey()));
   }
 

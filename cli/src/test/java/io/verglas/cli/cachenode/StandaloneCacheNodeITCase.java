@@ -7,7 +7,7 @@ import io.verglas.cache.CacheNode;
 import io.verglas.cache.origin.LocalDirectoryOrigin;
 import io.verglas.cache.writeback.WriteBackConfig;
 import io.verglas.cache.writeback.WriteBackStats;
-import io.verglas.cli.net.LoopbackPorts;
+import io.verglas.net.LoopbackPorts;
 import io.verglas.catalog.Catalogs;
 import io.verglas.store.ObjectStoreEndpoint;
 import java.net.URI;
@@ -74,8 +74,9 @@ class StandaloneCacheNodeITCase {
     Map<String, String> env = new HashMap<>(ENV);
     env.put(NodeKeys.CLUSTER_SECRET, "a-cluster-secret-of-the-test");
     NodeKeys keys = NodeKeys.from(env);
-    List<Integer> gossip = List.of(LoopbackPorts.free("gossip"), LoopbackPorts.free("gossip"),
-        LoopbackPorts.free("gossip"));
+    int offset = io.verglas.cache.cluster.ClusterConfig.FAILURE_DETECTION_PORT_OFFSET;
+    List<Integer> gossip = List.of(LoopbackPorts.free("gossip", offset), LoopbackPorts.free("gossip", offset),
+        LoopbackPorts.free("gossip", offset));
     List<StandaloneCacheNode> nodes = new ArrayList<>();
     try (LocalDirectoryOrigin directory = new LocalDirectoryOrigin(dir.resolve("origin"));
         CacheNode origin = originNode(directory)) {

@@ -2,7 +2,7 @@ package io.verglas.cli.local;
 
 import io.verglas.cli.flink.FlinkClusterConfig;
 import io.verglas.cli.flink.FlinkSessionCluster;
-import io.verglas.cli.net.LoopbackPorts;
+import io.verglas.net.LoopbackPorts;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;

@@ -37,7 +37,8 @@ final class JGroupsStack {
     stack.add(new TCP().setBindAddress(bind).setBindPort(config.gossipPort()).setPortRange(0));
     stack.add(new TCPPING().setInitialHosts(resolved(config.seeds())).setPortRange(0));
     stack.add(new MERGE3().setMinInterval(Math.max(500, timeout / 2)).setMaxInterval(Math.max(1000, timeout)));
-    stack.add(new FD_SOCK2().setBindAddress(bind).setPortRange(50));
+    stack.add(new FD_SOCK2().setBindAddress(bind).setOffset(ClusterConfig.FAILURE_DETECTION_PORT_OFFSET)
+        .setPortRange(ClusterConfig.FAILURE_DETECTION_PORT_RANGE));
     stack.add(new FD_ALL3().setTimeout(timeout).setInterval(Math.max(50, timeout / 4)));
     stack.add(new VERIFY_SUSPECT2().setTimeout(Math.max(50, timeout / 4)));
     stack.add(new NAKACK2().setValue("use_mcast_xmit", false));
