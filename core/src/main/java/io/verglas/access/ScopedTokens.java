@@ -4,8 +4,13 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -23,13 +28,21 @@ import javax.crypto.spec.SecretKeySpec;
  * parsed, so nothing of an unsigned token is interpreted; expiry is checked last, against the
  * injected clock. A token is at most {@link #MAX_TOKEN_CHARS} characters: it travels in a header
  * (gRPC's default metadata limit is 8 KiB), so minting a scope that does not fit fails rather
- * than handing out a token no server can receive. Revocation is by expiry only (or by changing
- * the key, which revokes every token); keep expiries short.
+ * than handing out a token no server can receive.
+ *
+ * <p>Rotation and revocation. A token is revoked by its expiry, or by its key leaving the
+ * servers. Tokens are minted with the current key only; a verifier also accepts up to
+ * {@value #MAX_PREVIOUS_KEYS} previous keys, so a rotation (new current key, the old one kept as
+ * previous) leaves tokens already handed out working until they expire, and dropping the
+ * previous keys revokes every token minted before the rotation at once. Keep expiries short.
  */
 public final class ScopedTokens {
   public static final String PREFIX = "vgs1.";
   /** The environment variable standalone servers read the key from (never an argument). */
   public static final String KEY_ENV = "VERGLAS_SCOPED_TOKEN_KEY";
+  /** Previous keys, comma-separated, still accepted for verification (never used to mint). */
+  public static final String PREVIOUS_KEYS_ENV = "VERGLAS_SCOPED_TOKEN_PREVIOUS_KEYS";
+  public static final int MAX_PREVIOUS_KEYS = 4;
   /** Characters of key text a minter needs (32 characters: 256 bits when they are random hex). */
   public static final int MIN_KEY_CHARS = 32;
   public static final int MAX_TOKEN_CHARS = 6 * 1024;
@@ -38,16 +51,62 @@ public final class ScopedTokens {
   private static final Base64.Decoder DECODER = Base64.getUrlDecoder();
 
   private final SecretKeySpec key;
+  private final List<SecretKeySpec> previousKeys;
   private final Clock clock;
 
   /** Tokens signed with {@code key} (text of at least {@value #MIN_KEY_CHARS} characters). */
   public ScopedTokens(String key, Clock clock) {
+    this(key, List.of(), clock);
+  }
+
+  /**
+   * Tokens signed with {@code key}; tokens signed with one of {@code previousKeys} (at most
+   * {@value #MAX_PREVIOUS_KEYS}) are accepted too.
+   */
+  public ScopedTokens(String key, List<String> previousKeys, Clock clock) {
+    this.key = keySpec(key, "scoped token key");
+    if (previousKeys.size() > MAX_PREVIOUS_KEYS) {
+      throw new IllegalArgumentException("Invalid previous scoped token keys: at most "
+          + MAX_PREVIOUS_KEYS + ", got " + previousKeys.size());
+    }
+    List<SecretKeySpec> previous = new ArrayList<>();
+    for (String text : previousKeys) {
+      if (key.equals(text)) {
+        throw new IllegalArgumentException("Invalid previous scoped token keys: one of them is the "
+            + "current key");
+      }
+      previous.add(keySpec(text, "previous scoped token key"));
+    }
+    this.previousKeys = List.copyOf(previous);
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /**
+   * The verifier a standalone server configures from {@value #KEY_ENV} and
+   * {@value #PREVIOUS_KEYS_ENV} in {@code environment}; empty without a current key.
+   */
+  public static Optional<ScopedTokens> fromEnvironment(Map<String, String> environment, Clock clock) {
+    String current = environment.get(KEY_ENV);
+    if (current == null || current.isBlank()) {
+      return Optional.empty();
+    }
+    String previous = environment.getOrDefault(PREVIOUS_KEYS_ENV, "");
+    List<String> keys = Arrays.stream(previous.split(",")).map(String::trim)
+        .filter(k -> !k.isEmpty()).toList();
+    return Optional.of(new ScopedTokens(current, keys, clock));
+  }
+
+  /** How many previous keys this verifier accepts besides the current one. */
+  public int previousKeyCount() {
+    return previousKeys.size();
+  }
+
+  private static SecretKeySpec keySpec(String key, String what) {
     if (key == null || key.isBlank() || key.length() < MIN_KEY_CHARS) {
-      throw new IllegalArgumentException("Invalid scoped token key: it needs at least "
+      throw new IllegalArgumentException("Invalid " + what + ": it needs at least "
           + MIN_KEY_CHARS + " characters, got " + (key == null ? 0 : key.length()));
     }
-    this.key = new SecretKeySpec(key.getBytes(StandardCharsets.UTF_8), ALGORITHM);
-    this.clock = Objects.requireNonNull(clock, "clock");
+    return new SecretKeySpec(key.getBytes(StandardCharsets.UTF_8), ALGORITHM);
   }
 
   /** Whether {@code token} has the form of a scoped token (of any version this build knows). */
@@ -58,7 +117,7 @@ public final class ScopedTokens {
   public String mint(TableScope scope) {
     String signed = PREFIX + ENCODER.encodeToString(
         TableScopeParser.toJson(scope).getBytes(StandardCharsets.UTF_8));
-    String token = signed + "." + ENCODER.encodeToString(mac(signed));
+    String token = signed + "." + ENCODER.encodeToString(mac(key, signed));
     if (token.length() > MAX_TOKEN_CHARS) {
       throw new IllegalArgumentException("Cannot mint a token for " + scope.subject() + ": its "
           + (scope.reads().size()) + " tables make " + token.length() + " characters, over "
@@ -83,7 +142,7 @@ public final class ScopedTokens {
     }
     String signed = token.substring(0, dot);
     byte[] presented = decode(token.substring(dot + 1), "signature");
-    if (!MessageDigest.isEqual(mac(signed), presented)) {
+    if (!signedByAKnownKey(signed, presented)) {
       throw new InvalidTokenException(InvalidTokenException.Reason.BAD_SIGNATURE,
           "Invalid scoped token: bad signature (minted with another key, or altered)");
     }
@@ -101,7 +160,16 @@ public final class ScopedTokens {
     return scope;
   }
 
-  private byte[] mac(String signed) {
+  /** Compares against every key, current and previous, whatever matches first (no early exit). */
+  private boolean signedByAKnownKey(String signed, byte[] presented) {
+    boolean known = MessageDigest.isEqual(mac(key, signed), presented);
+    for (SecretKeySpec previous : previousKeys) {
+      known |= MessageDigest.isEqual(mac(previous, signed), presented);
+    }
+    return known;
+  }
+
+  private static byte[] mac(SecretKeySpec key, String signed) {
     try {
       Mac mac = Mac.getInstance(ALGORITHM);
       mac.init(key);
@@ -126,6 +194,6 @@ public final class ScopedTokens {
 
   @Override
   public String toString() {
-    return "ScopedTokens[key redacted]"; // never the key
+    return "ScopedTokens[key redacted, " + previousKeys.size() + " previous]"; // never a key
   }
 }

@@ -92,6 +92,37 @@ class ScopedTokensTest {
   }
 
   @Test
+  void aRotatedVerifierAcceptsTokensOfThePreviousKeyAndMintsWithTheNewOne() {
+    String newKey = "fedcba9876543210fedcba9876543210";
+    ScopedTokens rotated = new ScopedTokens(newKey, List.of(KEY), CLOCK);
+    String old = tokens.mint(scope(Set.of(ORDERS), Set.of()));
+    assertThat(rotated.verify(old)).isEqualTo(scope(Set.of(ORDERS), Set.of()));
+    String fresh = rotated.mint(scope(Set.of(ORDERS), Set.of()));
+    assertThat(new ScopedTokens(newKey, CLOCK).verify(fresh)).isEqualTo(scope(Set.of(ORDERS), Set.of()));
+    assertBadSignature(fresh); // minted with the new key, which the old verifier does not know
+    // Dropping the previous key revokes every token minted before the rotation.
+    assertThatThrownBy(() -> new ScopedTokens(newKey, CLOCK).verify(old))
+        .isInstanceOf(InvalidTokenException.class).hasMessageContaining("bad signature");
+  }
+
+  @Test
+  void previousKeysAreBoundedDistinctFromTheCurrentAndReadFromTheEnvironment() {
+    String other = "fedcba9876543210fedcba9876543210";
+    assertThatThrownBy(() -> new ScopedTokens(KEY, List.of(KEY), CLOCK))
+        .hasMessage("Invalid previous scoped token keys: one of them is the current key");
+    assertThatThrownBy(() -> new ScopedTokens(KEY, List.of("short"), CLOCK))
+        .hasMessage("Invalid previous scoped token key: it needs at least 32 characters, got 5");
+    assertThatThrownBy(() -> new ScopedTokens(KEY, java.util.Collections.nCopies(5, other), CLOCK))
+        .hasMessage("Invalid previous scoped token keys: at most 4, got 5");
+    assertThat(ScopedTokens.fromEnvironment(java.util.Map.of(), CLOCK)).isEmpty();
+    ScopedTokens fromEnv = ScopedTokens.fromEnvironment(java.util.Map.of(ScopedTokens.KEY_ENV, other,
+        ScopedTokens.PREVIOUS_KEYS_ENV, " " + KEY + " , "), CLOCK).orElseThrow();
+    assertThat(fromEnv.previousKeyCount()).isEqualTo(1);
+    assertThat(fromEnv.verify(tokens.mint(scope(Set.of(ORDERS), Set.of())))).isNotNull();
+    assertThat(fromEnv.toString()).doesNotContain(KEY).doesNotContain(other);
+  }
+
+  @Test
   void anExpiredTokenIsRefusedFromItsExpiryOn() {
     String token = tokens.mint(scope(Set.of(ORDERS), Set.of()));
     ScopedTokens later = new ScopedTokens(KEY, Clock.offset(CLOCK, Duration.ofSeconds(60)));

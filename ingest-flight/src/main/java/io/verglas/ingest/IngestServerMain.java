@@ -31,7 +31,8 @@ import org.apache.iceberg.catalog.Catalog;
  * {@code --flush-interval-ms}, {@code --flush-linger-ms}, {@code --max-concurrent-puts},
  * {@code --max-concurrent-puts-per-connection}. With the environment variable
  * {@value io.verglas.access.ScopedTokens#KEY_ENV} set it also accepts scoped tokens signed with
- * that key (a secret, so never an argument). Once serving it prints
+ * that key, and with {@value io.verglas.access.ScopedTokens#PREVIOUS_KEYS_ENV} (comma-separated)
+ * also those signed with earlier keys (secrets, so never arguments). Once serving it prints
  * {@code VERGLAS_INGEST_READY port=<port>} on standard output; it stops cleanly on SIGTERM.
  */
 public final class IngestServerMain {
@@ -82,10 +83,7 @@ public final class IngestServerMain {
         .walLayout(new WalLayout(options.getOrDefault("wal-prefix", WalLayout.DEFAULT_PREFIX)))
         .streamId(required(options, "stream"))
         .token(required(options, "token"));
-    String scopedKey = System.getenv(ScopedTokens.KEY_ENV);
-    if (scopedKey != null && !scopedKey.isBlank()) {
-      builder.scopedTokens(new ScopedTokens(scopedKey, Clock.systemUTC()));
-    }
+    ScopedTokens.fromEnvironment(System.getenv(), Clock.systemUTC()).ifPresent(builder::scopedTokens);
     if (options.containsKey("lanes")) {
       builder.lanes(Integer.parseInt(options.get("lanes")));
     }

@@ -1,5 +1,6 @@
 package io.verglas.cli.local;
 
+import io.verglas.access.ScopedTokens;
 import io.verglas.cli.foreground.Foreground;
 import io.verglas.materializer.MaterializerConfig;
 import java.io.IOException;
@@ -78,11 +79,22 @@ public final class LocalCommand implements Callable<Integer> {
       + "/events, /maintenance, /heat) without a token (default: the admin.token of endpoints.json)")
   boolean adminPublic;
 
+  @Option(names = "--rotate-scoped-token-key", description = "Before starting, replace the key "
+      + "that signs the workers' scoped tokens; tokens signed with the old key stay valid until "
+      + "they expire (the last " + ScopedTokens.MAX_PREVIOUS_KEYS + " keys are kept)")
+  boolean rotateScopedTokenKey;
+
+  @Option(names = "--revoke-scoped-tokens", description = "Before starting, replace the key that "
+      + "signs the workers' scoped tokens and drop every earlier key: each scoped token handed out "
+      + "before is refused from then on")
+  boolean revokeScopedTokens;
+
   @Override
   public Integer call() throws Exception {
     Properties props = configFile();
     LocalSettings.checkKnown(props);
     LocalConfig config = config(props);
+    rotateKeys(config);
     System.out.println("Starting Verglas in " + config.dataDir() + " ...");
     AdminConfig admin = adminConfig(props);
     LocalStack stack = LocalStack.start(config, admin);
@@ -110,6 +122,21 @@ public final class LocalCommand implements Callable<Integer> {
     System.out.println("Press Ctrl-C to stop.");
     foreground.await();
     return 0;
+  }
+
+  void rotateKeys(LocalConfig config) throws IOException {
+    if (rotateScopedTokenKey && revokeScopedTokens) {
+      throw new IllegalArgumentException("Cannot start: --rotate-scoped-token-key "
+          + "and --revoke-scoped-tokens exclude each other (revoking rotates too)");
+    }
+    if (rotateScopedTokenKey || revokeScopedTokens) {
+      Files.createDirectories(config.dataDir());
+      LocalCredentials rotated = LocalCredentials.rotateScopedTokenKey(config.credentialsFile(),
+          rotateScopedTokenKey);
+      System.out.println(revokeScopedTokens ? "Scoped token key replaced; every earlier scoped "
+          + "token is revoked." : "Scoped token key rotated; tokens of the "
+          + rotated.previousScopedTokenKeys().size() + " previous key(s) are accepted until they expire.");
+    }
   }
 
   private Properties configFile() throws IOException {

@@ -131,7 +131,7 @@ public final class LocalStack implements AutoCloseable {
   private void startAll() {
     createDirectories();
     LocalCredentials credentials = LocalCredentials.loadOrCreate(config.credentialsFile());
-    scopedTokens = new ScopedTokens(credentials.scopedTokenKey(), Clock.systemUTC());
+    scopedTokens = credentials.scopedTokens(Clock.systemUTC());
 
     // The feed and the admin endpoint come first: the cache node follows the feed from its
     // start. What the admin pages show of parts started later is read when a page is asked for.

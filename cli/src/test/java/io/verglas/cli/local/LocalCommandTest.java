@@ -33,4 +33,32 @@ class LocalCommandTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("Invalid committer parallelism: 0");
   }
+
+  @Test
+  void rotationFlagsActOnTheCredentialsBeforeTheStackStartsAndExcludeEachOther(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    String dataDir = "--data-dir=" + dir.resolve("data");
+    LocalCommand both = new LocalCommand();
+    new CommandLine(both).parseArgs(dataDir, "--rotate-scoped-token-key", "--revoke-scoped-tokens");
+    assertThatThrownBy(() -> both.rotateKeys(both.config(new Properties())))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("exclude each other");
+
+    LocalCommand rotate = new LocalCommand();
+    new CommandLine(rotate).parseArgs(dataDir, "--rotate-scoped-token-key");
+    LocalConfig config = rotate.config(new Properties());
+    rotate.rotateKeys(config);
+    assertThat(LocalCredentials.loadOrCreate(config.credentialsFile()).previousScopedTokenKeys()).hasSize(1);
+
+    LocalCommand revoke = new LocalCommand();
+    new CommandLine(revoke).parseArgs(dataDir, "--revoke-scoped-tokens");
+    revoke.rotateKeys(config);
+    assertThat(LocalCredentials.loadOrCreate(config.credentialsFile()).previousScopedTokenKeys()).isEmpty();
+
+    LocalCommand neither = new LocalCommand();
+    new CommandLine(neither).parseArgs(dataDir);
+    String key = LocalCredentials.loadOrCreate(config.credentialsFile()).scopedTokenKey();
+    neither.rotateKeys(config);
+    assertThat(LocalCredentials.loadOrCreate(config.credentialsFile()).scopedTokenKey()).isEqualTo(key);
+  }
 }

@@ -1,6 +1,7 @@
 package io.verglas.cli.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -55,5 +56,48 @@ class LocalCredentialsTest {
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
         .isEqualTo("rw-------");
     assertThat(LocalCredentials.loadOrCreate(file)).isEqualTo(upgraded);
+  }
+  @Test
+  void rotationKeepsTheLastFourKeysAcceptedAndRevocationDropsThemAll() throws Exception {
+    Path file = dir.resolve("credentials.json");
+    LocalCredentials first = LocalCredentials.loadOrCreate(file);
+    assertThat(first.previousScopedTokenKeys()).isEmpty();
+    java.time.Clock clock = java.time.Clock.systemUTC();
+    io.verglas.access.TableScope scope = new io.verglas.access.TableScope("hourly/run-1",
+        java.time.Instant.now().plusSeconds(600).truncatedTo(java.time.temporal.ChronoUnit.MILLIS), java.util.Set.of(), java.util.Set.of());
+    String minted = first.scopedTokens(clock).mint(scope);
+
+    LocalCredentials rotated = LocalCredentials.rotateScopedTokenKey(file, true);
+    assertThat(rotated.scopedTokenKey()).hasSize(64).isNotEqualTo(first.scopedTokenKey());
+    assertThat(rotated.previousScopedTokenKeys()).containsExactly(first.scopedTokenKey());
+    assertThat(rotated.scopedTokens(clock).verify(minted)).isEqualTo(scope);
+    assertThat(rotated.accessKey()).isEqualTo(first.accessKey()); // nothing else changes
+    assertThat(LocalCredentials.loadOrCreate(file)).isEqualTo(rotated);
+    assertThat(rotated.toString()).doesNotContain(first.scopedTokenKey());
+
+    for (int i = 0; i < 5; i++) {
+      rotated = LocalCredentials.rotateScopedTokenKey(file, true);
+    }
+    assertThat(rotated.previousScopedTokenKeys()).hasSize(4).doesNotContain(first.scopedTokenKey());
+    assertThatThrownBy(() -> LocalCredentials.loadOrCreate(file).scopedTokens(clock).verify(minted))
+        .hasMessageContaining("bad signature");
+
+    String recent = rotated.scopedTokens(clock).mint(scope);
+    LocalCredentials revoked = LocalCredentials.rotateScopedTokenKey(file, false);
+    assertThat(revoked.previousScopedTokenKeys()).isEmpty();
+    assertThatThrownBy(() -> revoked.scopedTokens(clock).verify(recent))
+        .hasMessageContaining("bad signature");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+        .isEqualTo("rw-------");
+  }
+
+  @Test
+  void aMalformedListOfPreviousKeysIsRefusedNamingIt() throws Exception {
+    Path file = dir.resolve("credentials.json");
+    LocalCredentials.loadOrCreate(file);
+    String text = Files.readString(file).replaceFirst("\\{", "{\"previousScopedTokenKeys\":\"abc\",");
+    Files.writeString(file, text);
+    assertThatThrownBy(() -> LocalCredentials.loadOrCreate(file))
+        .hasMessageContaining("previousScopedTokenKeys is not an array");
   }
 }
