@@ -41,6 +41,7 @@ import java.util.List;
  * @param tablesPolled table loads by polls
  * @param commitsPolled commits polls found that the feed had not delivered (walked)
  * @param pollFailures catalog listings and table loads by polls that failed
+ * @param heatEntriesRestored heat ledger entries restored from the state directory at start
  */
 public record AwarenessStats(
     boolean enabled,
@@ -77,10 +78,11 @@ public record AwarenessStats(
     long polls,
     long tablesPolled,
     long commitsPolled,
-    long pollFailures) {
+    long pollFailures,
+    long heatEntriesRestored) {
 
   public static final AwarenessStats ABSENT = new AwarenessStats(false, false, 0, 0, 0, 0, 0, 0,
-      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, List.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, List.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
   public AwarenessStats {
     tablesOverBudget = List.copyOf(tablesOverBudget);

@@ -91,6 +91,7 @@ public final class PrometheusFormat {
     metric(out, "index_files", "gauge", "Data files the awareness index classifies reads of.", a.filesIndexed());
     metric(out, "heat_samples_total", "counter", "Classified column reads offered to the heat ledger.", a.heatSamples());
     metric(out, "heat_samples_dropped_total", "counter", "Heat samples dropped (buffer full).", a.heatSamplesDropped());
+    metric(out, "heat_entries_restored", "gauge", "Heat ledger entries restored from the state directory at start.", a.heatEntriesRestored());
     metric(out, "replace_commits_total", "counter", "Compactions seen by metadata walks.", a.replaceCommits());
     metric(out, "prefetch_origin_bytes_total", "counter", "Bytes compaction prefetch read from the origin.", a.prefetchBytes());
   }
