@@ -107,7 +107,8 @@ public final class Awareness implements AutoCloseable {
       long bytes = walk.run();
       lifecycle.afterWalk(table, walk.metadata(), walk.layouts());
       return bytes;
-    }, config.warmQueueCapacity(), counters);
+    }, config.warmQueueCapacity(), counters,
+        new OverBudgetTables(config.tableBudgetRetry().toNanos(), System::nanoTime));
     watcher = config.feedUri() == null ? null : watcher();
     poller = config.catalog() == null ? null : poller(node);
     heat.start();
@@ -151,7 +152,8 @@ public final class Awareness implements AutoCloseable {
         heat.samples().offered(), heat.samples().dropped(), counters.replaceCommits.sum(),
         counters.prefetchBlocks.sum(), counters.prefetchBytes.sum(), counters.prefetchFailures.sum(),
         counters.prefetchChunksOverBudget.sum(), counters.polls.sum(), counters.tablesPolled.sum(),
-        counters.commitsPolled.sum(), counters.pollFailures.sum(), heat.restored());
+        counters.commitsPolled.sum(), counters.pollFailures.sum(), heat.restored(),
+        counters.tablesReadmitted.sum());
   }
 
   /** Stops the poller, the watcher (saving its position), the warmer and heat (saving it); idempotent. */

@@ -37,7 +37,10 @@ import org.apache.iceberg.catalog.Catalog;
  * @param warmBytesPerSecond origin bytes per second metadata warming may read, on average
  * @param warmConcurrency origin reads warming may have in flight at once
  * @param tableBudgetBytes metadata bytes (metadata file, manifest list, manifests, footers) one
- *     table may occupy; a table above it is no longer warmed
+ *     table may occupy; a table above it is not warmed until a retry finds it under
+ * @param tableBudgetRetry how long a table over its budget waits before a commit walks it again
+ *     to see whether it fits now (the wait doubles after each retry that does not fit, up to 16
+ *     times this); one that fits is warmed again
  * @param warmQueueCapacity tables that may wait for a walk; commits of further tables are dropped
  * @param immutableKeys keys learned as immutable from metadata that are remembered (0: none)
  * @param maxTables walked tables the watcher remembers by name (with their latest metadata) for
@@ -76,6 +79,7 @@ public record AwarenessConfig(
     long warmBytesPerSecond,
     int warmConcurrency,
     long tableBudgetBytes,
+    Duration tableBudgetRetry,
     int warmQueueCapacity,
     int immutableKeys,
     int maxTables,
@@ -100,6 +104,7 @@ public record AwarenessConfig(
   public static final long DEFAULT_WARM_BYTES_PER_SECOND = 32L << 20;
   public static final int DEFAULT_WARM_CONCURRENCY = 4;
   public static final long DEFAULT_TABLE_BUDGET_BYTES = 64L << 20;
+  public static final Duration DEFAULT_TABLE_BUDGET_RETRY = Duration.ofMinutes(10);
   public static final int DEFAULT_WARM_QUEUE_CAPACITY = 1024;
   public static final int DEFAULT_IMMUTABLE_KEYS = 100_000;
   public static final int DEFAULT_MAX_TABLES = 10_000;
@@ -128,6 +133,7 @@ public record AwarenessConfig(
     Objects.requireNonNull(listener, "listener");
     Objects.requireNonNull(heatHalfLife, "heatHalfLife");
     Objects.requireNonNull(heatSaveInterval, "heatSaveInterval");
+    Objects.requireNonNull(tableBudgetRetry, "tableBudgetRetry");
   }
 
   public static Builder builder() {
@@ -140,7 +146,8 @@ public record AwarenessConfig(
     return "AwarenessConfig[feedUri=" + feedUri + ", feedToken=" + (feedToken == null ? "none" : "(set)")
         + ", stateDirectory=" + stateDirectory + ", warmBytesPerSecond=" + warmBytesPerSecond
         + ", warmConcurrency=" + warmConcurrency + ", tableBudgetBytes=" + tableBudgetBytes
-        + ", warmQueueCapacity=" + warmQueueCapacity + ", immutableKeys=" + immutableKeys
+        + ", tableBudgetRetry=" + tableBudgetRetry + ", warmQueueCapacity=" + warmQueueCapacity
+        + ", immutableKeys=" + immutableKeys
         + ", maxTables=" + maxTables + ", reconnectBackoff=" + reconnectMinBackoff + ".."
         + reconnectMaxBackoff + ", feedIdleTimeout=" + feedIdleTimeout + ", prefetch=" + prefetch
         + ", prefetchBytesPerCommit=" + prefetchBytesPerCommit + ", prefetchMinHeat=" + prefetchMinHeat
@@ -165,6 +172,7 @@ public record AwarenessConfig(
     private Long warmBytesPerSecond;
     private Integer warmConcurrency;
     private Long tableBudgetBytes;
+    private Duration tableBudgetRetry;
     private Integer warmQueueCapacity;
     private Integer immutableKeys;
     private Integer maxTables;
@@ -232,6 +240,13 @@ public record AwarenessConfig(
     public Builder tableBudgetBytes(long value) {
       once(tableBudgetBytes, "tableBudgetBytes");
       tableBudgetBytes = positive(value, "table budget");
+      return this;
+    }
+
+    /** How long a table over its budget waits before it is walked again; default 10 min. */
+    public Builder tableBudgetRetry(Duration value) {
+      once(tableBudgetRetry, "tableBudgetRetry");
+      tableBudgetRetry = positive(value, "table budget retry");
       return this;
     }
 
@@ -385,6 +400,7 @@ public record AwarenessConfig(
           or(warmBytesPerSecond, DEFAULT_WARM_BYTES_PER_SECOND),
           or(warmConcurrency, DEFAULT_WARM_CONCURRENCY),
           or(tableBudgetBytes, DEFAULT_TABLE_BUDGET_BYTES),
+          or(tableBudgetRetry, DEFAULT_TABLE_BUDGET_RETRY),
           or(warmQueueCapacity, DEFAULT_WARM_QUEUE_CAPACITY),
           or(immutableKeys, DEFAULT_IMMUTABLE_KEYS),
           or(maxTables, DEFAULT_MAX_TABLES),

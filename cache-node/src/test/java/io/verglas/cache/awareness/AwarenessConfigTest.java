@@ -63,6 +63,11 @@ class AwarenessConfigTest {
     assertThat(defaults.indexMaxChunks()).isEqualTo(AwarenessConfig.DEFAULT_INDEX_MAX_CHUNKS);
     assertThat(defaults.heatSaveInterval()).isEqualTo(Duration.ofSeconds(30));
     assertThat(defaults.heatSaveMaxEntries()).isEqualTo(10_000);
+    assertThat(defaults.tableBudgetRetry()).isEqualTo(Duration.ofMinutes(10));
+    assertThat(AwarenessConfig.builder().feedUri(FEED).tableBudgetRetry(Duration.ofSeconds(1)).build()
+        .tableBudgetRetry()).isEqualTo(Duration.ofSeconds(1));
+    assertThatThrownBy(() -> AwarenessConfig.builder().tableBudgetRetry(Duration.ofSeconds(-1)))
+        .hasMessage("Invalid table budget retry: PT-1S (must be > 0)");
     AwarenessConfig tuned = AwarenessConfig.builder().feedUri(FEED).heatSaveInterval(Duration.ofSeconds(5))
         .heatSaveMaxEntries(50).build();
     assertThat(tuned.heatSaveInterval()).isEqualTo(Duration.ofSeconds(5));
