@@ -25,7 +25,8 @@ import java.util.List;
  * @param bytesWalked metadata bytes walks read (cached or not)
  * @param yields reads warming held back while client requests waited for the origin
  * @param immutableKeys keys known immutable from metadata that path rules do not cover
- * @param tablesOverBudget tables whose metadata exceeded the per-table budget (not warmed)
+ * @param tablesOverBudget tables whose metadata exceeded the per-table budget (not warmed until
+ *     a retry fits)
  * @param filesIndexed data files the mapper's index holds (live and just retired)
  * @param chunksIndexed column chunks the index holds
  * @param filesNotIndexed data files left out of the index by its chunk limit
@@ -41,6 +42,8 @@ import java.util.List;
  * @param tablesPolled table loads by polls
  * @param commitsPolled commits polls found that the feed had not delivered (walked)
  * @param pollFailures catalog listings and table loads by polls that failed
+ * @param heatEntriesRestored heat ledger entries restored from the state directory at start
+ * @param tablesReadmitted over-budget tables whose metadata fit the budget again on a retry
  */
 public record AwarenessStats(
     boolean enabled,
@@ -77,10 +80,12 @@ public record AwarenessStats(
     long polls,
     long tablesPolled,
     long commitsPolled,
-    long pollFailures) {
+    long pollFailures,
+    long heatEntriesRestored,
+    long tablesReadmitted) {
 
   public static final AwarenessStats ABSENT = new AwarenessStats(false, false, 0, 0, 0, 0, 0, 0,
-      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, List.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, List.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
   public AwarenessStats {
     tablesOverBudget = List.copyOf(tablesOverBudget);

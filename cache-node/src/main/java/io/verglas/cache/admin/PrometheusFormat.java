@@ -88,9 +88,11 @@ public final class PrometheusFormat {
     metric(out, "warm_walks_pending", "gauge", "Tables waiting for or in a metadata walk.", a.walksPending());
     metric(out, "warm_origin_bytes_total", "counter", "Bytes warming read from the origin.", a.bytesWarmed());
     metric(out, "warm_tables_over_budget", "gauge", "Tables whose metadata exceeds the budget.", a.tablesOverBudget().size());
+    metric(out, "warm_tables_readmitted_total", "counter", "Over-budget tables whose metadata fit the budget again.", a.tablesReadmitted());
     metric(out, "index_files", "gauge", "Data files the awareness index classifies reads of.", a.filesIndexed());
     metric(out, "heat_samples_total", "counter", "Classified column reads offered to the heat ledger.", a.heatSamples());
     metric(out, "heat_samples_dropped_total", "counter", "Heat samples dropped (buffer full).", a.heatSamplesDropped());
+    metric(out, "heat_entries_restored", "gauge", "Heat ledger entries restored from the state directory at start.", a.heatEntriesRestored());
     metric(out, "replace_commits_total", "counter", "Compactions seen by metadata walks.", a.replaceCommits());
     metric(out, "prefetch_origin_bytes_total", "counter", "Bytes compaction prefetch read from the origin.", a.prefetchBytes());
   }

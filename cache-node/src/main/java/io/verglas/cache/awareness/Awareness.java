@@ -38,25 +38,34 @@ public final class Awareness implements AutoCloseable {
   private CatalogPoller poller;
   private boolean closed;
 
-  private Awareness(AwarenessConfig config, ImmutableObjects fallback, LongSupplier nanos) {
+  private Awareness(AwarenessConfig config, ImmutableObjects fallback, LongSupplier nanos,
+      LongSupplier wallMillis) {
     this.config = config;
     this.immutables = new MetadataImmutables(fallback, config.immutableKeys());
     this.tables = new KnownTables(config.maxTables());
     HeatSamples samples = new HeatSamples(config.heatSampleBuffer());
-    this.heat = new Heat(samples, new HeatLedger(config.heatHalfLife().toNanos(),
-        config.heatMaxEntries(), nanos), config.heatHalfLife().toNanos());
+    long halfLife = config.heatHalfLife().toNanos();
+    HeatStore store = config.stateDirectory() == null ? null
+        : new HeatStore(config.stateDirectory(), config.heatSaveMaxEntries(), halfLife, wallMillis);
+    this.heat = new Heat(samples, new HeatLedger(halfLife, config.heatMaxEntries(), nanos), halfLife,
+        store, config.heatSaveInterval().toMillis());
     this.classifier = new RequestClassifier(samples);
   }
 
   /** Awareness not yet started; {@code fallback} judges what metadata has not named. */
   public static Awareness prepare(AwarenessConfig config, ImmutableObjects fallback) {
-    return prepare(config, fallback, System::nanoTime);
+    return prepare(config, fallback, System::nanoTime, System::currentTimeMillis);
   }
 
-  /** As {@link #prepare(AwarenessConfig, ImmutableObjects)}, with heat decaying by {@code nanos}. */
-  static Awareness prepare(AwarenessConfig config, ImmutableObjects fallback, LongSupplier nanos) {
+  /**
+   * As {@link #prepare(AwarenessConfig, ImmutableObjects)}, with heat decaying by {@code nanos}
+   * while running and by {@code wallMillis} between a save and a restore.
+   */
+  static Awareness prepare(AwarenessConfig config, ImmutableObjects fallback, LongSupplier nanos,
+      LongSupplier wallMillis) {
     return new Awareness(Objects.requireNonNull(config, "config"),
-        Objects.requireNonNull(fallback, "fallback"), Objects.requireNonNull(nanos, "nanos"));
+        Objects.requireNonNull(fallback, "fallback"), Objects.requireNonNull(nanos, "nanos"),
+        Objects.requireNonNull(wallMillis, "wallMillis"));
   }
 
   /** Classifies the node's reads into heat: give this to the node's read path. */
@@ -98,7 +107,8 @@ public final class Awareness implements AutoCloseable {
       long bytes = walk.run();
       lifecycle.afterWalk(table, walk.metadata(), walk.layouts());
       return bytes;
-    }, config.warmQueueCapacity(), counters);
+    }, config.warmQueueCapacity(), counters,
+        new OverBudgetTables(config.tableBudgetRetry().toNanos(), System::nanoTime));
     watcher = config.feedUri() == null ? null : watcher();
     poller = config.catalog() == null ? null : poller(node);
     heat.start();
@@ -142,10 +152,11 @@ public final class Awareness implements AutoCloseable {
         heat.samples().offered(), heat.samples().dropped(), counters.replaceCommits.sum(),
         counters.prefetchBlocks.sum(), counters.prefetchBytes.sum(), counters.prefetchFailures.sum(),
         counters.prefetchChunksOverBudget.sum(), counters.polls.sum(), counters.tablesPolled.sum(),
-        counters.commitsPolled.sum(), counters.pollFailures.sum());
+        counters.commitsPolled.sum(), counters.pollFailures.sum(), heat.restored(),
+        counters.tablesReadmitted.sum());
   }
 
-  /** Stops the poller, the watcher (saving its position) and the warmer; idempotent. */
+  /** Stops the poller, the watcher (saving its position), the warmer and heat (saving it); idempotent. */
   @Override
   public synchronized void close() {
     if (closed) {

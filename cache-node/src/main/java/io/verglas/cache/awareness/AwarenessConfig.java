@@ -31,12 +31,16 @@ import org.apache.iceberg.catalog.Catalog;
  * @param feedUri the change feed's events resource ({@code GET <uri>?from=N&follow=true});
  *     a query in it (a table or namespace filter) turns gap detection off; null: no feed
  * @param feedToken sent as {@code Authorization: Bearer <token>}, or null
- * @param stateDirectory where the watcher keeps its feed position and known tables, or null
- *     (then each start begins at the feed's end and warms the tables the feed retains)
+ * @param stateDirectory where the watcher keeps its feed position and known tables and the heat
+ *     ledger is saved, or null (then each start begins at the feed's end and warms the tables
+ *     the feed retains, and heat starts cold)
  * @param warmBytesPerSecond origin bytes per second metadata warming may read, on average
  * @param warmConcurrency origin reads warming may have in flight at once
  * @param tableBudgetBytes metadata bytes (metadata file, manifest list, manifests, footers) one
- *     table may occupy; a table above it is no longer warmed
+ *     table may occupy; a table above it is not warmed until a retry finds it under
+ * @param tableBudgetRetry how long a table over its budget waits before a commit walks it again
+ *     to see whether it fits now (the wait doubles after each retry that does not fit, up to 16
+ *     times this); one that fits is warmed again
  * @param warmQueueCapacity tables that may wait for a walk; commits of further tables are dropped
  * @param immutableKeys keys learned as immutable from metadata that are remembered (0: none)
  * @param maxTables walked tables the watcher remembers by name (with their latest metadata) for
@@ -56,6 +60,9 @@ import org.apache.iceberg.catalog.Catalog;
  * @param heatMaxEntries (table, partition, column) coordinates the heat ledger keeps
  * @param heatSampleBuffer classified reads buffered between the request path and the ledger;
  *     reads beyond it are dropped and counted
+ * @param heatSaveInterval with a {@code stateDirectory}, how often the heat ledger is saved there
+ *     (and on close), so a restarted node still knows the hot columns
+ * @param heatSaveMaxEntries coordinates saved (the hottest); the rest are forgotten by a restart
  * @param indexMaxChunks column chunks the mapper's index holds over all files (a data file
  *     without column structure counts as none); files beyond are not classified
  * @param catalog the catalog polled for commits the feed does not carry (other engines'), or
@@ -72,6 +79,7 @@ public record AwarenessConfig(
     long warmBytesPerSecond,
     int warmConcurrency,
     long tableBudgetBytes,
+    Duration tableBudgetRetry,
     int warmQueueCapacity,
     int immutableKeys,
     int maxTables,
@@ -85,6 +93,8 @@ public record AwarenessConfig(
     Duration heatHalfLife,
     int heatMaxEntries,
     int heatSampleBuffer,
+    Duration heatSaveInterval,
+    int heatSaveMaxEntries,
     long indexMaxChunks,
     Supplier<Catalog> catalog,
     Supplier<MetadataLocations> metadataLocations,
@@ -94,6 +104,7 @@ public record AwarenessConfig(
   public static final long DEFAULT_WARM_BYTES_PER_SECOND = 32L << 20;
   public static final int DEFAULT_WARM_CONCURRENCY = 4;
   public static final long DEFAULT_TABLE_BUDGET_BYTES = 64L << 20;
+  public static final Duration DEFAULT_TABLE_BUDGET_RETRY = Duration.ofMinutes(10);
   public static final int DEFAULT_WARM_QUEUE_CAPACITY = 1024;
   public static final int DEFAULT_IMMUTABLE_KEYS = 100_000;
   public static final int DEFAULT_MAX_TABLES = 10_000;
@@ -105,6 +116,8 @@ public record AwarenessConfig(
   public static final Duration DEFAULT_HEAT_HALF_LIFE = Duration.ofHours(1);
   public static final int DEFAULT_HEAT_MAX_ENTRIES = 100_000;
   public static final int DEFAULT_HEAT_SAMPLE_BUFFER = 8192;
+  public static final Duration DEFAULT_HEAT_SAVE_INTERVAL = Duration.ofSeconds(30);
+  public static final int DEFAULT_HEAT_SAVE_MAX_ENTRIES = 10_000;
   public static final long DEFAULT_INDEX_MAX_CHUNKS = 2_000_000;
   public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(10);
   public static final int DEFAULT_POLL_TABLES_PER_SECOND = 20;
@@ -119,6 +132,8 @@ public record AwarenessConfig(
     Objects.requireNonNull(feedIdleTimeout, "feedIdleTimeout");
     Objects.requireNonNull(listener, "listener");
     Objects.requireNonNull(heatHalfLife, "heatHalfLife");
+    Objects.requireNonNull(heatSaveInterval, "heatSaveInterval");
+    Objects.requireNonNull(tableBudgetRetry, "tableBudgetRetry");
   }
 
   public static Builder builder() {
@@ -131,12 +146,14 @@ public record AwarenessConfig(
     return "AwarenessConfig[feedUri=" + feedUri + ", feedToken=" + (feedToken == null ? "none" : "(set)")
         + ", stateDirectory=" + stateDirectory + ", warmBytesPerSecond=" + warmBytesPerSecond
         + ", warmConcurrency=" + warmConcurrency + ", tableBudgetBytes=" + tableBudgetBytes
-        + ", warmQueueCapacity=" + warmQueueCapacity + ", immutableKeys=" + immutableKeys
+        + ", tableBudgetRetry=" + tableBudgetRetry + ", warmQueueCapacity=" + warmQueueCapacity
+        + ", immutableKeys=" + immutableKeys
         + ", maxTables=" + maxTables + ", reconnectBackoff=" + reconnectMinBackoff + ".."
         + reconnectMaxBackoff + ", feedIdleTimeout=" + feedIdleTimeout + ", prefetch=" + prefetch
         + ", prefetchBytesPerCommit=" + prefetchBytesPerCommit + ", prefetchMinHeat=" + prefetchMinHeat
         + ", heatHalfLife=" + heatHalfLife + ", heatMaxEntries=" + heatMaxEntries
-        + ", heatSampleBuffer=" + heatSampleBuffer + ", indexMaxChunks=" + indexMaxChunks
+        + ", heatSampleBuffer=" + heatSampleBuffer + ", heatSaveInterval=" + heatSaveInterval
+        + ", heatSaveMaxEntries=" + heatSaveMaxEntries + ", indexMaxChunks=" + indexMaxChunks
         + ", catalog=" + (catalog == null ? "none" : "(set)") + ", metadataLocations="
         + (metadataLocations == null ? "none" : "(set)") + ", pollInterval=" + pollInterval
         + ", pollTablesPerSecond=" + pollTablesPerSecond + "]";
@@ -155,6 +172,7 @@ public record AwarenessConfig(
     private Long warmBytesPerSecond;
     private Integer warmConcurrency;
     private Long tableBudgetBytes;
+    private Duration tableBudgetRetry;
     private Integer warmQueueCapacity;
     private Integer immutableKeys;
     private Integer maxTables;
@@ -168,6 +186,8 @@ public record AwarenessConfig(
     private Duration heatHalfLife;
     private Integer heatMaxEntries;
     private Integer heatSampleBuffer;
+    private Duration heatSaveInterval;
+    private Integer heatSaveMaxEntries;
     private Long indexMaxChunks;
     private Supplier<Catalog> catalog;
     private Supplier<MetadataLocations> metadataLocations;
@@ -220,6 +240,13 @@ public record AwarenessConfig(
     public Builder tableBudgetBytes(long value) {
       once(tableBudgetBytes, "tableBudgetBytes");
       tableBudgetBytes = positive(value, "table budget");
+      return this;
+    }
+
+    /** How long a table over its budget waits before it is walked again; default 10 min. */
+    public Builder tableBudgetRetry(Duration value) {
+      once(tableBudgetRetry, "tableBudgetRetry");
+      tableBudgetRetry = positive(value, "table budget retry");
       return this;
     }
 
@@ -311,6 +338,20 @@ public record AwarenessConfig(
       return this;
     }
 
+    /** How often the heat ledger is saved to the state directory (and on close); default 30 s. */
+    public Builder heatSaveInterval(Duration value) {
+      once(heatSaveInterval, "heatSaveInterval");
+      heatSaveInterval = positive(value, "heat save interval");
+      return this;
+    }
+
+    /** Heat coordinates saved, the hottest first; default 10 000. */
+    public Builder heatSaveMaxEntries(int value) {
+      once(heatSaveMaxEntries, "heatSaveMaxEntries");
+      heatSaveMaxEntries = (int) positive(value, "heat save size");
+      return this;
+    }
+
     public Builder indexMaxChunks(long value) {
       once(indexMaxChunks, "indexMaxChunks");
       indexMaxChunks = positive(value, "index chunk limit");
@@ -359,6 +400,7 @@ public record AwarenessConfig(
           or(warmBytesPerSecond, DEFAULT_WARM_BYTES_PER_SECOND),
           or(warmConcurrency, DEFAULT_WARM_CONCURRENCY),
           or(tableBudgetBytes, DEFAULT_TABLE_BUDGET_BYTES),
+          or(tableBudgetRetry, DEFAULT_TABLE_BUDGET_RETRY),
           or(warmQueueCapacity, DEFAULT_WARM_QUEUE_CAPACITY),
           or(immutableKeys, DEFAULT_IMMUTABLE_KEYS),
           or(maxTables, DEFAULT_MAX_TABLES),
@@ -372,6 +414,8 @@ public record AwarenessConfig(
           or(heatHalfLife, DEFAULT_HEAT_HALF_LIFE),
           or(heatMaxEntries, DEFAULT_HEAT_MAX_ENTRIES),
           or(heatSampleBuffer, DEFAULT_HEAT_SAMPLE_BUFFER),
+          or(heatSaveInterval, DEFAULT_HEAT_SAVE_INTERVAL),
+          or(heatSaveMaxEntries, DEFAULT_HEAT_SAVE_MAX_ENTRIES),
           or(indexMaxChunks, DEFAULT_INDEX_MAX_CHUNKS),
           catalog,
           metadataLocations,

@@ -12,6 +12,8 @@ final class AwarenessCounters {
   final LongAdder walksCompleted = new LongAdder();
   final LongAdder walksFailed = new LongAdder();
   final LongAdder walksSkippedOverBudget = new LongAdder();
+  /** Over-budget tables whose metadata fit the budget again on a retry. */
+  final LongAdder tablesReadmitted = new LongAdder();
   final LongAdder walksDropped = new LongAdder();
   final LongAdder walksCoalesced = new LongAdder();
   /** Bytes warming read from the origin into the caches. */

@@ -47,13 +47,27 @@ final class HeatLedger {
 
   /** Counts one read at {@code at}, now. */
   synchronized void record(HeatCoordinates at) {
-    long now = nanos.getAsLong();
-    Count count = counts.computeIfAbsent(at, c -> new Count());
-    count.value = decayed(count, now) + 1;
-    count.at = now;
-    if (counts.size() > maxEntries) {
-      forgetColdest(now);
+    add(at, 1);
+  }
+
+  /**
+   * Adds {@code heat} (heat restored from a saved ledger, already decayed to now) to the
+   * coordinate's heat now.
+   */
+  synchronized void restore(HeatCoordinates at, double heat) {
+    if (!(heat >= 0) || Double.isInfinite(heat)) {
+      throw new IllegalArgumentException("Invalid heat of " + at + ": " + heat + " (must be >= 0)");
     }
+    add(at, heat);
+  }
+
+  /** At most {@code limit} coordinates of every table with their heat now, hottest first. */
+  synchronized List<Heat> hottest(int limit) {
+    long now = nanos.getAsLong();
+    List<Heat> heats = new ArrayList<>(counts.size());
+    counts.forEach((at, count) -> heats.add(new Heat(at, decayed(count, now))));
+    heats.sort(Comparator.comparingDouble(Heat::heat).reversed());
+    return heats.size() <= limit ? heats : new ArrayList<>(heats.subList(0, limit));
   }
 
   /** The table's coordinates with their heat now, hottest first. */
@@ -76,6 +90,16 @@ final class HeatLedger {
   /** Coordinates forgotten to keep within the bound. */
   synchronized long forgotten() {
     return forgotten;
+  }
+
+  private void add(HeatCoordinates at, double amount) {
+    long now = nanos.getAsLong();
+    Count count = counts.computeIfAbsent(at, c -> new Count());
+    count.value = decayed(count, now) + amount;
+    count.at = now;
+    if (counts.size() > maxEntries) {
+      forgetColdest(now);
+    }
   }
 
   private double decayed(Count count, long now) {

@@ -4,8 +4,6 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -22,9 +20,10 @@ import org.slf4j.LoggerFactory;
  * starts passes the shared {@link WarmingThrottle}.
  *
  * <p>Budget: a table whose walk exceeds its byte budget is marked over budget and is not walked
- * again while the node runs (its requests are counted as skipped); the stats list it. A walk that
- * fails otherwise is logged and counted; the table is walked again on its next commit, after a
- * gap in the feed, or at the next start.
+ * again until its retry is due ({@link OverBudgetTables}: its requests until then are counted as
+ * skipped); the stats list it. A later walk that fits re-admits it. A walk that fails otherwise
+ * is logged and counted; the table is walked again on its next commit, after a gap in the feed,
+ * or at the next start.
  */
 final class TableWarmer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TableWarmer.class);
@@ -41,13 +40,20 @@ final class TableWarmer implements AutoCloseable {
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition changed = lock.newCondition();
   private final Map<String, String> waiting = new LinkedHashMap<>();
-  private final Set<String> overBudget = ConcurrentHashMap.newKeySet();
+  private final OverBudgetTables overBudget;
   private final Thread thread;
   private String walking;
   private boolean closed;
 
+  /** Over-budget tables retried after {@link AwarenessConfig#DEFAULT_TABLE_BUDGET_RETRY}. */
   TableWarmer(Walker walker, int capacity, AwarenessCounters counters) {
+    this(walker, capacity, counters,
+        new OverBudgetTables(AwarenessConfig.DEFAULT_TABLE_BUDGET_RETRY.toNanos(), System::nanoTime));
+  }
+
+  TableWarmer(Walker walker, int capacity, AwarenessCounters counters, OverBudgetTables overBudget) {
     this.walker = walker;
+    this.overBudget = overBudget;
     this.capacity = capacity;
     this.counters = counters;
     this.thread = new Thread(this::run, "verglas-metadata-warmer");
@@ -61,7 +67,7 @@ final class TableWarmer implements AutoCloseable {
 
   /** Asks for a walk of the table's metadata at {@code metadataLocation}. */
   void submit(String table, String metadataLocation) {
-    if (overBudget.contains(table)) {
+    if (overBudget.skip(table)) {
       counters.walksSkippedOverBudget.increment();
       return;
     }
@@ -84,7 +90,7 @@ final class TableWarmer implements AutoCloseable {
 
   /** Tables whose metadata exceeded the budget, sorted. */
   List<String> tablesOverBudget() {
-    return overBudget.stream().sorted().toList();
+    return overBudget.tables();
   }
 
   /** Tables waiting for a walk or being walked. */
@@ -143,16 +149,21 @@ final class TableWarmer implements AutoCloseable {
   }
 
   private void walk(String table, String metadataLocation) throws InterruptedException {
-    if (overBudget.contains(table)) {
+    if (overBudget.skip(table)) {
       counters.walksSkippedOverBudget.increment();
       return;
     }
     try {
-      walker.walk(table, metadataLocation);
+      long bytes = walker.walk(table, metadataLocation);
       counters.walksCompleted.increment();
+      if (overBudget.fits(table)) {
+        counters.tablesReadmitted.increment();
+        LOG.info("The metadata of {} fits its budget again ({} bytes): it is warmed again", table, bytes);
+      }
     } catch (TableBudget.OverBudgetException e) {
-      overBudget.add(table);
-      LOG.warn("{}; it is no longer warmed (raise the table budget to warm it)", e.getMessage());
+      overBudget.exceeded(table);
+      LOG.warn("{}; it is not warmed until a walk after its retry wait fits (or raise the table budget)",
+          e.getMessage());
     } catch (MetadataWalk.WalkInterrupted e) {
       throw e;
     } catch (RuntimeException e) {

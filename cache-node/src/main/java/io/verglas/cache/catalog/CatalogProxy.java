@@ -10,21 +10,25 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.Endpoint;
 import org.apache.iceberg.rest.RESTResponse;
 import org.apache.iceberg.rest.responses.ConfigResponse;
 import org.apache.iceberg.rest.responses.ErrorResponse;
+import org.apache.iceberg.rest.responses.LoadTableResponse;
 
 /**
  * The cache node's Iceberg REST catalog ({@code /catalog}): a shallow proxy over a configured
@@ -44,12 +48,19 @@ import org.apache.iceberg.rest.responses.ErrorResponse;
  * {@code token=<token>}. The config response points their S3 at this node: {@code s3.endpoint}
  * and {@code s3.path-style-access} as overrides, {@code io-impl} (S3FileIO),
  * {@code client.region} and {@code s3.region} as defaults; S3 credentials stay the client's own.
+ *
+ * <p>Loads (config, namespace, table) carry an ETag and answer 304 Not Modified to a matching
+ * If-None-Match ({@link CatalogETags}), so a client polling a table's metadata downloads it once
+ * per commit; Iceberg's own client does this with its table cache.
  */
 public final class CatalogProxy implements ServiceEndpoint, AutoCloseable {
   /** The path segment the catalog is served under: {@code /catalog}. */
   public static final String SEGMENT = "catalog";
   private static final String PATH = "/" + SEGMENT;
   static final String S3_FILE_IO = "org.apache.iceberg.aws.s3.S3FileIO";
+  /** The loads answered with an ETag, and 304 for a matching If-None-Match. */
+  private static final Set<RestRoute> TAGGED = EnumSet.of(RestRoute.CONFIG, RestRoute.LOAD_NAMESPACE,
+      RestRoute.LOAD_TABLE);
 
   private final RestCatalogConfig config;
   private final byte[] expectedAuthorization;
@@ -58,6 +69,7 @@ public final class CatalogProxy implements ServiceEndpoint, AutoCloseable {
   private final LoadTableCache loads;
   private final RestOperations operations;
   private final ThreadPoolExecutor executor;
+  private final LongAdder notModified = new LongAdder();
 
   /**
    * A proxy over {@code config}'s catalog whose config response points clients at
@@ -92,6 +104,11 @@ public final class CatalogProxy implements ServiceEndpoint, AutoCloseable {
    */
   public void invalidate(TableIdentifier table) {
     loads.invalidate(table);
+  }
+
+  /** Loads answered 304 Not Modified (the client's If-None-Match named the current ETag). */
+  public long notModified() {
+    return notModified.sum();
   }
 
   /** loadTable requests answered from the cache. */
@@ -158,10 +175,36 @@ public final class CatalogProxy implements ServiceEndpoint, AutoCloseable {
   private Reply run(RestRoute.Match match, Call call) {
     try {
       RESTResponse response = operations.run(match, call.params(), call.body());
-      return response == null ? new Reply(204, null) : new Reply(200, RestJson.write(response));
+      if (response == null) {
+        return new Reply(204, null);
+      }
+      return TAGGED.contains(match.route()) ? tagged(response, call) : new Reply(200, RestJson.write(response));
     } catch (RuntimeException e) {
       return reply(RestErrors.of(e));
     }
+  }
+
+  /**
+   * A load with its ETag ({@link CatalogETags}); 304 without a body when the request's
+   * If-None-Match names it. A table's tag comes from its metadata location, so a matching
+   * table load is not serialized at all.
+   */
+  private Reply tagged(RESTResponse response, Call call) {
+    byte[] body = null;
+    String tag;
+    if (response instanceof LoadTableResponse load && load.metadataLocation() != null) {
+      tag = CatalogETags.table(load.metadataLocation(), call.params().get("snapshots"));
+    } else {
+      body = RestJson.write(response);
+      tag = CatalogETags.body(body);
+    }
+    // spelled as Iceberg's client looks it up (case-sensitively): Netty's constant is "etag"
+    Map<String, String> headers = Map.of("ETag", tag);
+    if (CatalogETags.matches(call.headers().get(HttpHeaderNames.IF_NONE_MATCH), tag)) {
+      notModified.increment();
+      return new Reply(304, null, Reply.JSON, headers);
+    }
+    return new Reply(200, body != null ? body : RestJson.write(response), Reply.JSON, headers);
   }
 
   @Override

@@ -196,6 +196,7 @@ final class S3RequestHandler extends ChannelInboundHandlerAdapter {
 
   private static S3Response serviceResponse(ServiceEndpoint.Reply reply) {
     S3Response response = S3Response.of(HttpResponseStatus.valueOf(reply.status()));
+    reply.headers().forEach(response::header);
     return reply.body() == null ? response : response.body(reply.body(), reply.contentType());
   }
 

@@ -45,9 +45,18 @@ public interface ServiceEndpoint {
   record Call(String method, String rawPath, Map<String, String> params, HttpHeaders headers,
       byte[] body) {}
 
-  /** An answer: the status, a body (or null for none) and the body's media type. */
-  record Reply(int status, byte[] body, String contentType) {
+  /** An answer: the status, a body (or null for none), the body's media type and extra headers. */
+  record Reply(int status, byte[] body, String contentType, Map<String, String> headers) {
     public static final String JSON = "application/json";
+
+    public Reply {
+      headers = Map.copyOf(headers);
+    }
+
+    /** No extra headers. */
+    public Reply(int status, byte[] body, String contentType) {
+      this(status, body, contentType, Map.of());
+    }
 
     /** A JSON body, or none. */
     public Reply(int status, byte[] json) {

@@ -61,6 +61,21 @@ class AwarenessConfigTest {
     assertThat(defaults.heatHalfLife()).isEqualTo(AwarenessConfig.DEFAULT_HEAT_HALF_LIFE);
     assertThat(defaults.heatSampleBuffer()).isEqualTo(AwarenessConfig.DEFAULT_HEAT_SAMPLE_BUFFER);
     assertThat(defaults.indexMaxChunks()).isEqualTo(AwarenessConfig.DEFAULT_INDEX_MAX_CHUNKS);
+    assertThat(defaults.heatSaveInterval()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(defaults.heatSaveMaxEntries()).isEqualTo(10_000);
+    assertThat(defaults.tableBudgetRetry()).isEqualTo(Duration.ofMinutes(10));
+    assertThat(AwarenessConfig.builder().feedUri(FEED).tableBudgetRetry(Duration.ofSeconds(1)).build()
+        .tableBudgetRetry()).isEqualTo(Duration.ofSeconds(1));
+    assertThatThrownBy(() -> AwarenessConfig.builder().tableBudgetRetry(Duration.ofSeconds(-1)))
+        .hasMessage("Invalid table budget retry: PT-1S (must be > 0)");
+    AwarenessConfig tuned = AwarenessConfig.builder().feedUri(FEED).heatSaveInterval(Duration.ofSeconds(5))
+        .heatSaveMaxEntries(50).build();
+    assertThat(tuned.heatSaveInterval()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(tuned.heatSaveMaxEntries()).isEqualTo(50);
+    assertThatThrownBy(() -> AwarenessConfig.builder().heatSaveInterval(Duration.ZERO))
+        .hasMessage("Invalid heat save interval: PT0S (must be > 0)");
+    assertThatThrownBy(() -> AwarenessConfig.builder().heatSaveMaxEntries(-1))
+        .hasMessage("Invalid heat save size: -1 (must be > 0)");
     assertThatThrownBy(() -> AwarenessConfig.builder().prefetchBytesPerCommit(0))
         .hasMessage("Invalid prefetch bytes per commit: 0 (must be > 0)");
     assertThatThrownBy(() -> AwarenessConfig.builder().prefetchMinHeat(Double.NaN))

@@ -16,6 +16,7 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -83,6 +84,56 @@ class CommitWarmingITCase {
       long before = cache.node.stats().originRequests();
       tables.planAndReadFooters(cache.node.endpoint(), "db", "big");
       assertThat(cache.node.stats().originRequests() - before).isPositive();
+    }
+  }
+
+  /**
+   * A table over its budget whose metadata shrinks back under it (every data file deleted: no
+   * footers left to read) is walked again once its retry wait has passed, fits, and is warmed
+   * again. The budget lies halfway between the two walks' sizes, measured first on a node
+   * without a budget to speak of.
+   */
+  @Test
+  void aTableBackUnderItsBudgetIsReadmittedOnItsFirstCommitAfterTheRetryWait() throws InterruptedException {
+    long[] walks = walksOfABigTableThenItsDeletion("calibration");
+    assertThat(walks[0]).as("30 footers more than the deletion's walk").isGreaterThan(walks[1] + 4096);
+    long budget = (walks[0] + walks[1]) / 2;
+    try (TestingFeedServer feed = new TestingFeedServer(dir.resolve("feed"), null);
+        TestingCacheNode cache = node(feed, true, b -> { }, o -> o,
+            a -> a.tableBudgetBytes(budget).tableBudgetRetry(Duration.ofMillis(300)));
+        TestingTables tables = new TestingTables(dir.resolve("catalog.db"), cache.node.endpoint())) {
+      Table table = tables.create("db", "big", Map.of());
+      tables.append(table, 30, 20);
+      feed.publish(TestingTables.commitEvent(table));
+      Eventually.await("the table over budget", () -> cache.node.stats().awareness()
+          .tablesOverBudget().contains("db.big"), () -> cache.node.stats().toJson());
+
+      table.newDelete().deleteFromRowFilter(Expressions.alwaysTrue()).commit();
+      Thread.sleep(300);   // the retry is due
+      feed.publish(TestingTables.commitEvent(table));
+      Eventually.await("the table re-admitted", () -> cache.node.stats().awareness().tablesReadmitted() == 1,
+          () -> cache.node.stats().toJson());
+      AwarenessStats stats = cache.node.stats().awareness();
+      assertThat(stats.tablesOverBudget()).isEmpty();
+      assertThat(stats.walksCompleted()).isEqualTo(1);
+      assertThat(stats.walksSkippedOverBudget()).isZero();
+    }
+  }
+
+  /** The bytes of a walk of a 30-file table's first commit and of the commit deleting them all. */
+  private long[] walksOfABigTableThenItsDeletion(String name) {
+    try (TestingFeedServer feed = new TestingFeedServer(dir.resolve("feed-" + name), null);
+        TestingCacheNode cache = node(feed, true, b -> { }, o -> o);
+        TestingTables tables = new TestingTables(dir.resolve(name + ".db"), cache.node.endpoint())) {
+      Table table = tables.create("db", "big", Map.of());
+      tables.append(table, 30, 20);
+      feed.publish(TestingTables.commitEvent(table));
+      awaitWarm(cache.node, 1);
+      long first = cache.node.stats().awareness().bytesWalked();
+      table.newDelete().deleteFromRowFilter(Expressions.alwaysTrue()).commit();
+      feed.publish(TestingTables.commitEvent(table));
+      Eventually.await("the second walk", () -> cache.node.stats().awareness().walksCompleted() == 2);
+      return new long[] {first, cache.node.stats().awareness().bytesWalked() - first};
     }
   }
 

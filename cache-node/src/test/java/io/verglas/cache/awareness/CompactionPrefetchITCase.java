@@ -9,6 +9,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.apache.iceberg.Table;
@@ -23,6 +25,12 @@ import org.junit.jupiter.api.io.TempDir;
  * event. Once the walk (and prefetch) of the replace has finished, the first query wave is run
  * again with fresh clients and its block reads are counted: with prefetch at least 90% are hits;
  * with prefetch off, or without awareness, at most 5%.
+ *
+ * <p>Across a restart: the working set is warmed on one node, which is then closed (or its
+ * state directory copied while it runs, as a crash would leave it), and a new node on the same
+ * origin and state directory sees the compaction. It has served no query, so only the heat it
+ * restored from the state directory can make its first wave hit; with the heat file gone, it
+ * misses.
  */
 class CompactionPrefetchITCase {
   private static final int PARTITIONS = 3;
@@ -54,7 +62,31 @@ class CompactionPrefetchITCase {
     assertThat(wave.hitRate()).as("hit rate without awareness (%s)", wave).isLessThanOrEqualTo(0.05);
   }
 
+  @Test
+  void theFirstCompactionAfterAGracefulRestartIsPrefetchedFromSavedHeat() throws IOException {
+    Wave wave = firstWaveAfterRestartAndCompaction(Restart.GRACEFUL);
+    assertThat(wave.hitRate()).as("hit rate after a restart (%s)", wave).isGreaterThanOrEqualTo(0.90);
+    assertThat(wave.prefetchBytes).isPositive().isLessThan(wave.replacementBytes * 3 / 4);
+  }
+
+  @Test
+  void theFirstCompactionAfterACrashIsPrefetchedFromThePeriodicallySavedHeat() throws IOException {
+    Wave wave = firstWaveAfterRestartAndCompaction(Restart.CRASH);
+    assertThat(wave.hitRate()).as("hit rate after a crash (%s)", wave).isGreaterThanOrEqualTo(0.90);
+    assertThat(wave.prefetchBytes).isPositive();
+  }
+
+  @Test
+  void withoutSavedHeatTheFirstCompactionAfterARestartMisses() throws IOException {
+    Wave wave = firstWaveAfterRestartAndCompaction(Restart.HEAT_FILE_LOST);
+    assertThat(wave.hitRate()).as("hit rate after a restart without heat (%s)", wave).isLessThanOrEqualTo(0.05);
+    assertThat(wave.prefetchBytes).isZero();
+  }
+
   private enum Mode { PREFETCH, NO_PREFETCH, BLIND }
+
+  /** How the first node ends and what the second finds in its state directory. */
+  private enum Restart { GRACEFUL, CRASH, HEAT_FILE_LOST }
 
   private record Wave(long hits, long misses, long prefetchBytes, long replacementBytes,
       double oldSnapshotHitRate) {
@@ -104,6 +136,81 @@ class CompactionPrefetchITCase {
     }
   }
 
+  private Wave firstWaveAfterRestartAndCompaction(Restart restart) throws IOException {
+    Path state = dir.resolve("state");
+    Path restartState = restart == Restart.CRASH ? dir.resolve("state-at-crash") : state;
+    try (TestingFeedServer feed = new TestingFeedServer(dir.resolve("feed"), null)) {
+      try (TestingCacheNode first = node(feed, state);
+          TestingTables tables = new TestingTables(dir.resolve("catalog.db"), first.node.endpoint())) {
+        Table table = TestingWorkingSet.create(tables.catalog(), "db", "sales");
+        DATA.append(table, PARTITIONS, FILES_PER_PARTITION);
+        publishAndAwait(feed, first.node, table, Mode.PREFETCH, 1);
+        for (int round = 0; round < 2; round++) {
+          runWave(tables, first.node.endpoint(), null);
+        }
+        assertHot(first.node);
+        if (restart == Restart.CRASH) {
+          copyOnceHeatIsSaved(state, restartState);
+        }
+      }
+      if (restart == Restart.HEAT_FILE_LOST) {
+        Files.delete(state.resolve(HeatStore.FILE_NAME));
+      }
+      try (TestingCacheNode second = node(feed, restartState);
+          TestingTables tables = new TestingTables(dir.resolve("catalog.db"), second.node.endpoint())) {
+        Eventually.await("the startup walk", () -> {
+          var a = second.node.stats().awareness();
+          return a.walksCompleted() >= 1 && a.walksPending() == 0;
+        }, () -> second.node.stats().toJson());
+        long restored = second.node.stats().awareness().heatEntriesRestored();
+        if (restart == Restart.HEAT_FILE_LOST) {
+          assertThat(restored).isZero();
+        } else {
+          assertThat(restored).as("heat entries restored").isPositive();
+          assertThat(get(second.node.adminEndpoint().resolve("/metrics")))
+              .contains("verglas_cache_heat_entries_restored " + restored);
+        }
+        Table table = tables.catalog().loadTable(org.apache.iceberg.catalog.TableIdentifier.of("db", "sales"));
+        DATA.compact(table, PARTITIONS, FILES_PER_PARTITION);
+        long replacementBytes = table.currentSnapshot().addedDataFiles(table.io()).iterator().next()
+            .fileSizeInBytes() * PARTITIONS;
+        feed.publish(TestingTables.commitEvent(table));
+        Eventually.await("the compaction's walk", () -> {
+          var a = second.node.stats().awareness();
+          return a.eventsHandled() >= 1 && a.walksPending() == 0 && a.walksCompleted() >= 2;
+        }, () -> second.node.stats().toJson());
+        assertThat(second.node.stats().awareness().replaceCommits()).isEqualTo(1);
+        CacheStats before = second.node.stats();
+        runWave(tables, second.node.endpoint(), null);
+        CacheStats after = second.node.stats();
+        Wave wave = new Wave(after.hits() - before.hits(), after.misses() - before.misses(),
+            after.awareness().prefetchBytes(), replacementBytes, 0);
+        System.out.println("First wave after a restart (" + restart + ") and a compaction: " + wave);
+        return wave;
+      }
+    }
+  }
+
+  /**
+   * Copies the state directory as a crash would leave it, once the periodic save holds the
+   * working set's heat (the running node's files are each replaced atomically).
+   */
+  private static void copyOnceHeatIsSaved(Path state, Path copy) throws IOException {
+    Path heatFile = state.resolve(HeatStore.FILE_NAME);
+    Eventually.await("the heat saved", () -> {
+      try {
+        return Files.exists(heatFile) && HeatFile.decode(Files.readAllBytes(heatFile)).entries().stream()
+            .anyMatch(h -> h.at().table().equals("db.sales") && h.at().column().equals("c") && h.heat() >= 1);
+      } catch (IOException e) {
+        return false;
+      }
+    });
+    Files.createDirectories(copy);
+    for (String name : new String[] {WatcherStateStore.FILE_NAME, HeatStore.FILE_NAME}) {
+      Files.copy(state.resolve(name), copy.resolve(name));
+    }
+  }
+
   /** The ledger knows the working set's coordinates, hottest first, over the admin endpoint. */
   private static void assertHot(CacheNode node) {
     String json = get(node.adminEndpoint().resolve("/heat?table=db.sales"));
@@ -131,6 +238,19 @@ class CompactionPrefetchITCase {
         return a.eventsHandled() >= events && a.walksPending() == 0 && a.walksCompleted() >= events;
       }, () -> node.stats().toJson());
     }
+  }
+
+  /** A prefetching node keeping its watcher position and heat in {@code state}, saving heat every 200 ms. */
+  private TestingCacheNode node(TestingFeedServer feed, Path state) {
+    TestingCacheNode cache = new TestingCacheNode(dir.resolve("origin"), o -> o, b -> b
+        .blockSize(CacheNode.MIB).dramCapacityBytes(512L * CacheNode.MIB).adminPort(0)
+        .awareness(AwarenessConfig.builder().feedUri(feed.uri())
+            .reconnectBackoff(Duration.ofMillis(50), Duration.ofMillis(500))
+            .stateDirectory(state)
+            .heatSaveInterval(Duration.ofMillis(200))
+            .build()));
+    Eventually.await("the watcher following the feed", () -> cache.node.stats().awareness().feedConnected());
+    return cache;
   }
 
   private TestingCacheNode node(TestingFeedServer feed, Mode mode) {

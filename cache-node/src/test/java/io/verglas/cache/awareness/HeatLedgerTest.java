@@ -1,6 +1,7 @@
 package io.verglas.cache.awareness;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import java.util.concurrent.atomic.AtomicLong;
@@ -54,5 +55,30 @@ class HeatLedgerTest {
     assertThat(ledger.size()).isLessThanOrEqualTo(4);
     assertThat(ledger.forgotten()).isPositive();
     assertThat(heatOf(at("p=hot", "a"))).isGreaterThan(2.9);
+  }
+
+  @Test
+  void hottestListsEveryTableHottestFirstUpToTheLimit() {
+    ledger.record(at("p=1", "a"));
+    ledger.record(new HeatCoordinates("db.other", "", "a"));
+    ledger.record(new HeatCoordinates("db.other", "", "a"));
+    ledger.record(at("p=2", "b"));
+    now.addAndGet(HALF_LIFE);
+    ledger.record(at("p=2", "b"));
+    assertThat(ledger.hottest(2)).extracting(HeatLedger.Heat::at)
+        .containsExactly(at("p=2", "b"), new HeatCoordinates("db.other", "", "a"));
+    assertThat(ledger.hottest(10)).hasSize(3);
+  }
+
+  @Test
+  void restoredHeatAddsToTheHeatNowAndDecaysFromNow() {
+    ledger.record(at("p=1", "a"));
+    ledger.restore(at("p=1", "a"), 2.5);
+    ledger.restore(at("p=1", "b"), 0.75);
+    assertThat(heatOf(at("p=1", "a"))).isEqualTo(3.5);
+    now.addAndGet(HALF_LIFE);
+    assertThat(heatOf(at("p=1", "b"))).isCloseTo(0.375, within(1e-9));
+    assertThatThrownBy(() -> ledger.restore(at("p=1", "c"), Double.NaN))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 }

@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
@@ -244,6 +245,72 @@ class RestCatalogITCase {
     assertThat(t.node.catalogProxy().loadCacheHits()).isGreaterThanOrEqualTo(2);
   }
 
+  @Test
+  void loadsCarryAnETagAndAnswer304UntilTheNextCommit() throws Exception {
+    client.createNamespace(NS);
+    Table table = client.createTable(EVENTS, SCHEMA);
+    String path = "/v1/namespaces/demo/tables/events";
+    HttpResponse<String> first = get(path, TOKEN);
+    String tag = first.headers().firstValue("ETag").orElseThrow();
+    assertThat(tag).matches("W/\"[0-9a-f]{32}\"");
+
+    HttpResponse<String> again = get(path, TOKEN, "If-None-Match", tag);
+    assertThat(again.statusCode()).isEqualTo(304);
+    assertThat(again.body()).isEmpty();
+    assertThat(again.headers().firstValue("ETag")).contains(tag);
+    // compared weakly, in a list, and * matches any current load
+    assertThat(get(path, TOKEN, "If-None-Match", "\"other\", " + tag.substring(2)).statusCode()).isEqualTo(304);
+    assertThat(get(path, TOKEN, "If-None-Match", "*").statusCode()).isEqualTo(304);
+    assertThat(get(path, TOKEN, "If-None-Match", "W/\"other\"").statusCode()).isEqualTo(200);
+    assertThat(get(path + "?snapshots=refs", TOKEN).headers().firstValue("ETag")).isNotEqualTo(Optional.of(tag));
+
+    table.newAppend().appendFile(writeDataFile(table, "a.parquet")).commit();
+    HttpResponse<String> afterCommit = get(path, TOKEN, "If-None-Match", tag);
+    assertThat(afterCommit.statusCode()).as("a commit writes a new metadata file: a new tag").isEqualTo(200);
+    assertThat(currentSnapshot(afterCommit)).isEqualTo(table.currentSnapshot().snapshotId());
+    String next = afterCommit.headers().firstValue("ETag").orElseThrow();
+    assertThat(next).isNotEqualTo(tag);
+    assertThat(get(path, TOKEN, "If-None-Match", next).statusCode()).isEqualTo(304);
+    assertThat(t.node.catalogProxy().notModified()).isEqualTo(4);
+  }
+
+  @Test
+  void configAndNamespaceLoadsAnswer304UntilTheyChange() throws Exception {
+    HttpResponse<String> config = get("/v1/config", TOKEN);
+    String configTag = config.headers().firstValue("ETag").orElseThrow();
+    assertThat(get("/v1/config", TOKEN, "If-None-Match", configTag).statusCode()).isEqualTo(304);
+
+    client.createNamespace(NS, new HashMap<>(Map.of("owner", "ops")));
+    String path = "/v1/namespaces/demo";
+    String tag = get(path, TOKEN).headers().firstValue("ETag").orElseThrow();
+    assertThat(get(path, TOKEN, "If-None-Match", tag).statusCode()).isEqualTo(304);
+    client.setProperties(NS, new HashMap<>(Map.of("tier", "gold")));
+    HttpResponse<String> changed = get(path, TOKEN, "If-None-Match", tag);
+    assertThat(changed.statusCode()).isEqualTo(200);
+    assertThat(changed.body()).contains("gold");
+    assertThat(get("/v1/namespaces/demo/tables", TOKEN).headers().firstValue("ETag"))
+        .as("lists are not tagged").isEmpty();
+  }
+
+  @Test
+  void icebergsClientRevalidatesItsCachedTablesAndSeesEveryCommit() {
+    client.createNamespace(NS);
+    client.createTable(EVENTS, SCHEMA);
+    assertThat(client.loadTable(EVENTS).currentSnapshot()).isNull();
+    long before = t.node.catalogProxy().notModified();
+    assertThat(client.loadTable(EVENTS).currentSnapshot()).isNull();
+    assertThat(t.node.catalogProxy().notModified()).as("the second load revalidated: 304").isEqualTo(before + 1);
+
+    try (RESTCatalog writer = restClient(Map.of("token", TOKEN))) {
+      Table table = writer.loadTable(EVENTS);
+      table.newAppend().appendFile(writeDataFile(table, "a.parquet")).commit();
+      assertThat(client.loadTable(EVENTS).currentSnapshot().snapshotId())
+          .isEqualTo(table.currentSnapshot().snapshotId());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   private static long currentSnapshot(HttpResponse<String> load) throws IOException {
     assertThat(load.statusCode()).isEqualTo(200);
     JsonNode metadata = new ObjectMapper().readTree(load.body()).path("metadata");
@@ -264,6 +331,11 @@ class RestCatalogITCase {
 
   private URI uri(String path) {
     return URI.create(t.node.catalogUri() + path);
+  }
+
+  private HttpResponse<String> get(String path, String token, String header, String value) throws Exception {
+    return send(HttpRequest.newBuilder(uri(path)).GET().header("Authorization", "Bearer " + token)
+        .header(header, value));
   }
 
   private HttpResponse<String> get(String path, String token) throws Exception {
