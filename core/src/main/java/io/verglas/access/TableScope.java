@@ -35,9 +35,20 @@ public record TableScope(String subject, Instant expiresAt, Set<TableIdentifier>
     Set<TableIdentifier> readable = new HashSet<>(reads);
     readable.addAll(writes);
     reads = Set.copyOf(readable);
-    objects = objects.stream().distinct()
-        .sorted(Comparator.comparing(ObjectGrant::bucket).thenComparing(ObjectGrant::prefix)
-            .thenComparing(ObjectGrant::write))
+    objects = normalized(objects);
+  }
+
+  /**
+   * {@code grants} sorted, without duplicates nor read grants of a prefix also granted for
+   * writing (a write grant includes reading), so one scope has one encoding.
+   */
+  private static List<ObjectGrant> normalized(List<ObjectGrant> grants) {
+    Set<List<String>> writable = new HashSet<>();
+    grants.stream().filter(ObjectGrant::write)
+        .forEach(g -> writable.add(List.of(g.bucket(), g.prefix())));
+    return grants.stream().distinct()
+        .filter(g -> g.write() || !writable.contains(List.of(g.bucket(), g.prefix())))
+        .sorted(Comparator.comparing(ObjectGrant::bucket).thenComparing(ObjectGrant::prefix))
         .toList();
   }
 

@@ -43,6 +43,15 @@ class SessionCredentialsTest {
   }
 
   @Test
+  void aReadGrantOfAWritablePrefixIsDropped() {
+    TableScope scope = new TableScope("s", NOW, Set.of(), Set.of(), List.of(
+        ObjectGrant.read("b", "p/"), ObjectGrant.readWrite("b", "p/"), ObjectGrant.read("b", "p/"),
+        ObjectGrant.read("a", "q/")));
+    assertThat(scope.objects()).containsExactly(ObjectGrant.read("a", "q/"),
+        ObjectGrant.readWrite("b", "p/"));
+  }
+
+  @Test
   void grantsReachTheirPrefixOnlyAndWriteOnlyWhereGranted() {
     TableScope scope = scope(NOW.plusSeconds(60));
     scope.checkObject("verglas-queues", "_queues/orders/00000000000000000001.vwal", true);
