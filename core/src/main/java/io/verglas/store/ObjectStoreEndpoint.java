@@ -102,4 +102,11 @@ public record ObjectStoreEndpoint(URI endpoint, String region, String accessKey,
   public String warehouse() {
     return "s3://" + bucket + "/";
   }
+
+  @Override
+  public String toString() {
+    // never the secret key nor the session token
+    return "ObjectStoreEndpoint[" + endpoint + ", region=" + region + ", accessKey=" + accessKey
+        + ", bucket=" + bucket + (sessionToken == null ? "" : ", session") + "]";
+  }
 }
