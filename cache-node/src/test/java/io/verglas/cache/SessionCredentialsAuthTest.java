@@ -136,6 +136,8 @@ class SessionCredentialsAuthTest {
           "AccessDenied", "Cannot list warehouse/_queues/*");
       assertRefused(() -> s3.listObjectsV2(b -> b.bucket(BUCKET)), "AccessDenied",
           "Cannot list warehouse/*");
+      assertRefused(() -> s3.getObjectAsBytes(b -> b.bucket("other").key("_queues/orders/1")),
+          "AccessDenied", "Cannot read object other/_queues/orders/1");
       assertRefused(s3::listBuckets, "AccessDenied", "ListBuckets is not granted");
       assertRefused(() -> s3.createBucket(b -> b.bucket("other")), "AccessDenied",
           "CreateBucket is not granted");
