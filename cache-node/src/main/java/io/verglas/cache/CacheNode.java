@@ -504,6 +504,7 @@ public final class CacheNode implements AutoCloseable {
     private Integer blockSize;
     private Long dramCapacityBytes;
     private Boolean allowAnonymous;
+    private io.verglas.access.ScopedTokens scopedTokens;
     private Clock clock;
     private Duration maxClockSkew;
     private Long maxObjectSize;
@@ -610,6 +611,18 @@ public final class CacheNode implements AutoCloseable {
     public Builder allowAnonymous(boolean value) {
       once(allowAnonymous, "allowAnonymous");
       allowAnonymous = value;
+      return this;
+    }
+
+    /**
+     * Accept STS-style session credentials of scoped tokens minted with these keys
+     * ({@link io.verglas.access.ScopedTokens#session}): a request signed with them reaches only
+     * the objects its token grants. Without it (default) a request presenting a session token is
+     * refused (403 InvalidToken).
+     */
+    public Builder scopedTokens(io.verglas.access.ScopedTokens value) {
+      once(scopedTokens, "scopedTokens");
+      scopedTokens = Objects.requireNonNull(value, "scopedTokens");
       return this;
     }
 
@@ -926,7 +939,8 @@ public final class CacheNode implements AutoCloseable {
           aware == null ? immutable : aware.immutableObjects(),
           metaCapacity,
           metaMaxEntry,
-          originProtection != null ? originProtection : OriginProtection.defaults());
+          originProtection != null ? originProtection : OriginProtection.defaults(),
+          scopedTokens);
       if (adminPort == null && (adminHost != null || adminToken != null)) {
         throw new IllegalStateException(
             "Cannot build a cache node with adminHost or adminToken but no adminPort");

@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -35,6 +36,11 @@ import javax.crypto.spec.SecretKeySpec;
  * {@value #MAX_PREVIOUS_KEYS} previous keys, so a rotation (new current key, the old one kept as
  * previous) leaves tokens already handed out working until they expire, and dropping the
  * previous keys revokes every token minted before the rotation at once. Keep expiries short.
+ *
+ * <p>S3 sessions. A token is also the session token of STS-style S3 credentials
+ * ({@link #session}): their secret is derived from the token with the key that signed it, so the
+ * cache node's S3 endpoint re-derives it from the presented token ({@link #verifySession}),
+ * checks the request's signature with it and grants what {@link TableScope#objects()} holds.
  */
 public final class ScopedTokens {
   public static final String PREFIX = "vgs1.";
@@ -47,6 +53,7 @@ public final class ScopedTokens {
   public static final int MIN_KEY_CHARS = 32;
   public static final int MAX_TOKEN_CHARS = 6 * 1024;
   private static final String ALGORITHM = "HmacSHA256";
+  private static final String SESSION_SECRET = "s3-secret\n";
   private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
   private static final Base64.Decoder DECODER = Base64.getUrlDecoder();
 
@@ -120,8 +127,9 @@ public final class ScopedTokens {
     String token = signed + "." + ENCODER.encodeToString(mac(key, signed));
     if (token.length() > MAX_TOKEN_CHARS) {
       throw new IllegalArgumentException("Cannot mint a token for " + scope.subject() + ": its "
-          + (scope.reads().size()) + " tables make " + token.length() + " characters, over "
-          + MAX_TOKEN_CHARS + " (tokens travel in a request header)");
+          + scope.reads().size() + " tables and " + scope.objects().size() + " object grants make "
+          + token.length() + " characters, over " + MAX_TOKEN_CHARS
+          + " (tokens travel in a request header)");
     }
     return token;
   }
@@ -132,6 +140,57 @@ public final class ScopedTokens {
    * @throws InvalidTokenException if it is malformed, not signed with this key, or expired
    */
   public TableScope verify(String token) {
+    return verified(token).scope();
+  }
+
+  /**
+   * The S3 session credentials of {@code token} (a valid one): access key id {@code VGS} and 20
+   * hex digits of the token's SHA-256, secret the base64url HMAC-SHA256 of
+   * {@code "s3-secret\n" + token} under the key that signed the token, session token the token.
+   * Only holders of that key can compute the secret; any of them re-derives it.
+   *
+   * @throws InvalidTokenException as {@link #verify}
+   */
+  public SessionCredentials session(String token) {
+    Verified verified = verified(token);
+    return new SessionCredentials(accessKeyId(token),
+        ENCODER.encodeToString(mac(verified.key(), SESSION_SECRET + token)), token,
+        verified.scope());
+  }
+
+  /**
+   * The credentials of a request that presented {@code accessKeyId} with session token
+   * {@code token}: the server checks its signature with their secret, its objects against their
+   * scope.
+   *
+   * @throws InvalidTokenException as {@link #verify}, or (BAD_SIGNATURE) if the access key id is
+   *     not the token's
+   */
+  public SessionCredentials verifySession(String accessKeyId, String token) {
+    SessionCredentials credentials = session(token);
+    if (!MessageDigest.isEqual(credentials.accessKeyId().getBytes(StandardCharsets.UTF_8),
+        String.valueOf(accessKeyId).getBytes(StandardCharsets.UTF_8))) {
+      throw new InvalidTokenException(InvalidTokenException.Reason.BAD_SIGNATURE, "Invalid "
+          + "session credentials: access key id " + accessKeyId + " is not the one of the session"
+          + " token of " + credentials.scope().subject());
+    }
+    return credentials;
+  }
+
+  private static String accessKeyId(String token) {
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-256")
+          .digest(token.getBytes(StandardCharsets.UTF_8));
+      return SessionCredentials.ACCESS_KEY_PREFIX
+          + HexFormat.of().withUpperCase().formatHex(digest, 0, 10);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("Cannot derive an access key id: SHA-256 is unavailable", e);
+    }
+  }
+
+  private record Verified(TableScope scope, SecretKeySpec key) {}
+
+  private Verified verified(String token) {
     if (!isScoped(token) || token.length() > MAX_TOKEN_CHARS) {
       throw malformed("not a " + PREFIX + "<claims>.<mac> token of at most " + MAX_TOKEN_CHARS
           + " characters");
@@ -142,7 +201,8 @@ public final class ScopedTokens {
     }
     String signed = token.substring(0, dot);
     byte[] presented = decode(token.substring(dot + 1), "signature");
-    if (!signedByAKnownKey(signed, presented)) {
+    SecretKeySpec signer = signerOf(signed, presented);
+    if (signer == null) {
       throw new InvalidTokenException(InvalidTokenException.Reason.BAD_SIGNATURE,
           "Invalid scoped token: bad signature (minted with another key, or altered)");
     }
@@ -157,16 +217,21 @@ public final class ScopedTokens {
       throw new InvalidTokenException(InvalidTokenException.Reason.EXPIRED, "Invalid scoped "
           + "token: token for " + scope.subject() + " expired at " + scope.expiresAt());
     }
-    return scope;
+    return new Verified(scope, signer);
   }
 
-  /** Compares against every key, current and previous, whatever matches first (no early exit). */
-  private boolean signedByAKnownKey(String signed, byte[] presented) {
-    boolean known = MessageDigest.isEqual(mac(key, signed), presented);
+  /**
+   * The key, current or previous, whose signature {@code presented} is, or null; compares against
+   * every key whatever matches first (no early exit).
+   */
+  private SecretKeySpec signerOf(String signed, byte[] presented) {
+    SecretKeySpec signer = MessageDigest.isEqual(mac(key, signed), presented) ? key : null;
     for (SecretKeySpec previous : previousKeys) {
-      known |= MessageDigest.isEqual(mac(previous, signed), presented);
+      if (MessageDigest.isEqual(mac(previous, signed), presented) && signer == null) {
+        signer = previous;
+      }
     }
-    return known;
+    return signer;
   }
 
   private static byte[] mac(SecretKeySpec key, String signed) {

@@ -19,13 +19,17 @@ import org.apache.iceberg.catalog.TableIdentifier;
  * a list of its levels (namespace levels, then the name), so a table name with a dot needs no
  * quoting and cannot be read as another table. {@code reads} lists only the tables that are not
  * also in {@code writes} (a write grant includes reading). Tables are sorted, so one scope has
- * one encoding.
+ * one encoding. Object grants, if any, follow as {@code "objects": [[bucket, prefix, "read" |
+ * "write"], ...]}; claims without them (every token minted before they existed) grant none.
  */
 final class TableScopeParser {
   static final String SUBJECT = "sub";
   static final String EXPIRES_MS = "exp-ms";
   static final String READS = "reads";
   static final String WRITES = "writes";
+  static final String OBJECTS = "objects";
+  private static final String READ = "read";
+  private static final String WRITE = "write";
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final Comparator<TableIdentifier> ORDER =
       Comparator.comparing(TableIdentifiers::toString);
@@ -40,6 +44,11 @@ final class TableScopeParser {
     readOnly.removeAll(scope.writes());
     tables(node.putArray(READS), readOnly);
     tables(node.putArray(WRITES), scope.writes());
+    if (!scope.objects().isEmpty()) {
+      ArrayNode objects = node.putArray(OBJECTS);
+      scope.objects().forEach(g -> objects.addArray().add(g.bucket()).add(g.prefix())
+          .add(g.write() ? WRITE : READ));
+    }
     return node.toString();
   }
 
@@ -58,7 +67,28 @@ final class TableScopeParser {
     Set<TableIdentifier> writes = tables(node.get(WRITES), WRITES);
     Set<TableIdentifier> reads = tables(node.get(READS), READS);
     return new TableScope(node.get(SUBJECT).asText(),
-        Instant.ofEpochMilli(node.get(EXPIRES_MS).asLong()), reads, writes);
+        Instant.ofEpochMilli(node.get(EXPIRES_MS).asLong()), reads, writes,
+        objects(node.get(OBJECTS)));
+  }
+
+  private static List<ObjectGrant> objects(JsonNode array) {
+    if (array == null) {
+      return List.of();
+    }
+    if (!array.isArray()) {
+      throw new IllegalArgumentException("'" + OBJECTS + "' is not a list");
+    }
+    List<ObjectGrant> grants = new ArrayList<>();
+    for (JsonNode grant : array) {
+      if (!grant.isArray() || grant.size() != 3 || !grant.get(0).isTextual()
+          || !grant.get(1).isTextual() || !Set.of(READ, WRITE).contains(grant.get(2).asText())) {
+        throw new IllegalArgumentException("'" + OBJECTS + "' holds " + grant
+            + ", not [bucket, prefix, \"" + READ + "\" or \"" + WRITE + "\"]");
+      }
+      grants.add(new ObjectGrant(grant.get(0).asText(), grant.get(1).asText(),
+          grant.get(2).asText().equals(WRITE)));
+    }
+    return grants;
   }
 
   private static void tables(ArrayNode array, Set<TableIdentifier> tables) {

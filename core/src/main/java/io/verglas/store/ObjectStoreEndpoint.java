@@ -6,7 +6,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
+import io.verglas.access.SessionCredentials;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentials;
+import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
@@ -19,10 +22,12 @@ import software.amazon.awssdk.services.s3.S3Configuration;
 /**
  * An S3 endpoint with its credentials and the bucket Verglas uses: the cache node in front of
  * the origin, or the origin itself. Serializable so Flink jobs can carry it.
+ *
+ * @param sessionToken null for a stack's long-lived keys; the session token of STS-style session
+ *     credentials otherwise (a worker run's, see {@link #withSession})
  */
-public record ObjectStoreEndpoint(
-    URI endpoint, String region, String accessKey, String secretKey, String bucket)
-    implements Serializable {
+public record ObjectStoreEndpoint(URI endpoint, String region, String accessKey,
+    String secretKey, String bucket, String sessionToken) implements Serializable {
 
   public ObjectStoreEndpoint {
     Objects.requireNonNull(endpoint, "endpoint");
@@ -30,6 +35,23 @@ public record ObjectStoreEndpoint(
     Objects.requireNonNull(accessKey, "accessKey");
     Objects.requireNonNull(secretKey, "secretKey");
     Objects.requireNonNull(bucket, "bucket");
+  }
+
+  /** An endpoint reached with long-lived keys (no session token). */
+  public ObjectStoreEndpoint(URI endpoint, String region, String accessKey, String secretKey,
+      String bucket) {
+    this(endpoint, region, accessKey, secretKey, bucket, null);
+  }
+
+  /** This endpoint reached with {@code session} instead of its keys. */
+  public ObjectStoreEndpoint withSession(SessionCredentials session) {
+    return new ObjectStoreEndpoint(endpoint, region, session.accessKeyId(),
+        session.secretAccessKey(), bucket, session.sessionToken());
+  }
+
+  private AwsCredentials credentials() {
+    return sessionToken == null ? AwsBasicCredentials.create(accessKey, secretKey)
+        : AwsSessionCredentials.create(accessKey, secretKey, sessionToken);
   }
 
   /**
@@ -50,8 +72,7 @@ public record ObjectStoreEndpoint(
         .endpointOverride(endpoint)
         .forcePathStyle(true)
         .region(Region.of(region))
-        .credentialsProvider(StaticCredentialsProvider.create(
-            AwsBasicCredentials.create(accessKey, secretKey)))
+        .credentialsProvider(StaticCredentialsProvider.create(credentials()))
         .httpClient(UrlConnectionHttpClient.create())
         .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
         .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
@@ -71,11 +92,21 @@ public record ObjectStoreEndpoint(
     props.put("s3.path-style-access", "true");
     props.put("s3.access-key-id", accessKey);
     props.put("s3.secret-access-key", secretKey);
+    if (sessionToken != null) {
+      props.put("s3.session-token", sessionToken);
+    }
     props.put("client.region", region);
     return props;
   }
 
   public String warehouse() {
     return "s3://" + bucket + "/";
+  }
+
+  @Override
+  public String toString() {
+    // never the secret key nor the session token
+    return "ObjectStoreEndpoint[" + endpoint + ", region=" + region + ", accessKey=" + accessKey
+        + ", bucket=" + bucket + (sessionToken == null ? "" : ", session") + "]";
   }
 }

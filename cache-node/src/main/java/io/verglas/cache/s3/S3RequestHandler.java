@@ -150,6 +150,7 @@ final class S3RequestHandler extends ChannelInboundHandlerAdapter {
       } else {
         auth = verifier.verify(request);
         operation = S3Router.route(request);
+        SessionAuthorization.check(auth, operation, request);
         body = switch (operation.body) {
           case OBJECT -> BodyReceiver.forObject(request, auth, config.maxObjectSize(),
               config.spoolThresholdBytes(), config.spoolDirectory());

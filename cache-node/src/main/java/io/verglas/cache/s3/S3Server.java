@@ -111,8 +111,8 @@ public final class S3Server implements AutoCloseable {
             new PartCopies(this.origin, config.spoolThresholdBytes(), config.spoolDirectory())),
         new ObjectAttributes(this.origin),
         new Acls(this.origin));
-    SigV4Verifier verifier = new SigV4Verifier(
-        config.credentials(), config.allowAnonymous(), config.clock(), config.maxClockSkew());
+    SigV4Verifier verifier = new SigV4Verifier(config.credentials(), config.scopedTokens(),
+        config.allowAnonymous(), config.clock(), config.maxClockSkew());
     this.initializer = new S3ServerInitializer(config, verifier, dispatcher, requestIds(),
         bySegment(services));
   }

@@ -1,5 +1,6 @@
 package io.verglas.cache.s3;
 
+import io.verglas.access.ScopedTokens;
 import io.verglas.cache.ImmutableObjects;
 import io.verglas.cache.protection.OriginProtection;
 import java.nio.file.Path;
@@ -24,6 +25,7 @@ import java.util.Set;
  * @param metadataStoreCapacityBytes ceiling of the metadata store; 0 disables it
  * @param metadataStoreMaxEntryBytes largest metadata object or footer it keeps
  * @param originProtection concurrency limit, retries and circuit breaker for origin calls
+ * @param scopedTokens verifies the session tokens of session credentials; null refuses them
  */
 public record S3ServerConfig(
     String host,
@@ -48,7 +50,8 @@ public record S3ServerConfig(
     ImmutableObjects immutableObjects,
     long metadataStoreCapacityBytes,
     int metadataStoreMaxEntryBytes,
-    OriginProtection originProtection) {
+    OriginProtection originProtection,
+    ScopedTokens scopedTokens) {
 
   public S3ServerConfig {
     Objects.requireNonNull(host, "host");
@@ -71,7 +74,7 @@ public record S3ServerConfig(
     // Never print secrets.
     return "S3ServerConfig[host=" + host + ", port=" + port + ", region=" + region
         + ", accessKeys=" + credentials.keySet() + ", backgroundAccessKeys=" + backgroundAccessKeys
-        + ", allowAnonymous=" + allowAnonymous
+        + ", allowAnonymous=" + allowAnonymous + ", sessionTokens=" + (scopedTokens != null)
         + ", blockSize=" + blockSize + ", dramCapacityBytes=" + dramCapacityBytes
         + ", nvmeDirectory=" + nvmeDirectory + ", nvmeCapacityBytes=" + nvmeCapacityBytes + "]";
   }

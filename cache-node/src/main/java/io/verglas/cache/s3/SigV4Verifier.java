@@ -1,6 +1,10 @@
 package io.verglas.cache.s3;
 
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.verglas.access.InvalidTokenException;
+import io.verglas.access.ScopedTokens;
+import io.verglas.access.SessionCredentials;
+import io.verglas.access.TableScope;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,6 +36,14 @@ import java.util.TreeSet;
  * the timestamp of the string to sign. A presigned request takes both from its query, so there no
  * header is exempt. {@code x-amzn-trace-id} and the SDK's {@code amz-sdk-*} headers, which signers
  * may leave out, do not start with {@code x-amz-}.
+ *
+ * <p>Session credentials. A request carrying a session token ({@code x-amz-security-token}
+ * header, or {@code X-Amz-Security-Token} in a presigned URL's query) is signed with
+ * {@link SessionCredentials} of a scoped token: the token must verify with the node's
+ * {@link ScopedTokens} (signed with a key it accepts, unexpired), the access key id must be the
+ * one derived from it, and the signature is checked with the secret derived from it. The header
+ * must be signed (the query parameter is, as part of the canonical query). The token's scope rides
+ * on the {@link Authentication}; {@link SessionAuthorization} checks the request against it.
  */
 final class SigV4Verifier {
   private static final int MAX_PRESIGN_SECONDS = 7 * 24 * 3600;
@@ -40,13 +52,24 @@ final class SigV4Verifier {
   private static final Set<String> BOUND_WITH_AUTHORIZATION_HEADER =
       Set.of("x-amz-content-sha256", "x-amz-date");
 
+  static final String SECURITY_TOKEN_HEADER = "x-amz-security-token";
+  private static final String SECURITY_TOKEN_PARAM = "X-Amz-Security-Token";
+
   private final Map<String, String> secrets;
+  private final ScopedTokens sessions;
   private final boolean allowAnonymous;
   private final Clock clock;
   private final Duration maxSkew;
 
   SigV4Verifier(Map<String, String> secrets, boolean allowAnonymous, Clock clock, Duration maxSkew) {
+    this(secrets, null, allowAnonymous, clock, maxSkew);
+  }
+
+  /** @param sessions verifies session tokens; null refuses every request that presents one */
+  SigV4Verifier(Map<String, String> secrets, ScopedTokens sessions, boolean allowAnonymous,
+      Clock clock, Duration maxSkew) {
     this.secrets = Map.copyOf(secrets);
+    this.sessions = sessions;
     this.allowAnonymous = allowAnonymous;
     this.clock = clock;
     this.maxSkew = maxSkew;
@@ -114,7 +137,8 @@ final class SigV4Verifier {
           "AWS authentication requires a valid Date or x-amz-date header");
     }
     Scope scope = Scope.parse(credential, timestamp, false);
-    String secret = secretFor(scope.accessKey());
+    String token = request.header(SECURITY_TOKEN_HEADER);
+    Signer signer = signerFor(scope.accessKey(), token);
     checkSkew(time);
     String payloadHash = request.header("x-amz-content-sha256");
     if (payloadHash == null) {
@@ -126,13 +150,18 @@ final class SigV4Verifier {
     if (!headerNames.contains("host")) {
       throw malformed("SignedHeaders must include host: " + signedHeaders);
     }
-    byte[] key = SigV4Signing.signingKey(secret, scope.date(), scope.region(), scope.service());
+    if (token != null && !headerNames.contains(SECURITY_TOKEN_HEADER)) {
+      throw new S3Exception(S3ErrorCode.ACCESS_DENIED, "Access Denied: the session token ("
+          + SECURITY_TOKEN_HEADER + ") must be among the signed headers: " + signedHeaders);
+    }
+    byte[] key = SigV4Signing.signingKey(signer.secret(), scope.date(), scope.region(),
+        scope.service());
     checkSignature(request, headerNames, payloadHash, false, key, timestamp, scope, signature);
     checkAmzHeadersSigned(request, headerNames, BOUND_WITH_AUTHORIZATION_HEADER);
     ChunkSigner chunkSigner = mode.signedChunks
         ? new ChunkSigner(key, timestamp, scope.value(), signature.toLowerCase(Locale.ROOT))
         : null;
-    return new Authentication(scope.accessKey(), mode, payloadHash, chunkSigner);
+    return new Authentication(scope.accessKey(), mode, payloadHash, chunkSigner, signer.session());
   }
 
   private Authentication verifyPresigned(S3Request request) {
@@ -166,7 +195,7 @@ final class SigV4Verifier {
           + " seconds: " + expires);
     }
     Scope scope = Scope.parse(credential, timestamp, true);
-    String secret = secretFor(scope.accessKey());
+    Signer signer = signerFor(scope.accessKey(), request.param(SECURITY_TOKEN_PARAM));
     Instant now = clock.instant();
     if (now.isBefore(time.minus(maxSkew))) {
       throw new S3Exception(S3ErrorCode.ACCESS_DENIED, "Request is not valid yet")
@@ -190,10 +219,11 @@ final class SigV4Verifier {
       throw new S3Exception(S3ErrorCode.INVALID_REQUEST,
           "Presigned requests cannot use aws-chunked payloads");
     }
-    byte[] key = SigV4Signing.signingKey(secret, scope.date(), scope.region(), scope.service());
+    byte[] key = SigV4Signing.signingKey(signer.secret(), scope.date(), scope.region(),
+        scope.service());
     checkSignature(request, headerNames, payloadHash, true, key, timestamp, scope, signature);
     checkAmzHeadersSigned(request, headerNames, Set.of());
-    return new Authentication(scope.accessKey(), mode, payloadHash, null);
+    return new Authentication(scope.accessKey(), mode, payloadHash, null, signer.session());
   }
 
   /**
@@ -272,6 +302,27 @@ final class SigV4Verifier {
     }
     out.append('\n').append(String.join(";", signedHeaders)).append('\n').append(payloadHash);
     return out.toString();
+  }
+
+  /** The secret a request's signature is checked with, and the session scope it grants. */
+  private record Signer(String secret, TableScope session) {}
+
+  private Signer signerFor(String accessKey, String sessionToken) {
+    if (sessionToken == null) {
+      return new Signer(secretFor(accessKey), null);
+    }
+    if (sessions == null) {
+      throw new S3Exception(S3ErrorCode.INVALID_TOKEN, "The provided token is not accepted here:"
+          + " this node verifies no session tokens (it has no scoped token key)");
+    }
+    try {
+      SessionCredentials session = sessions.verifySession(accessKey, sessionToken);
+      return new Signer(session.secretAccessKey(), session.scope());
+    } catch (InvalidTokenException e) {
+      throw new S3Exception(e.reason() == InvalidTokenException.Reason.EXPIRED
+          ? S3ErrorCode.EXPIRED_TOKEN : S3ErrorCode.INVALID_TOKEN,
+          "The provided token is invalid: " + e.getMessage());
+    }
   }
 
   private String secretFor(String accessKey) {

@@ -1,5 +1,6 @@
 package io.verglas.cli.cachenode;
 
+import io.verglas.access.ScopedTokens;
 import io.verglas.cache.CacheNode;
 import io.verglas.cache.catalog.RestCatalogConfig;
 import io.verglas.cache.cluster.ClusterConfig;
@@ -12,6 +13,7 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.iceberg.catalog.Catalog;
@@ -89,6 +91,7 @@ public final class StandaloneCacheNode implements AutoCloseable {
     if (keys.jobAccessKey() != null) {
       node.backgroundCredentials(keys.jobAccessKey(), keys.jobSecretKey());
     }
+    ScopedTokens.fromEnvironment(System.getenv(), Clock.systemUTC()).ifPresent(node::scopedTokens);
     if (options.catalogUri() != null) {
       node.catalog(RestCatalogConfig.builder(catalog::get, keys.catalogToken()).build());
     }

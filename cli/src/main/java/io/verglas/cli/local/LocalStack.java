@@ -183,6 +183,8 @@ public final class LocalStack implements AutoCloseable {
           .credentials(credentials.accessKey(), credentials.secretKey())
           // the stack's own jobs: their reads (WAL segments, compaction) are not the clients' heat
           .backgroundCredentials(credentials.jobAccessKey(), credentials.jobSecretKey())
+          // worker runs reach the queues with their token's session credentials, nothing else
+          .scopedTokens(scopedTokens)
           .origin(origin)
           .dramCapacityBytes(config.dramCacheBytes())
           .spoolDirectory(tmp(first ? "s3-spool" : "s3-spool-" + (i + 1)))

@@ -99,6 +99,39 @@ public final class TestingWorkers {
     }
   }
 
+  /**
+   * Past its context, as a worker that builds its own clients would: takes the object store
+   * credentials its process holds, publishes to and consumes from queue config {@code queue}
+   * with a raw {@link io.verglas.sdk.QueueClient}, logs what it holds and what a raw S3 write of
+   * config {@code file} got, then publishes to queue config {@code other} (which fails the run
+   * when the server refuses it).
+   */
+  public static final class QueueBypass implements Worker {
+    @Override
+    public void handle(WorkerContext ctx) throws Exception {
+      java.lang.reflect.Field field = ctx.getClass().getDeclaredField("spec");
+      field.setAccessible(true);
+      io.verglas.store.ObjectStoreEndpoint held =
+          ((io.verglas.workers.harness.RunSpec) field.get(ctx)).endpoints().queues();
+      List<QueueMessage> messages = List.of(QueueMessage.of("raw".getBytes(StandardCharsets.UTF_8)));
+      try (io.verglas.sdk.QueueClient raw = io.verglas.sdk.QueueClient.connect(held);
+          software.amazon.awssdk.services.s3.S3Client s3 = held.newClient()) {
+        raw.publish(ctx.config().get("queue"), messages);
+        int consumed = raw.consume(ctx.config().get("queue"), "raw", batch -> { });
+        ctx.log().info("holds " + (held.sessionToken() == null ? "keys" : "a session of "
+            + held.accessKey().substring(0, 3)) + "; consumed " + consumed);
+        try {
+          s3.putObject(b -> b.bucket(held.bucket()).key(ctx.config().get("file")),
+              software.amazon.awssdk.core.sync.RequestBody.fromString("overwritten"));
+          ctx.log().info("file write got 200");
+        } catch (software.amazon.awssdk.services.s3.model.S3Exception e) {
+          ctx.log().info("file write got " + e.statusCode());
+        }
+        raw.publish(ctx.config().get("other"), messages);
+      }
+    }
+  }
+
   /** Sleeps for a minute (to be killed at its timeout). */
   public static final class Sleeper implements Worker {
     @Override

@@ -212,6 +212,40 @@ class WorkerHarnessITCase {
   }
 
   @Test
+  void queueOutsideTheGrantsIsRefusedByTheServerToAWorkerThatBypassesItsContext()
+      throws Exception {
+    String bucket = endpoints.queues().bucket();
+    try (S3Client s3 = endpoints.queues().newClient()) {
+      s3.putObject(b -> b.bucket(bucket).key("shop/raw/data/file.parquet"),
+          software.amazon.awssdk.core.sync.RequestBody.fromString("table file"));
+    }
+    Deployment bypass = new Deployment("queue-bypass", null,
+        TestingWorkers.QueueBypass.class.getName(), Map.of("queue", "parcels", "other", "vault",
+            "file", "shop/raw/data/file.parquet"), Map.of(),
+        DataGrants.of(List.of(), List.of())
+            .withQueues(QueueGrants.of(List.of("parcels"), List.of("parcels"))),
+        Map.of(), Duration.ofSeconds(60));
+    assertThatThrownBy(() -> harness.run(harness.spec(bypass, "v-1", event("v-1"), "v-1#1", 1)))
+        .isInstanceOfSatisfying(WorkerRunException.class, e -> assertThat(e.permanent()).isFalse())
+        .hasMessageContaining("Access Denied: Cannot read object " + bucket
+            + "/_queues/vault/high-water: token for queue-bypass/v-1#1 grants only [read-write "
+            + bucket + "/_queues.groups/parcels/*, read-write " + bucket
+            + "/_queues/parcels.dead.*, read-write " + bucket + "/_queues/parcels/*]")
+        .hasMessageContaining("Status Code: 403");
+    List<Map<String, Object>> log = awaitLogRows("queue-bypass",
+        rows -> count(rows, "error", null) == 1 && count(rows, "log", null) == 2);
+    assertThat(log).filteredOn(r -> "log".equals(r.get("kind"))).extracting(r -> r.get("message"))
+        .as("the granted queue works with the session it holds; a table file is refused")
+        .containsExactly("holds a session of VGS; consumed 1", "file write got 403");
+    try (S3Client s3 = endpoints.queues().newClient()) {
+      assertThat(s3.listObjectsV2(b -> b.bucket(bucket).prefix("_queues/vault/")).contents())
+          .as("nothing landed in the queue not granted").isEmpty();
+      assertThat(s3.getObjectAsBytes(b -> b.bucket(bucket).key("shop/raw/data/file.parquet"))
+          .asUtf8String()).isEqualTo("table file");
+    }
+  }
+
+  @Test
   void runPastItsTimeoutIsKilled() {
     Deployment sleeper = new Deployment("sleeper", null, TestingWorkers.Sleeper.class.getName(),
         Map.of(), Map.of(), DataGrants.of(List.of(), List.of()), Map.of(), Duration.ofSeconds(3));

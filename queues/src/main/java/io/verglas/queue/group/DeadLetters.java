@@ -51,13 +51,18 @@ public final class DeadLetters {
 
   /** The name of the dead-letter queue of {@code group} on {@code queue}. */
   public static String queueOf(String queue, String group) {
-    String name = queue + ".dead." + group;
+    String name = deadLetterPrefix(queue) + group;
     try {
       return QueueLayout.checkQueue(name);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("Cannot name the dead-letter queue of group " + group
           + " on queue " + queue + ": '" + name + "' is not a valid queue name (at most 128)", e);
     }
+  }
+
+  /** What the names of every dead-letter queue of {@code queue} start with. */
+  public static String deadLetterPrefix(String queue) {
+    return QueueLayout.checkQueue(queue) + ".dead.";
   }
 
   public String queue() {

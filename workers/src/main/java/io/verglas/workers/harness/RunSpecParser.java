@@ -43,7 +43,8 @@ final class RunSpecParser {
     if (e.queues() != null) {
       ObjectStoreEndpoint q = e.queues();
       root.putObject("queues").put("endpoint", q.endpoint().toString()).put("region", q.region())
-          .put("accessKey", q.accessKey()).put("secretKey", q.secretKey()).put("bucket", q.bucket());
+          .put("accessKey", q.accessKey()).put("secretKey", q.secretKey()).put("bucket", q.bucket())
+          .put("sessionToken", q.sessionToken());
     }
     return root.toString();
   }
@@ -73,7 +74,7 @@ final class RunSpecParser {
   private static ObjectStoreEndpoint queues(JsonNode q) {
     return q.isObject() ? new ObjectStoreEndpoint(URI.create(q.path("endpoint").asText()),
         q.path("region").asText(), q.path("accessKey").asText(), q.path("secretKey").asText(),
-        q.path("bucket").asText()) : null;
+        q.path("bucket").asText(), RunEventCodec.text(q, "sessionToken")) : null;
   }
 
   private static ObjectNode deployment(Deployment d) {

@@ -1,9 +1,13 @@
 package io.verglas.workers.harness;
 
 import io.cloudevents.CloudEvent;
+import io.verglas.access.ObjectGrant;
 import io.verglas.access.ScopedTokens;
 import io.verglas.access.TableScope;
+import io.verglas.queue.QueueObjectGrants;
 import io.verglas.sdk.VerglasClient;
+import io.verglas.store.ObjectStoreEndpoint;
+import io.verglas.workers.api.QueueGrants;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -44,9 +48,13 @@ import java.util.concurrent.TimeUnit;
  * {@link #TOKEN_MARGIN} after the run's timeout, when the process is dead anyway) and hands it
  * over as the Flight, query and change feed token, so the servers refuse a table outside the
  * grants even to a worker that bypasses its {@link io.verglas.workers.api.WorkerContext}.
- * Queue credentials (the object store's keys) are handed over as they are: queue grants are
- * enforced in the context only. Without a minter the process gets the stack's tokens. The
- * harness itself (the run logs) keeps the stack's tokens.
+ * The same token carries object grants of exactly the queue objects its queue grants touch
+ * ({@link QueueObjectGrants}), and the process reaches the queues' object store with the token's
+ * S3 session credentials instead of the store's keys, so the cache node refuses (403) any other
+ * object, another queue's or a table's file, even to a worker that builds its own queue client.
+ * Without a minter the process gets the stack's tokens and the store's keys (queue grants are
+ * then enforced in the context only). The harness itself (the run logs) keeps the stack's
+ * tokens.
  *
  * <p>Threads: the caller's thread waits for the process; two daemon threads per run read its
  * output and standard error. One harness serves concurrent runs.
@@ -137,14 +145,27 @@ public final class WorkerHarness implements AutoCloseable {
     Deployment deployment = spec.deployment();
     String subject = deployment.name() + "/" + spec.runId();
     try {
+      ObjectStoreEndpoint queues = spec.endpoints().queues();
       TableScope scope = new TableScope(
           subject.substring(0, Math.min(subject.length(), TableScope.MAX_SUBJECT_CHARS)),
           settings.clock().instant().plus(deployment.timeout()).plus(TOKEN_MARGIN),
-          deployment.grants().reads(), deployment.grants().writes());
-      return spec.withEndpoints(spec.endpoints().withToken(tokens.mint(scope)));
+          deployment.grants().reads(), deployment.grants().writes(),
+          queues == null ? List.of() : queueObjects(queues.bucket(), deployment.grants().queues()));
+      String token = tokens.mint(scope);
+      WorkerEndpoints scoped = spec.endpoints().withToken(token);
+      return spec.withEndpoints(queues == null ? scoped
+          : scoped.withQueues(queues.withSession(tokens.session(token))));
     } catch (IllegalArgumentException e) { // a scope too large for a token, at every attempt
       throw refused(spec, log, e.getMessage(), WorkerRunException.Failure.PERMANENT);
     }
+  }
+
+  /** The objects of {@code bucket} the queue verbs of {@code grants} touch. */
+  private static List<ObjectGrant> queueObjects(String bucket, QueueGrants grants) {
+    List<ObjectGrant> objects = new ArrayList<>();
+    grants.publish().forEach(queue -> objects.addAll(QueueObjectGrants.publish(bucket, queue)));
+    grants.consume().forEach(queue -> objects.addAll(QueueObjectGrants.consume(bucket, queue)));
+    return objects;
   }
 
   /** The failure of a run that could not start for {@code reason}, logged as its error. */

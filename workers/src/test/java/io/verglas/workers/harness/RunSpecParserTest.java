@@ -33,6 +33,14 @@ class RunSpecParserTest {
     assertThat(read.commitKey(1)).isEqualTo("hourly/hourly/cron/1/c1");
     assertThat(spec.toString()).as("no secret, no token").doesNotContain("s3cret")
         .doesNotContain("flight-token").doesNotContain("query-token").doesNotContain("s3-secret-key");
+
+    ObjectStoreEndpoint session = new ObjectStoreEndpoint(URI.create("http://127.0.0.1:3"),
+        "us-east-1", "VGS0123", "derived-secret", "warehouse", "vgs1.claims.mac");
+    RunSpec scoped = spec.withEndpoints(spec.endpoints().withQueues(session));
+    assertThat(RunSpecParser.fromJson(RunSpecParser.toJson(scoped)).endpoints().queues())
+        .as("session credentials of the queues round trip").isEqualTo(session);
+    assertThat(read.endpoints().queues().sessionToken()).isNull();
+    assertThat(scoped.toString()).doesNotContain("derived-secret").doesNotContain("vgs1.claims");
   }
 
   @Test
