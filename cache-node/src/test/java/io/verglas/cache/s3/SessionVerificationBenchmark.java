@@ -26,7 +26,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * against a hit of {@link VerifiedSessions} (digest, look-up, expiry and access key id check), with
  * a verifier that accepts a current and one previous key and a token of 8 object grants. Run:
  * {@code mvn -B -Pjmh -pl cache-node -am verify -DskipTests
- * -Djmh.args="SessionVerificationBenchmark"}.
+ * -Djmh.args="SessionVerificationBenchmark"}. On the 2-core development machine (short run: 1
+ * warmup, 2 measured iterations of 1 s, {@code org.openjdk.jmh.Main} on the test classpath):
+ * cached 0.69 µs, uncached 8.2 µs per request.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
