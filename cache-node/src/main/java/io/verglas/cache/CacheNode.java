@@ -113,6 +113,8 @@ public final class CacheNode implements AutoCloseable {
   public static final long DEFAULT_MAX_OBJECT_SIZE = 5L * 1024 * MIB;
   public static final long DEFAULT_SPOOL_THRESHOLD = 8L * MIB;
   public static final Duration DEFAULT_CLOCK_SKEW = Duration.ofMinutes(15);
+  /** Verified session tokens kept by default: a node serves a few hundred worker runs at once. */
+  public static final int DEFAULT_SESSION_CACHE_ENTRIES = 10_000;
   public static final Duration DEFAULT_METADATA_TTL = Duration.ofSeconds(2);
   public static final int DEFAULT_NVME_IO_THREADS = 4;
   public static final long DEFAULT_METADATA_STORE_CAPACITY = 64L * MIB;
@@ -505,6 +507,7 @@ public final class CacheNode implements AutoCloseable {
     private Long dramCapacityBytes;
     private Boolean allowAnonymous;
     private io.verglas.access.ScopedTokens scopedTokens;
+    private Integer sessionCacheEntries;
     private Clock clock;
     private Duration maxClockSkew;
     private Long maxObjectSize;
@@ -618,11 +621,26 @@ public final class CacheNode implements AutoCloseable {
      * Accept STS-style session credentials of scoped tokens minted with these keys
      * ({@link io.verglas.access.ScopedTokens#session}): a request signed with them reaches only
      * the objects its token grants. Without it (default) a request presenting a session token is
-     * refused (403 InvalidToken).
+     * refused (400 InvalidToken, as S3 answers an invalid token).
      */
     public Builder scopedTokens(io.verglas.access.ScopedTokens value) {
       once(scopedTokens, "scopedTokens");
       scopedTokens = Objects.requireNonNull(value, "scopedTokens");
+      return this;
+    }
+
+    /**
+     * Session tokens kept verified (each at most 60 s and never past its expiry), so requests
+     * with the same session credentials skip the token's signature check; default 10 000, 0 turns
+     * the cache off.
+     */
+    public Builder sessionCacheEntries(int entries) {
+      once(sessionCacheEntries, "sessionCacheEntries");
+      if (entries < 0) {
+        throw new IllegalArgumentException("Invalid session cache size: " + entries
+            + " (must be >= 0)");
+      }
+      sessionCacheEntries = entries;
       return this;
     }
 
@@ -940,7 +958,8 @@ public final class CacheNode implements AutoCloseable {
           metaCapacity,
           metaMaxEntry,
           originProtection != null ? originProtection : OriginProtection.defaults(),
-          scopedTokens);
+          scopedTokens,
+          sessionCacheEntries != null ? sessionCacheEntries : DEFAULT_SESSION_CACHE_ENTRIES);
       if (adminPort == null && (adminHost != null || adminToken != null)) {
         throw new IllegalStateException(
             "Cannot build a cache node with adminHost or adminToken but no adminPort");

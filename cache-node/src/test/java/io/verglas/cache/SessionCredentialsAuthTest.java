@@ -35,6 +35,9 @@ import software.amazon.awssdk.http.auth.spi.signer.SignedRequest;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3Configuration;
+import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
+import software.amazon.awssdk.services.s3.model.DeletedObject;
+import software.amazon.awssdk.services.s3.model.S3Error;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
@@ -88,8 +91,17 @@ class SessionCredentialsAuthTest {
   }
 
   private static void assertRefused(Executable call, String code, String message) {
+    assertRefused(call, 403, code, message);
+  }
+
+  /** S3 answers InvalidToken and ExpiredToken with 400 Bad Request. */
+  private static void assertBadToken(Executable call, String code, String message) {
+    assertRefused(call, 400, code, message);
+  }
+
+  private static void assertRefused(Executable call, int status, String code, String message) {
     assertThatThrownBy(call::execute).isInstanceOfSatisfying(S3Exception.class, e -> {
-      assertThat(e.statusCode()).isEqualTo(403);
+      assertThat(e.statusCode()).isEqualTo(status);
       assertThat(e.awsErrorDetails().errorCode()).isEqualTo(code);
       assertThat(e.awsErrorDetails().errorMessage()).contains(message);
     });
@@ -141,14 +153,41 @@ class SessionCredentialsAuthTest {
       assertRefused(s3::listBuckets, "AccessDenied", "ListBuckets is not granted");
       assertRefused(() -> s3.createBucket(b -> b.bucket("other")), "AccessDenied",
           "CreateBucket is not granted");
-      assertRefused(() -> s3.deleteObjects(b -> b.bucket(BUCKET).delete(d -> d.objects(
-          o -> o.key("_queues/orders/1")))), "AccessDenied", "DeleteObjects is not granted");
+      assertRefused(() -> s3.deleteObjects(b -> b.bucket("other").delete(d -> d.objects(
+          o -> o.key("_queues/orders/1")))), "AccessDenied",
+          "Cannot delete objects of other: token for hourly/run-1 grants only");
     }
     assertThat(t.s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("tables/orders/data.parquet"))
         .asUtf8String()).isEqualTo("table");
     assertThat(Files.exists(dir.resolve(BUCKET).resolve("_queues/other/1"))).isFalse();
     assertThat(Files.exists(dir.resolve(BUCKET).resolve("_queues/orders/stolen"))).isFalse();
     assertThat(Files.exists(dir.resolve("other"))).isFalse();
+  }
+
+  @Test
+  void deleteObjectsDeletesTheGrantedKeysAndReportsTheOthersAccessDenied() {
+    t.s3.putObject(b -> b.bucket(BUCKET).key("_queues/orders/1"), RequestBody.fromString("1"));
+    t.s3.putObject(b -> b.bucket(BUCKET).key("_queues/orders/2"), RequestBody.fromString("2"));
+    DeleteObjectsResponse result;
+    try (S3Client s3 = client(session())) {
+      result = s3.deleteObjects(b -> b.bucket(BUCKET).delete(d -> d.objects(
+          o -> o.key("_queues/orders/1"), o -> o.key("tables/orders/data.parquet"),
+          o -> o.key("_queues/orders/2"), o -> o.key("_queues/audit/a"))));
+    }
+    assertThat(result.deleted()).extracting(DeletedObject::key)
+        .containsExactlyInAnyOrder("_queues/orders/1", "_queues/orders/2");
+    assertThat(result.errors()).extracting(S3Error::key)
+        .containsExactlyInAnyOrder("tables/orders/data.parquet", "_queues/audit/a");
+    assertThat(result.errors()).allSatisfy(e -> {
+      assertThat(e.code()).isEqualTo("AccessDenied");
+      assertThat(e.message()).contains("Cannot write object warehouse/" + e.key());
+    });
+    assertThat(t.s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("tables/orders/data.parquet"))
+        .asUtf8String()).isEqualTo("table");
+    assertThat(t.s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("_queues/audit/a"))
+        .asUtf8String()).isEqualTo("audit");
+    assertThat(t.s3.listObjectsV2(b -> b.bucket(BUCKET).prefix("_queues/orders/")).contents())
+        .isEmpty();
   }
 
   @Test
@@ -160,7 +199,7 @@ class SessionCredentialsAuthTest {
     String forged = parts[0] + "." + Base64.getUrlEncoder().withoutPadding()
         .encodeToString(claims.getBytes(StandardCharsets.UTF_8)) + "." + parts[2];
     try (S3Client s3 = client(real.accessKeyId(), real.secretAccessKey(), forged)) {
-      assertRefused(() -> s3.putObject(b -> b.bucket(BUCKET).key("tables/x"),
+      assertBadToken(() -> s3.putObject(b -> b.bucket(BUCKET).key("tables/x"),
           RequestBody.fromString("x")), "InvalidToken", "bad signature");
     }
     SessionCredentials otherKey = new ScopedTokens("fedcba9876543210fedcba9876543210",
@@ -168,7 +207,7 @@ class SessionCredentialsAuthTest {
         Clock.systemUTC()).mint(new TableScope("x/run", Instant.now().plusSeconds(60),
         Set.of(), Set.of(), GRANTS)));
     try (S3Client s3 = client(otherKey)) {
-      assertRefused(() -> s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("_queues/audit/a")),
+      assertBadToken(() -> s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("_queues/audit/a")),
           "InvalidToken", "bad signature");
     }
     assertThat(Files.exists(dir.resolve(BUCKET).resolve("tables/x"))).isFalse();
@@ -177,7 +216,24 @@ class SessionCredentialsAuthTest {
   @Test
   void anExpiredTokenIsRefused() {
     try (S3Client s3 = client(session(Instant.now().minusSeconds(301)))) {
-      assertRefused(() -> s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("_queues/audit/a")),
+      assertBadToken(() -> s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("_queues/audit/a")),
+          "ExpiredToken", "expired at");
+    }
+  }
+
+  @Test
+  void aTokenVerifiedForEarlierRequestsIsRefusedOnceItExpired() {
+    TestingClock tokenTime = new TestingClock();
+    SessionCredentials c = session();
+    try (TestingCacheNode node = new TestingCacheNode(dir.resolve("cached"), o -> o,
+            b -> b.scopedTokens(new ScopedTokens(KEY, tokenTime)));
+        S3Client s3 = node.client(StaticCredentialsProvider.create(AwsSessionCredentials.create(
+            c.accessKeyId(), c.secretAccessKey(), c.sessionToken())))) {
+      s3.putObject(b -> b.bucket(BUCKET).key("_queues/orders/1"), RequestBody.fromString("one"));
+      assertThat(s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("_queues/orders/1"))
+          .asUtf8String()).isEqualTo("one");
+      tokenTime.shift(Duration.ofSeconds(301));
+      assertBadToken(() -> s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("_queues/orders/1")),
           "ExpiredToken", "expired at");
     }
   }
@@ -191,7 +247,7 @@ class SessionCredentialsAuthTest {
     }
     try (S3Client s3 = client(TestingCacheNode.ACCESS_KEY, real.secretAccessKey(),
         real.sessionToken())) {
-      assertRefused(() -> s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("_queues/audit/a")),
+      assertBadToken(() -> s3.getObjectAsBytes(b -> b.bucket(BUCKET).key("_queues/audit/a")),
           "InvalidToken", "is not the one of the session token");
     }
   }
@@ -243,12 +299,8 @@ class SessionCredentialsAuthTest {
     try (TestingCacheNode plain = new TestingCacheNode(dir.resolve("plain"));
         S3Client s3 = plain.client(StaticCredentialsProvider.create(AwsSessionCredentials.create(
             session().accessKeyId(), session().secretAccessKey(), session().sessionToken())))) {
-      assertThatThrownBy(() -> s3.listObjectsV2(b -> b.bucket(BUCKET).prefix("_queues/orders/")))
-          .isInstanceOfSatisfying(S3Exception.class, e -> {
-            assertThat(e.statusCode()).isEqualTo(403);
-            assertThat(e.awsErrorDetails().errorCode()).isEqualTo("InvalidToken");
-            assertThat(e.awsErrorDetails().errorMessage()).contains("no scoped token key");
-          });
+      assertBadToken(() -> s3.listObjectsV2(b -> b.bucket(BUCKET).prefix("_queues/orders/")),
+          "InvalidToken", "no scoped token key");
     }
   }
 

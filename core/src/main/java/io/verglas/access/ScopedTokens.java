@@ -167,7 +167,19 @@ public final class ScopedTokens {
    *     not the token's
    */
   public SessionCredentials verifySession(String accessKeyId, String token) {
-    SessionCredentials credentials = session(token);
+    return checkSession(session(token), accessKeyId);
+  }
+
+  /**
+   * Credentials this verifier derived earlier ({@link #session}, {@link #verifySession}), checked
+   * again for another request: still unexpired, presented with their access key id. A server
+   * caching verified tokens calls this on every hit instead of re-verifying the signature.
+   *
+   * @throws InvalidTokenException (EXPIRED) once the token expired, (BAD_SIGNATURE) if the access
+   *     key id is not the token's
+   */
+  public SessionCredentials checkSession(SessionCredentials credentials, String accessKeyId) {
+    checkUnexpired(credentials.scope());
     if (!MessageDigest.isEqual(credentials.accessKeyId().getBytes(StandardCharsets.UTF_8),
         String.valueOf(accessKeyId).getBytes(StandardCharsets.UTF_8))) {
       throw new InvalidTokenException(InvalidTokenException.Reason.BAD_SIGNATURE, "Invalid "
@@ -213,11 +225,15 @@ public final class ScopedTokens {
     } catch (IllegalArgumentException e) {
       throw malformed(e.getMessage());
     }
+    checkUnexpired(scope);
+    return new Verified(scope, signer);
+  }
+
+  private void checkUnexpired(TableScope scope) {
     if (!clock.instant().isBefore(scope.expiresAt())) {
       throw new InvalidTokenException(InvalidTokenException.Reason.EXPIRED, "Invalid scoped "
           + "token: token for " + scope.subject() + " expired at " + scope.expiresAt());
     }
-    return new Verified(scope, signer);
   }
 
   /**

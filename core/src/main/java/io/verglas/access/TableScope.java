@@ -91,6 +91,17 @@ public record TableScope(String subject, Instant expiresAt, Set<TableIdentifier>
   }
 
   /**
+   * @throws AccessDeniedException unless some grant writes in {@code bucket} (a multi-object
+   *     delete, whose keys are then checked one by one with {@link #checkObject})
+   */
+  public void checkWritesIn(String bucket) {
+    if (objects.stream().noneMatch(g -> g.write() && g.bucket().equals(bucket))) {
+      throw new AccessDeniedException("Cannot delete objects of " + bucket + ": token for "
+          + subject + " grants only " + objectNames());
+    }
+  }
+
+  /**
    * @throws AccessDeniedException unless a grant reads every key a listing of {@code prefix} in
    *     {@code bucket} can return (the listing's prefix starts with the grant's)
    */

@@ -13,7 +13,9 @@ import org.w3c.dom.Element;
 
 /**
  * PutObject, CopyObject, DeleteObject and DeleteObjects: write-through to the origin, each write
- * through the {@link WriteGate} (key order, conditions, metadata cache invalidation).
+ * through the {@link WriteGate} (key order, conditions, metadata cache invalidation). Each key of
+ * a DeleteObjects is checked against a session's grants ({@link SessionAuthorization#checkDelete})
+ * and, when refused, reported in the result's {@code Error} list (AccessDenied) without touching it.
  */
 final class ObjectWrites {
   private static final int MAX_DELETE_KEYS = 1000;
@@ -142,6 +144,7 @@ final class ObjectWrites {
       for (Target t : targets) {
         CompletableFuture<Void> deleted;
         try {
+          SessionAuthorization.checkDelete(ex.auth(), r.bucket, t.key());
           deleted = gate.write(r.bucket, t.key(), t.conditions(), condition -> t.versionId() != null
               ? origin.deleteVersion(r.bucket, t.key(), t.versionId())
               : origin.delete(r.bucket, t.key(), condition));

@@ -16,7 +16,7 @@ enum S3ErrorCode {
   ENTITY_TOO_LARGE("EntityTooLarge", 400),
   ENTITY_TOO_SMALL("EntityTooSmall", 400),
   /** S3 answers an expired session token with 400; refusing it as forbidden suits its clients. */
-  EXPIRED_TOKEN("ExpiredToken", 403),
+  EXPIRED_TOKEN("ExpiredToken", 400),
   INCOMPLETE_BODY("IncompleteBody", 400),
   INTERNAL_ERROR("InternalError", 500),
   INVALID_ACCESS_KEY_ID("InvalidAccessKeyId", 403),
@@ -30,7 +30,7 @@ enum S3ErrorCode {
   INVALID_RANGE("InvalidRange", 416),
   INVALID_REQUEST("InvalidRequest", 400),
   /** A session token that is malformed, forged, or not the access key's (S3 says 400). */
-  INVALID_TOKEN("InvalidToken", 403),
+  INVALID_TOKEN("InvalidToken", 400),
   INVALID_URI("InvalidURI", 400),
   KEY_TOO_LONG("KeyTooLongError", 400),
   MALFORMED_XML("MalformedXML", 400),

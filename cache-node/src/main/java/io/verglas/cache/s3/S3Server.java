@@ -111,7 +111,9 @@ public final class S3Server implements AutoCloseable {
             new PartCopies(this.origin, config.spoolThresholdBytes(), config.spoolDirectory())),
         new ObjectAttributes(this.origin),
         new Acls(this.origin));
-    SigV4Verifier verifier = new SigV4Verifier(config.credentials(), config.scopedTokens(),
+    VerifiedSessions sessions = config.scopedTokens() == null ? null
+        : new VerifiedSessions(config.scopedTokens(), config.clock(), config.sessionCacheEntries());
+    SigV4Verifier verifier = new SigV4Verifier(config.credentials(), sessions,
         config.allowAnonymous(), config.clock(), config.maxClockSkew());
     this.initializer = new S3ServerInitializer(config, verifier, dispatcher, requestIds(),
         bySegment(services));

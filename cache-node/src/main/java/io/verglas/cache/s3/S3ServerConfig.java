@@ -26,6 +26,7 @@ import java.util.Set;
  * @param metadataStoreMaxEntryBytes largest metadata object or footer it keeps
  * @param originProtection concurrency limit, retries and circuit breaker for origin calls
  * @param scopedTokens verifies the session tokens of session credentials; null refuses them
+ * @param sessionCacheEntries verified session tokens kept (see {@code VerifiedSessions}); 0: none
  */
 public record S3ServerConfig(
     String host,
@@ -51,7 +52,8 @@ public record S3ServerConfig(
     long metadataStoreCapacityBytes,
     int metadataStoreMaxEntryBytes,
     OriginProtection originProtection,
-    ScopedTokens scopedTokens) {
+    ScopedTokens scopedTokens,
+    int sessionCacheEntries) {
 
   public S3ServerConfig {
     Objects.requireNonNull(host, "host");

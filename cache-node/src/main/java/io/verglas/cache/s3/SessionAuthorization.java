@@ -8,8 +8,11 @@ import io.verglas.access.TableScope;
  * (see {@link SigV4Verifier}), checked on the request head before any body is read. Reads
  * (GET, HEAD, attributes) need a read grant on the key; writes (PUT, DELETE, multipart) a write
  * grant, and a copy also a read grant on its source; listings a read grant on the listed prefix.
- * Bucket operations, ACLs and multi-object deletes (whose keys are in the body) are refused: a
- * session reaches objects, never a bucket. A request signed with a stack's key passes untouched.
+ * A multi-object delete needs a write grant somewhere in its bucket on the head; its keys, in the
+ * body, are checked one by one once it is parsed ({@link #checkDelete}): as S3 does with IAM, a
+ * key outside the grants is reported AccessDenied in the result while the others are deleted.
+ * Bucket operations and ACLs are refused: a session reaches objects, never a bucket. A request
+ * signed with a stack's key passes untouched.
  */
 final class SessionAuthorization {
   private SessionAuthorization() {}
@@ -17,11 +20,26 @@ final class SessionAuthorization {
   /** @throws S3Exception AccessDenied (403) naming why, when the session does not grant it */
   static void check(Authentication auth, S3Operation operation, S3Request request) {
     TableScope scope = auth.session();
-    if (scope == null) {
-      return;
+    if (scope != null) {
+      refuseUnless(() -> checkGranted(scope, operation, request));
     }
+  }
+
+  /**
+   * One key of a multi-object delete.
+   *
+   * @throws S3Exception AccessDenied (403) when the session grants no write on it
+   */
+  static void checkDelete(Authentication auth, String bucket, String key) {
+    TableScope scope = auth.session();
+    if (scope != null) {
+      refuseUnless(() -> scope.checkObject(bucket, key, true));
+    }
+  }
+
+  private static void refuseUnless(Runnable grantCheck) {
     try {
-      checkGranted(scope, operation, request);
+      grantCheck.run();
     } catch (AccessDeniedException e) {
       throw new S3Exception(S3ErrorCode.ACCESS_DENIED, "Access Denied: " + e.getMessage());
     }
@@ -40,6 +58,7 @@ final class SessionAuthorization {
         scope.checkObject(source.bucket(), source.key(), false);
         scope.checkObject(r.bucket, r.key, true);
       }
+      case DELETE_OBJECTS -> scope.checkWritesIn(r.bucket);
       case LIST_OBJECTS_V1, LIST_OBJECTS_V2, LIST_OBJECT_VERSIONS, LIST_MULTIPART_UPLOADS ->
           scope.checkListing(r.bucket, r.param("prefix") == null ? "" : r.param("prefix"));
       default -> throw new AccessDeniedException(operationName(operation) + " is not granted to"

@@ -2,7 +2,6 @@ package io.verglas.cache.s3;
 
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.verglas.access.InvalidTokenException;
-import io.verglas.access.ScopedTokens;
 import io.verglas.access.SessionCredentials;
 import io.verglas.access.TableScope;
 import java.time.Clock;
@@ -40,7 +39,8 @@ import java.util.TreeSet;
  * <p>Session credentials. A request carrying a session token ({@code x-amz-security-token}
  * header, or {@code X-Amz-Security-Token} in a presigned URL's query) is signed with
  * {@link SessionCredentials} of a scoped token: the token must verify with the node's
- * {@link ScopedTokens} (signed with a key it accepts, unexpired), the access key id must be the
+ * {@code ScopedTokens} (signed with a key it accepts, unexpired; {@link VerifiedSessions} keeps
+ * recently verified tokens), the access key id must be the
  * one derived from it, and the signature is checked with the secret derived from it. The header
  * must be signed (the query parameter is, as part of the canonical query). The token's scope rides
  * on the {@link Authentication}; {@link SessionAuthorization} checks the request against it.
@@ -56,7 +56,7 @@ final class SigV4Verifier {
   private static final String SECURITY_TOKEN_PARAM = "X-Amz-Security-Token";
 
   private final Map<String, String> secrets;
-  private final ScopedTokens sessions;
+  private final VerifiedSessions sessions;
   private final boolean allowAnonymous;
   private final Clock clock;
   private final Duration maxSkew;
@@ -66,7 +66,7 @@ final class SigV4Verifier {
   }
 
   /** @param sessions verifies session tokens; null refuses every request that presents one */
-  SigV4Verifier(Map<String, String> secrets, ScopedTokens sessions, boolean allowAnonymous,
+  SigV4Verifier(Map<String, String> secrets, VerifiedSessions sessions, boolean allowAnonymous,
       Clock clock, Duration maxSkew) {
     this.secrets = Map.copyOf(secrets);
     this.sessions = sessions;
@@ -316,7 +316,7 @@ final class SigV4Verifier {
           + " this node verifies no session tokens (it has no scoped token key)");
     }
     try {
-      SessionCredentials session = sessions.verifySession(accessKey, sessionToken);
+      SessionCredentials session = sessions.verify(accessKey, sessionToken);
       return new Signer(session.secretAccessKey(), session.scope());
     } catch (InvalidTokenException e) {
       throw new S3Exception(e.reason() == InvalidTokenException.Reason.EXPIRED

@@ -1,12 +1,14 @@
 package io.verglas.cli.cachenode;
 
+import io.verglas.access.ScopedTokens;
 import java.util.Map;
 
 /**
  * The keys of a cache node run by itself, read from the environment: the origin's key pair,
  * the key pair clients sign with, optionally the jobs' key pair (their reads are not counted
  * as clients' heat), the REST catalog's and the admin port's bearer tokens, and in a cache
- * cluster its shared secret (null when not set).
+ * cluster its shared secret (null when not set). The scoped token keys are read from the same
+ * environment by {@link ScopedTokens#fromEnvironment}.
  */
 public record NodeKeys(String originAccessKey, String originSecretKey, String accessKey, String secretKey,
     String jobAccessKey, String jobSecretKey, String catalogToken, String adminToken, String clusterSecret) {
@@ -22,8 +24,10 @@ public record NodeKeys(String originAccessKey, String originSecretKey, String ac
   public static final String DESCRIPTION = ORIGIN_ACCESS_KEY + " and " + ORIGIN_SECRET_KEY
       + " (the origin's), " + ACCESS_KEY + " and " + SECRET_KEY + " (clients'), optionally "
       + JOB_ACCESS_KEY + " and " + JOB_SECRET_KEY + " (the jobs'), " + CATALOG_TOKEN
-      + " (/catalog), " + ADMIN_TOKEN + " (admin reads) and, in a cache cluster, " + CLUSTER_SECRET
-      + " (the members', at least 16 characters).";
+      + " (/catalog), " + ADMIN_TOKEN + " (admin reads), optionally " + ScopedTokens.KEY_ENV
+      + " and " + ScopedTokens.PREVIOUS_KEYS_ENV + " (the key of worker runs' scoped tokens and"
+      + " earlier ones, comma-separated: their S3 session credentials are accepted) and, in a"
+      + " cache cluster, " + CLUSTER_SECRET + " (the members', at least 16 characters).";
 
   public static NodeKeys from(Map<String, String> env) {
     String jobAccess = env.get(JOB_ACCESS_KEY);

@@ -3,6 +3,7 @@ package io.verglas.cli.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
+import io.verglas.access.ScopedTokens;
 import io.verglas.cli.Verglas;
 import io.verglas.cli.cachenode.NodeKeys;
 import io.verglas.cli.flink.JobJar;
@@ -12,6 +13,7 @@ import io.verglas.materializer.MaterializerConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -191,6 +193,20 @@ class DeploymentFilesTest {
     assertThatCode(() -> NodeKeys.from(env)).doesNotThrowAnyException();
     assertThat(env.keySet()).allSatisfy(name -> assertThat(NodeKeys.DESCRIPTION).contains(name));
     assertThat(NodeKeys.from(env).jobAccessKey()).isEqualTo(option(compose.command("ingest"), "--s3-access-key"));
+  }
+
+  @Test
+  void cacheNodeAndIngestShareTheScopedTokenKeys() {
+    Map<String, String> node = compose.environment("cache-node");
+    Map<String, String> ingest = compose.environment("ingest");
+    for (String name : List.of(ScopedTokens.KEY_ENV, ScopedTokens.PREVIOUS_KEYS_ENV)) {
+      assertThat(node).as("cache-node's %s", name).containsKey(name);
+      assertThat(ingest.get(name)).as("ingest's %s", name).isEqualTo(node.get(name));
+    }
+    assertThat(ScopedTokens.fromEnvironment(node, Clock.systemUTC()))
+        .as("the cache node accepts scoped tokens (session credentials)").isPresent();
+    assertThat(ScopedTokens.fromEnvironment(ingest, Clock.systemUTC()))
+        .as("ingest accepts scoped tokens").isPresent();
   }
 
   private static ParseResult parse(List<String> args) {
