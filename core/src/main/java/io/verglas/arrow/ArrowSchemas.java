@@ -14,12 +14,16 @@ import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
 /**
- * The mapping between Iceberg primitive types and Arrow types that clients send.
+ * The mapping between Iceberg column types and Arrow types that clients send: primitives and
+ * lists of primitives ({@code list<float>} for embeddings); structs and maps are not supported
+ * yet.
  *
  * <p>{@link #toArrow} gives the canonical Arrow type of each column (what {@code GetSchema}
- * returns). {@link #incompatibility} decides which Arrow types a column accepts: the canonical
- * one, safe widenings (int→long, float→double, any smaller integer, any decimal that fits), any
- * timestamp unit with the right zone-ness, and large variants of strings and binaries.
+ * returns; a list is an Arrow List whose child is the element). {@link #incompatibility} decides
+ * which Arrow types a column accepts: the canonical one, safe widenings (int→long, float→double,
+ * any smaller integer, any decimal that fits), any timestamp unit with the right zone-ness, and
+ * large variants of strings and binaries; a list column takes an Arrow List, LargeList or
+ * FixedSizeList whose element its element type accepts.
  */
 public final class ArrowSchemas {
   public static final String OP_COLUMN = "_op";
@@ -30,14 +34,37 @@ public final class ArrowSchemas {
   public static org.apache.arrow.vector.types.pojo.Schema toArrow(Schema schema) {
     List<Field> fields = new ArrayList<>();
     for (Types.NestedField column : schema.columns()) {
-      fields.add(new Field(column.name(),
-          new FieldType(column.isOptional(), toArrow(column.type()), null), null));
+      fields.add(toArrow(column));
     }
     return new org.apache.arrow.vector.types.pojo.Schema(fields);
   }
 
+  /** The canonical Arrow field of a column: its type, nullability and, for a list, its element. */
+  public static Field toArrow(Types.NestedField column) {
+    List<Field> children = null;
+    if (column.type().isListType()) {
+      children = List.of(toArrow(column.type().asListType().fields().get(0)));
+    }
+    return new Field(column.name(),
+        new FieldType(column.isOptional(), toArrow(column.type()), null), children);
+  }
+
+  /**
+   * The canonical Arrow type of a column type (for a list, {@code List}; its element is a child
+   * of the field, see {@link #toArrow(Types.NestedField)}).
+   *
+   * @throws UnsupportedTypeException for structs, maps, lists of anything but primitives and
+   *     other types Verglas cannot ingest yet
+   */
   public static ArrowType toArrow(Type type) {
     switch (type.typeId()) {
+      case LIST:
+        Type element = type.asListType().elementType();
+        if (!element.isPrimitiveType()) {
+          throw new UnsupportedTypeException(type);
+        }
+        toArrow(element);
+        return ArrowType.List.INSTANCE;
       case BOOLEAN: return ArrowType.Bool.INSTANCE;
       case INTEGER: return new ArrowType.Int(32, true);
       case LONG: return new ArrowType.Int(64, true);
@@ -65,6 +92,41 @@ public final class ArrowSchemas {
     for (Types.NestedField column : schema.columns()) {
       toArrow(column.type());
     }
+  }
+
+  /**
+   * Why an Arrow field cannot feed an Iceberg column of type {@code type}: as
+   * {@link #incompatibility(ArrowType, Type)}, and for a list column the field must be a List,
+   * LargeList or FixedSizeList whose element the column's element type accepts.
+   */
+  public static Optional<String> incompatibility(Field arrow, Type type) {
+    if (type.isListType()) {
+      return listIncompatibility(arrow, type.asListType());
+    }
+    if (arrow.getType().isComplex()) {
+      return Optional.of("expected " + type + " but got nested Arrow " + arrow.getType());
+    }
+    return incompatibility(arrow.getType(), type);
+  }
+
+  private static Optional<String> listIncompatibility(Field arrow, Types.ListType type) {
+    ArrowType arrowType = arrow.getType();
+    boolean list = arrowType instanceof ArrowType.List || arrowType instanceof ArrowType.LargeList
+        || arrowType instanceof ArrowType.FixedSizeList;
+    if (!list || arrow.getChildren().size() != 1) {
+      return Optional.of("expected " + type + " (an Arrow List, LargeList or FixedSizeList) but"
+          + " got Arrow " + arrowType);
+    }
+    if (!type.elementType().isPrimitiveType()) {
+      return Optional.of("column type " + type + " is not supported for ingest yet");
+    }
+    Field element = arrow.getChildren().get(0);
+    if (element.getDictionary() != null) {
+      return Optional.of("list elements must not be dictionary-encoded; send plain "
+          + type.elementType() + " values");
+    }
+    return incompatibility(element, type.elementType())
+        .map(problem -> "list element: " + problem);
   }
 
   /** Why an Arrow column of type {@code arrow} cannot feed an Iceberg column of type {@code type}. */

@@ -8,10 +8,15 @@ import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 import java.util.function.IntFunction;
+import java.util.function.IntUnaryOperator;
 import java.util.function.LongUnaryOperator;
 import org.apache.arrow.vector.BaseIntVector;
+import org.apache.arrow.vector.complex.BaseListVector;
+import org.apache.arrow.vector.complex.LargeListVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.DateMilliVector;
@@ -36,7 +41,8 @@ import org.apache.iceberg.types.Type;
 /**
  * Reads Arrow cells as the Java values of Iceberg's generic data model (Integer, Long, String,
  * LocalDate, LocalDateTime, OffsetDateTime, BigDecimal, UUID, ByteBuffer for binary, byte[] for
- * fixed), applying the widenings that {@link ArrowSchemas#incompatibility} allows. Callers check
+ * fixed, a {@code List} of such values for a list), applying the widenings that
+ * {@link ArrowSchemas#incompatibility} allows. Callers check
  * compatibility first; a reader for an incompatible pair throws.
  */
 public final class ArrowValues {
@@ -69,8 +75,33 @@ public final class ArrowValues {
       case BINARY: return row -> ByteBuffer.wrap(binary(vector, row));
       case DECIMAL: return row -> ((DecimalVector) vector).getObject(row)
           .setScale(((org.apache.iceberg.types.Types.DecimalType) type).scale());
+      case LIST: return listReader(vector, type.asListType().elementType());
       default: throw new UnsupportedTypeException(type);
     }
+  }
+
+  /** A list cell (of a List, LargeList or FixedSizeList vector) as a list of its elements. */
+  private static IntFunction<Object> listReader(FieldVector vector, Type elementType) {
+    IntUnaryOperator start;
+    IntUnaryOperator end;
+    if (vector instanceof LargeListVector large) {
+      start = row -> Math.toIntExact(large.getElementStartIndex(row));
+      end = row -> Math.toIntExact(large.getElementEndIndex(row));
+    } else {
+      BaseListVector list = (BaseListVector) vector;
+      start = list::getElementStartIndex;
+      end = list::getElementEndIndex;
+    }
+    IntFunction<Object> element = reader(vector.getChildrenFromFields().get(0), elementType);
+    return row -> {
+      int first = start.applyAsInt(row);
+      int last = end.applyAsInt(row);
+      List<Object> values = new ArrayList<>(last - first);
+      for (int i = first; i < last; i++) {
+        values.add(element.apply(i));
+      }
+      return values;
+    };
   }
 
   private static IntFunction<Object> dateReader(FieldVector vector) {

@@ -12,6 +12,9 @@ import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeParseException;
+import java.lang.reflect.Array;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 import java.util.function.Function;
 import org.apache.arrow.vector.BaseFixedWidthVector;
@@ -29,6 +32,7 @@ import org.apache.arrow.vector.TimeMicroVector;
 import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.complex.ListVector;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.TimeUnit;
@@ -42,7 +46,9 @@ import org.apache.arrow.vector.types.pojo.Field;
  * <p>Conversion and writing are separate steps so that a row with one bad value is rejected
  * before any of its cells is written. Besides the natural Java type of each column, ISO-8601 /
  * decimal strings are accepted for numbers, booleans, dates, times, timestamps, decimals and
- * UUIDs, because rows parsed from CSV or JSON lines arrive as strings.
+ * UUIDs, because rows parsed from CSV or JSON lines arrive as strings. A list column (an Arrow
+ * List) takes a {@code List} or an array (e.g. a {@code float[]} embedding) of its element's
+ * values; a null element of a list whose elements are required is refused.
  */
 public final class ColumnWriter {
   private static final long MICROS_PER_SECOND = 1_000_000L;
@@ -122,14 +128,53 @@ public final class ColumnWriter {
     } else if (type instanceof ArrowType.Decimal d && d.getBitWidth() == 128) {
       return new ColumnWriter(field, value -> toDecimal(value, d.getPrecision(), d.getScale()),
           (v, row, value) -> ((DecimalVector) v).setSafe(row, (BigDecimal) value));
+    } else if (type instanceof ArrowType.List && field.getChildren().size() == 1) {
+      return listWriter(field, forField(field.getChildren().get(0)));
     }
     throw new IllegalArgumentException("Cannot build rows for column '" + field.getName()
         + "': Arrow type " + type + " is not supported");
   }
 
+  private static ColumnWriter listWriter(Field field, ColumnWriter element) {
+    boolean nullable = element.field.isNullable();
+    return new ColumnWriter(field, value -> toList(value, element, nullable),
+        (v, row, value) -> {
+          ListVector list = (ListVector) v;
+          List<?> values = (List<?>) value;
+          int start = list.startNewValue(row);
+          for (int i = 0; i < values.size(); i++) {
+            element.write(list.getDataVector(), start + i, values.get(i));
+          }
+          list.endValue(row, values.size());
+        });
+  }
+
+  private static Object toList(Object value, ColumnWriter element, boolean nullable) {
+    if (!(value instanceof List<?>) && !value.getClass().isArray()) {
+      throw mismatch("a List or an array", value);
+    }
+    int size = value instanceof List<?> list ? list.size() : Array.getLength(value);
+    List<Object> converted = new ArrayList<>(size);
+    for (int i = 0; i < size; i++) {
+      Object item = value instanceof List<?> list ? list.get(i) : Array.get(value, i);
+      if (item == null && !nullable) {
+        throw new IllegalArgumentException("element " + i + " is null but the list's elements"
+            + " are required");
+      }
+      try {
+        converted.add(element.convert(item));
+      } catch (IllegalArgumentException | ArithmeticException e) {
+        throw new IllegalArgumentException("element " + i + ": " + e.getMessage(), e);
+      }
+    }
+    return converted;
+  }
+
   private static void setNull(FieldVector vector, int row) {
     if (vector instanceof BaseFixedWidthVector fixed) {
       fixed.setNull(row);
+    } else if (vector instanceof ListVector list) {
+      list.setNull(row);
     } else if (vector instanceof BaseVariableWidthVector variable) {
       variable.setNull(row);
     } else {

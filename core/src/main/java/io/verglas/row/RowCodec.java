@@ -11,6 +11,7 @@ import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.apache.iceberg.Schema;
@@ -27,6 +28,11 @@ import org.apache.iceberg.types.Types;
  * {@code field id, value}; decoding against a later schema (a nullable column added) leaves the
  * new column null and skips ids the schema no longer has. Version 1 of the format; the first
  * byte is the version.
+ *
+ * <p>A list is a sized value (so readers that skip it need not know its type): its length, then
+ * the number of elements, then per element a byte, 0 for a null element or 1 followed by the
+ * element's value. Lists came after version 1 without changing it: no row of an older writer
+ * holds one, and primitive values keep their bytes.
  */
 public final class RowCodec {
   /** The {@link #width} of a sized value: a length ({@code int}), then that many bytes. */
@@ -127,6 +133,7 @@ public final class RowCodec {
       case FIXED: out.writeSized((byte[]) value); break;
       case BINARY: out.writeSized(bytes((ByteBuffer) value)); break;
       case DECIMAL: out.writeSized(((BigDecimal) value).unscaledValue().toByteArray()); break;
+      case LIST: writeList(out, type.asListType().elementType(), (List<?>) value); break;
       default: throw new IllegalArgumentException("Cannot encode value of type " + type);
     }
   }
@@ -150,8 +157,42 @@ public final class RowCodec {
       case BINARY: return ByteBuffer.wrap(readBytes(in));
       case DECIMAL:
         return new BigDecimal(new BigInteger(readBytes(in)), ((Types.DecimalType) type).scale());
+      case LIST: return readList(in, type.asListType().elementType());
       default: throw new IllegalArgumentException("Cannot decode value of type " + type);
     }
+  }
+
+  private static void writeList(RowBytes out, Type elementType, List<?> values) {
+    RowBytes elements = new RowBytes(Integer.BYTES + values.size() * (1 + Long.BYTES));
+    elements.writeInt(values.size());
+    for (Object value : values) {
+      if (value == null) {
+        elements.writeByte(0);
+      } else {
+        elements.writeByte(1);
+        writeValue(elements, elementType, value);
+      }
+    }
+    out.writeSized(elements.toByteArray());
+  }
+
+  private static List<Object> readList(ByteBuffer in, Type elementType) {
+    int end = readLength(in) + in.position();
+    int count = in.getInt();
+    if (count < 0 || count > end - in.position()) {
+      throw new IllegalArgumentException("Cannot decode row: a list of " + count
+          + " elements at byte " + in.position() + " exceeds its " + (end - in.position())
+          + " bytes");
+    }
+    List<Object> values = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      values.add(in.get() == 0 ? null : readValue(in, elementType));
+    }
+    if (in.position() != end) {
+      throw new IllegalArgumentException("Cannot decode row: a list ends at byte "
+          + in.position() + " but its length says " + end);
+    }
+    return values;
   }
 
   /** Moves past one value of {@code type}: as far as {@link #readValue} would read. */
@@ -170,7 +211,7 @@ public final class RowCodec {
       case INTEGER: case FLOAT: case DATE: return Integer.BYTES;
       case LONG: case DOUBLE: case TIME: case TIMESTAMP: return Long.BYTES;
       case UUID: return 2 * Long.BYTES;
-      case STRING: case FIXED: case BINARY: case DECIMAL: return SIZED;
+      case STRING: case FIXED: case BINARY: case DECIMAL: case LIST: return SIZED;
       default: return UNSUPPORTED;
     }
   }
