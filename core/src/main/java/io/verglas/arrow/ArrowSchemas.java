@@ -103,6 +103,9 @@ public final class ArrowSchemas {
     if (type.isListType()) {
       return listIncompatibility(arrow, type.asListType());
     }
+    if (type.isNestedType()) {
+      return incompatibility(arrow.getType(), type);
+    }
     if (arrow.getType().isComplex()) {
       return Optional.of("expected " + type + " but got nested Arrow " + arrow.getType());
     }
@@ -111,9 +114,7 @@ public final class ArrowSchemas {
 
   private static Optional<String> listIncompatibility(Field arrow, Types.ListType type) {
     ArrowType arrowType = arrow.getType();
-    boolean list = arrowType instanceof ArrowType.List || arrowType instanceof ArrowType.LargeList
-        || arrowType instanceof ArrowType.FixedSizeList;
-    if (!list || arrow.getChildren().size() != 1) {
+    if (!isList(arrow)) {
       return Optional.of("expected " + type + " (an Arrow List, LargeList or FixedSizeList) but"
           + " got Arrow " + arrowType);
     }
@@ -127,6 +128,13 @@ public final class ArrowSchemas {
     }
     return incompatibility(element, type.elementType())
         .map(problem -> "list element: " + problem);
+  }
+
+  /** Whether a field is an Arrow List, LargeList or FixedSizeList (with its one child). */
+  public static boolean isList(Field arrow) {
+    ArrowType type = arrow.getType();
+    return (type instanceof ArrowType.List || type instanceof ArrowType.LargeList
+        || type instanceof ArrowType.FixedSizeList) && arrow.getChildren().size() == 1;
   }
 
   /** Why an Arrow column of type {@code arrow} cannot feed an Iceberg column of type {@code type}. */

@@ -12,11 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.IntFunction;
-import java.util.function.IntUnaryOperator;
 import java.util.function.LongUnaryOperator;
 import org.apache.arrow.vector.BaseIntVector;
-import org.apache.arrow.vector.complex.BaseListVector;
-import org.apache.arrow.vector.complex.LargeListVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.DateMilliVector;
@@ -82,22 +79,12 @@ public final class ArrowValues {
 
   /** A list cell (of a List, LargeList or FixedSizeList vector) as a list of its elements. */
   private static IntFunction<Object> listReader(FieldVector vector, Type elementType) {
-    IntUnaryOperator start;
-    IntUnaryOperator end;
-    if (vector instanceof LargeListVector large) {
-      start = row -> Math.toIntExact(large.getElementStartIndex(row));
-      end = row -> Math.toIntExact(large.getElementEndIndex(row));
-    } else {
-      BaseListVector list = (BaseListVector) vector;
-      start = list::getElementStartIndex;
-      end = list::getElementEndIndex;
-    }
-    IntFunction<Object> element = reader(vector.getChildrenFromFields().get(0), elementType);
+    ListCells cells = ListCells.of(vector);
+    IntFunction<Object> element = reader(cells.elements(), elementType);
     return row -> {
-      int first = start.applyAsInt(row);
-      int last = end.applyAsInt(row);
-      List<Object> values = new ArrayList<>(last - first);
-      for (int i = first; i < last; i++) {
+      int end = cells.end(row);
+      List<Object> values = new ArrayList<>(end - cells.start(row));
+      for (int i = cells.start(row); i < end; i++) {
         values.add(element.apply(i));
       }
       return values;

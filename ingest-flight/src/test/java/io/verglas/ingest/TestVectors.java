@@ -1,5 +1,8 @@
 package io.verglas.ingest;
 
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import io.verglas.arrow.ColumnWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,6 +45,21 @@ public final class TestVectors implements AutoCloseable {
         vectors.length == 0 ? 0 : vectors[0].getValueCount());
     open.add(root);
     return root;
+  }
+
+  /** A List vector of {@code element} values (a nullable element), one list (or null) a row. */
+  public FieldVector lists(String name, ArrowType element, List<?>... cells) {
+    Field field = new Field(name, FieldType.nullable(ArrowType.List.INSTANCE),
+        List.of(Field.nullable("element", element)));
+    FieldVector vector = field.createVector(allocator);
+    open.add(vector);
+    ColumnWriter writer = ColumnWriter.forField(field);
+    vector.allocateNew();
+    for (int i = 0; i < cells.length; i++) {
+      writer.write(vector, i, writer.convert(cells[i]));
+    }
+    vector.setValueCount(cells.length);
+    return vector;
   }
 
   public BigIntVector longs(String name, Long... values) {

@@ -1,6 +1,7 @@
 package io.verglas.ingest.validation;
 
 import io.verglas.arrow.ArrowSchemas;
+import io.verglas.arrow.ListCells;
 import io.verglas.ingest.table.IngestTable;
 import io.verglas.ingest.validation.ColumnPlan.CheckedColumn;
 import io.verglas.ingest.validation.ColumnPlan.NullRule;
@@ -54,7 +55,8 @@ import org.apache.iceberg.types.Types;
  * string and binary cells within the cell byte limit, strings valid UTF-8, decimals within the
  * column's precision, nanosecond times and timestamps in whole microseconds, second and
  * millisecond timestamps within the microsecond range, millisecond dates in whole days, times
- * within a day.
+ * within a day. The elements of list cells meet the same value rules, and on upsert rows an
+ * element that the column requires is not null (each reported at its row, naming the element).
  *
  * <p>Design: a batch is checked column by column, each column in one pass over its buffers
  * (skipped entirely when it has nothing to check, e.g. no nulls), which keeps clean batches
@@ -115,14 +117,13 @@ public final class BatchValidator {
       }
       NullRule nulls = table.isPrimaryKey(column) ? NullRule.ALWAYS
           : column.isRequired() ? NullRule.UPSERT : NullRule.NONE;
-      Set<ValueRule> values = valueRules(field.getType());
-      if (nulls != NullRule.NONE || !values.isEmpty()) {
-        int precision = column.type() instanceof Types.DecimalType decimal
-            ? decimal.precision() : 0;
-        for (ValueRule rule : values.isEmpty() ? Set.of(ValueRule.NONE) : values) {
-          checked.add(new CheckedColumn(name, i, nulls, rule, precision));
-          nulls = NullRule.NONE; // one null check per column
-        }
+      if (column.type().isListType()) {
+        addChecks(checked, name, i, nulls, null, column.type(), false);
+        Types.ListType list = column.type().asListType();
+        addChecks(checked, name, i, list.isElementRequired() ? NullRule.UPSERT : NullRule.NONE,
+            field.getChildren().get(0), list.elementType(), true);
+      } else {
+        addChecks(checked, name, i, nulls, field, column.type(), false);
       }
     }
     List<String> missingRequired = new ArrayList<>();
@@ -140,6 +141,23 @@ public final class BatchValidator {
   }
 
   /**
+   * Adds the checks of one column, or of its list elements: the null rule, and the value rules
+   * of {@code field}'s Arrow type (none for a null field).
+   */
+  private static void addChecks(List<CheckedColumn> checked, String name, int vectorIndex,
+      NullRule nulls, Field field, Type type, boolean elements) {
+    Set<ValueRule> values = field == null ? Set.of() : valueRules(field.getType());
+    if (nulls == NullRule.NONE && values.isEmpty()) {
+      return;
+    }
+    int precision = type instanceof Types.DecimalType decimal ? decimal.precision() : 0;
+    for (ValueRule rule : values.isEmpty() ? Set.of(ValueRule.NONE) : values) {
+      checked.add(new CheckedColumn(name, vectorIndex, nulls, rule, precision, elements));
+      nulls = NullRule.NONE; // one null check per column
+    }
+  }
+
+  /**
    * Checks one batch of a stream whose plan is ok.
    *
    * @throws InvalidBatchException naming the first problems
@@ -151,8 +169,12 @@ public final class BatchValidator {
       boolean[] deletes = checkOps(batch, plan, report);
       for (CheckedColumn column : plan.checked()) {
         FieldVector vector = batch.getVector(column.vectorIndex());
-        checkNulls(vector, column, deletes, report);
-        checkValues(vector, column, report);
+        if (column.elements()) {
+          checkElements(vector, column, deletes, report);
+        } else {
+          checkNulls(vector, column, deletes, report);
+          checkValues(vector, column, report);
+        }
       }
       checkMissing(batch.getRowCount(), plan, deletes, report);
     }
@@ -168,11 +190,16 @@ public final class BatchValidator {
       return Optional.of("dictionary-encoded columns are not supported; send plain " + column
           + " values");
     }
-    if (type.isComplex()) {
-      return Optional.of("nested Arrow type " + type + " is not supported: the column is "
-          + column + " and tables have primitive columns only");
+    if (column.isListType() && ArrowSchemas.isList(field)
+        && column.asListType().elementType().isPrimitiveType()) {
+      return typeProblem(field.getChildren().get(0), column.asListType().elementType())
+          .map(problem -> "list element: " + problem);
     }
-    Optional<String> incompatibility = ArrowSchemas.incompatibility(type, column);
+    if (type.isComplex() && column.isPrimitiveType()) {
+      return Optional.of("nested Arrow type " + type + " is not supported: the column is "
+          + column);
+    }
+    Optional<String> incompatibility = ArrowSchemas.incompatibility(field, column);
     if (incompatibility.isPresent()) {
       if (type instanceof ArrowType.Int i && !i.getIsSigned()) {
         return Optional.of(incompatibility.get() + " (unsigned integers are not accepted; "
@@ -303,14 +330,7 @@ public final class BatchValidator {
   }
 
   private void checkValues(FieldVector vector, CheckedColumn column, ValidationReport report) {
-    if (column.values() == ValueRule.NONE) {
-      return;
-    }
-    if (column.values() == ValueRule.CELL_BYTES
-        && CellData.of(vector).bytes() <= limits.maxCellBytes()) {
-      return; // no cell can be larger than all of them together
-    }
-    if (column.values() == ValueRule.UTF8 && Utf8Cells.allAscii(vector)) {
+    if (valuesFit(vector, column)) {
       return;
     }
     CharsetDecoder strict = column.values() == ValueRule.UTF8 ? Utf8Cells.strictDecoder() : null;
@@ -326,6 +346,59 @@ public final class BatchValidator {
         listing.add(Problem.atRow(row, column.name(), problem,
             column.values() == ValueRule.CELL_BYTES ? RejectReason.CELL_TOO_LARGE
                 : RejectReason.VALUE));
+      }
+    }
+    listing.finish();
+  }
+
+  /** Whether the values of {@code vector} surely meet the column's value rule, without a look at each. */
+  private boolean valuesFit(FieldVector vector, CheckedColumn column) {
+    return column.values() == ValueRule.NONE
+        // no cell can be larger than all of them together
+        || column.values() == ValueRule.CELL_BYTES
+            && CellData.of(vector).bytes() <= limits.maxCellBytes()
+        || column.values() == ValueRule.UTF8 && Utf8Cells.allAscii(vector);
+  }
+
+  /**
+   * The element checks of a list column: per row (not null, and for nulls not a delete), the
+   * first element that is null though required or breaks the value rule.
+   */
+  private void checkElements(FieldVector vector, CheckedColumn column, boolean[] deletes,
+      ValidationReport report) {
+    ListCells cells = ListCells.of(vector);
+    FieldVector elements = cells.elements();
+    boolean nulls = column.nulls() != NullRule.NONE && elements.getNullCount() > 0;
+    boolean values = !valuesFit(elements, column);
+    if (!nulls && !values) {
+      return;
+    }
+    CharsetDecoder strict = column.values() == ValueRule.UTF8 ? Utf8Cells.strictDecoder() : null;
+    Listing listing = new Listing(report, column.vectorIndex());
+    int rows = vector.getValueCount();
+    for (int row = 0; row < rows; row++) {
+      if (vector.isNull(row)) {
+        continue;
+      }
+      boolean upsert = deletes == null || !deletes[row];
+      int start = cells.start(row);
+      for (int i = start, end = cells.end(row); i < end; i++) {
+        if (elements.isNull(i)) {
+          if (nulls && upsert) {
+            listing.add(Problem.atRow(row, column.name(), "element " + (i - start) + " is null"
+                + " but the list's elements are required", RejectReason.NULL_REQUIRED));
+            break;
+          }
+          continue;
+        }
+        String problem = !values ? null : strict != null ? Utf8Cells.problem(elements, i, strict)
+            : valueProblem(elements, column, i);
+        if (problem != null) {
+          listing.add(Problem.atRow(row, column.name(), "element " + (i - start) + ": "
+              + problem, column.values() == ValueRule.CELL_BYTES ? RejectReason.CELL_TOO_LARGE
+                  : RejectReason.VALUE));
+          break;
+        }
       }
     }
     listing.finish();

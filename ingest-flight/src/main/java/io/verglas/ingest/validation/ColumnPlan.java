@@ -39,9 +39,12 @@ public final class ColumnPlan {
     TIME_OF_DAY
   }
 
-  /** A present column with cell checks. */
+  /**
+   * A present column with cell checks; with {@code elements}, a list column whose checks apply
+   * to the elements of its cells ({@code nulls}: of elements that are required).
+   */
   record CheckedColumn(String name, int vectorIndex, NullRule nulls, ValueRule values,
-      int precision) {}
+      int precision, boolean elements) {}
 
   private final IngestTable table;
   private final int opIndex;
