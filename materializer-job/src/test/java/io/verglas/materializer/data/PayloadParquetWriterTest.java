@@ -112,6 +112,31 @@ class PayloadParquetWriterTest {
     assertSameFiles(nested, records, "nested");
   }
 
+  /** List columns: through records too, null lists, empty lists and null elements kept. */
+  @Test
+  void listColumnsAreWrittenAsTheGenericWriterWritesThem() throws IOException {
+    Schema lists = new Schema(
+        Types.NestedField.required(1, "id", Types.LongType.get()),
+        Types.NestedField.optional(2, "embedding",
+            Types.ListType.ofOptional(3, Types.FloatType.get())),
+        Types.NestedField.optional(4, "tags", Types.ListType.ofRequired(5,
+            Types.StringType.get())));
+    List<Record> records = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      GenericRecord record = GenericRecord.create(lists);
+      record.setField("id", (long) i);
+      record.setField("embedding", switch (i % 4) {
+        case 0 -> null;
+        case 1 -> List.of();
+        case 2 -> java.util.Arrays.asList(null, (float) i);
+        default -> List.of((float) i, -0.5f, Float.NaN);
+      });
+      record.setField("tags", i % 5 == 0 ? null : List.of("t" + i, "x"));
+      records.add(record);
+    }
+    assertSameFiles(lists, records, "lists");
+  }
+
   private void assertSameFiles(Schema schema, List<Record> records, String name)
       throws IOException {
     DataFile generic;
