@@ -16,7 +16,6 @@ import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.apache.arrow.vector.complex.LargeListVector;
-import org.apache.arrow.vector.complex.ListVector;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -181,19 +180,14 @@ class ListColumnsTest {
     return new Field("v", FieldType.nullable(list), List.of(Field.nullable("element", element)));
   }
 
-  private ListVector listVector(List<List<Float>> cells) {
-    ListVector vector = ListVector.empty("embedding", allocator);
-    vector.addOrGetVector(FieldType.nullable(FLOAT32));
+  /** A List vector as the SDK builds one. */
+  private FieldVector listVector(List<List<Float>> cells) {
+    Field field = list(ArrowType.List.INSTANCE, FLOAT32);
+    FieldVector vector = field.createVector(allocator);
+    ColumnWriter writer = ColumnWriter.forField(field);
     vector.allocateNew();
-    Float4Vector data = (Float4Vector) vector.getDataVector();
     for (int row = 0; row < cells.size(); row++) {
-      if (cells.get(row) == null) {
-        vector.setNull(row);
-        continue;
-      }
-      int start = vector.startNewValue(row);
-      fill(data, start, cells.get(row));
-      vector.endValue(row, cells.get(row).size());
+      writer.write(vector, row, writer.convert(cells.get(row)));
     }
     vector.setValueCount(cells.size());
     return vector;

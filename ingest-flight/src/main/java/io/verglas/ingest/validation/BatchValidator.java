@@ -340,12 +340,9 @@ public final class BatchValidator {
       if (vector.isNull(row)) {
         continue;
       }
-      String problem = strict != null ? Utf8Cells.problem(vector, row, strict)
-          : valueProblem(vector, column, row);
+      String problem = cellProblem(vector, column, row, strict);
       if (problem != null) {
-        listing.add(Problem.atRow(row, column.name(), problem,
-            column.values() == ValueRule.CELL_BYTES ? RejectReason.CELL_TOO_LARGE
-                : RejectReason.VALUE));
+        listing.add(Problem.atRow(row, column.name(), problem, valueReason(column)));
       }
     }
     listing.finish();
@@ -391,17 +388,27 @@ public final class BatchValidator {
           }
           continue;
         }
-        String problem = !values ? null : strict != null ? Utf8Cells.problem(elements, i, strict)
-            : valueProblem(elements, column, i);
+        String problem = values ? cellProblem(elements, column, i, strict) : null;
         if (problem != null) {
           listing.add(Problem.atRow(row, column.name(), "element " + (i - start) + ": "
-              + problem, column.values() == ValueRule.CELL_BYTES ? RejectReason.CELL_TOO_LARGE
-                  : RejectReason.VALUE));
+              + problem, valueReason(column)));
           break;
         }
       }
     }
     listing.finish();
+  }
+
+  /** The value rule's problem with a non-null cell, or null; {@code strict} decodes UTF-8 rules. */
+  private String cellProblem(FieldVector vector, CheckedColumn column, int row,
+      CharsetDecoder strict) {
+    return strict != null ? Utf8Cells.problem(vector, row, strict)
+        : valueProblem(vector, column, row);
+  }
+
+  private static RejectReason valueReason(CheckedColumn column) {
+    return column.values() == ValueRule.CELL_BYTES ? RejectReason.CELL_TOO_LARGE
+        : RejectReason.VALUE;
   }
 
   private String valueProblem(FieldVector vector, CheckedColumn column, int row) {
