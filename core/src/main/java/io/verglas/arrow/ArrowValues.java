@@ -33,12 +33,14 @@ import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
 
 /**
  * Reads Arrow cells as the Java values of Iceberg's generic data model (Integer, Long, String,
  * LocalDate, LocalDateTime, OffsetDateTime, BigDecimal, UUID, ByteBuffer for binary, byte[] for
- * fixed, a {@code List} of such values for a list), applying the widenings that
+ * fixed, a {@code List} of such values for a list, a {@code GenericRecord} for a struct), applying the widenings that
  * {@link ArrowSchemas#incompatibility} allows. Callers check
  * compatibility first; a reader for an incompatible pair throws.
  */
@@ -73,8 +75,28 @@ public final class ArrowValues {
       case DECIMAL: return row -> ((DecimalVector) vector).getObject(row)
           .setScale(((org.apache.iceberg.types.Types.DecimalType) type).scale());
       case LIST: return listReader(vector, type.asListType().elementType());
+      case STRUCT: return structReader(vector, type.asStructType());
       default: throw new UnsupportedTypeException(type);
     }
+  }
+
+  /** A struct cell as a record of the struct type; a field the Arrow struct lacks reads null. */
+  private static IntFunction<Object> structReader(FieldVector vector, Types.StructType type) {
+    List<Types.NestedField> fields = type.fields();
+    List<IntFunction<Object>> readers = new ArrayList<>(fields.size());
+    for (Types.NestedField field : fields) {
+      FieldVector child = vector.getChildrenFromFields().stream()
+          .filter(candidate -> candidate.getName().equals(field.name())).findFirst().orElse(null);
+      readers.add(child == null ? row -> null : reader(child, field.type()));
+    }
+    GenericRecord template = GenericRecord.create(type);
+    return row -> {
+      GenericRecord record = template.copy();
+      for (int i = 0; i < readers.size(); i++) {
+        record.set(i, readers.get(i).apply(row));
+      }
+      return record;
+    };
   }
 
   /** A list cell (of a List, LargeList or FixedSizeList vector) as a list of its elements. */

@@ -14,7 +14,9 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeParseException;
 import java.lang.reflect.Array;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.function.Function;
 import org.apache.arrow.vector.BaseFixedWidthVector;
@@ -33,11 +35,13 @@ import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.complex.StructVector;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.iceberg.data.Record;
 
 /**
  * Converts Java values into one Arrow column of the types Verglas tables use (the canonical
@@ -48,7 +52,9 @@ import org.apache.arrow.vector.types.pojo.Field;
  * decimal strings are accepted for numbers, booleans, dates, times, timestamps, decimals and
  * UUIDs, because rows parsed from CSV or JSON lines arrive as strings. A list column (an Arrow
  * List) takes a {@code List} or an array (e.g. a {@code float[]} embedding) of its element's
- * values; a null element of a list whose elements are required is refused.
+ * values; a null element of a list whose elements are required is refused. A struct column (an
+ * Arrow Struct) takes a {@code Map} of field name to value or an Iceberg {@code Record}; an
+ * unknown field name, or a null or missing required field, is refused.
  */
 public final class ColumnWriter {
   private static final long MICROS_PER_SECOND = 1_000_000L;
@@ -130,6 +136,9 @@ public final class ColumnWriter {
           (v, row, value) -> ((DecimalVector) v).setSafe(row, (BigDecimal) value));
     } else if (type instanceof ArrowType.List && field.getChildren().size() == 1) {
       return listWriter(field, forField(field.getChildren().get(0)));
+    } else if (type instanceof ArrowType.Struct) {
+      return structWriter(field, field.getChildren().stream().map(ColumnWriter::forField)
+          .toList());
     }
     throw new IllegalArgumentException("Cannot build rows for column '" + field.getName()
         + "': Arrow type " + type + " is not supported");
@@ -147,6 +156,51 @@ public final class ColumnWriter {
           }
           list.endValue(row, values.size());
         });
+  }
+
+  private static ColumnWriter structWriter(Field field, List<ColumnWriter> fields) {
+    return new ColumnWriter(field, value -> toStruct(value, fields),
+        (v, row, value) -> {
+          StructVector struct = (StructVector) v;
+          Object[] values = (Object[]) value;
+          struct.setIndexDefined(row);
+          for (int i = 0; i < values.length; i++) {
+            fields.get(i).write((FieldVector) struct.getChildByOrdinal(i), row, values[i]);
+          }
+        });
+  }
+
+  private static Object toStruct(Object value, List<ColumnWriter> fields) {
+    Map<String, ?> named;
+    if (value instanceof Map<?, ?> map) {
+      named = map.entrySet().stream().collect(HashMap::new,
+          (m, e) -> m.put(String.valueOf(e.getKey()), e.getValue()), HashMap::putAll);
+    } else if (value instanceof Record record) {
+      named = record.struct().fields().stream().collect(HashMap::new,
+          (m, f) -> m.put(f.name(), record.getField(f.name())), HashMap::putAll);
+    } else {
+      throw mismatch("a Map of field names to values or a Record", value);
+    }
+    Object[] converted = new Object[fields.size()];
+    int known = 0;
+    for (int i = 0; i < converted.length; i++) {
+      ColumnWriter field = fields.get(i);
+      known += named.containsKey(field.name()) ? 1 : 0;
+      Object item = named.get(field.name());
+      if (item == null && !field.field.isNullable()) {
+        throw new IllegalArgumentException("field '" + field.name() + "' is required");
+      }
+      try {
+        converted[i] = field.convert(item);
+      } catch (IllegalArgumentException | ArithmeticException e) {
+        throw new IllegalArgumentException("field '" + field.name() + "': " + e.getMessage(), e);
+      }
+    }
+    if (known != named.size()) {
+      throw new IllegalArgumentException("unknown fields in " + named.keySet() + " (the struct has "
+          + fields.stream().map(ColumnWriter::name).toList() + ")");
+    }
+    return converted;
   }
 
   private static Object toList(Object value, ColumnWriter element, boolean nullable) {
@@ -175,6 +229,8 @@ public final class ColumnWriter {
       fixed.setNull(row);
     } else if (vector instanceof ListVector list) {
       list.setNull(row);
+    } else if (vector instanceof StructVector struct) {
+      struct.setNull(row);
     } else if (vector instanceof BaseVariableWidthVector variable) {
       variable.setNull(row);
     } else {

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.StructLike;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.types.Type;
@@ -31,8 +32,10 @@ import org.apache.iceberg.types.Types;
  *
  * <p>A list is a sized value (so readers that skip it need not know its type): its length, then
  * the number of elements, then per element a byte, 0 for a null element or 1 followed by the
- * element's value. Lists came after version 1 without changing it: no row of an older writer
- * holds one, and primitive values keep their bytes.
+ * element's value. A struct is a sized value too: per field of the struct type, in its order, a
+ * byte 0 for null or 1 followed by the field's value. Lists and structs came after version 1
+ * without changing it: no row of an older writer holds one, and primitive values keep their
+ * bytes.
  */
 public final class RowCodec {
   /** The {@link #width} of a sized value: a length ({@code int}), then that many bytes. */
@@ -134,6 +137,7 @@ public final class RowCodec {
       case BINARY: out.writeSized(bytes((ByteBuffer) value)); break;
       case DECIMAL: out.writeSized(((BigDecimal) value).unscaledValue().toByteArray()); break;
       case LIST: writeList(out, type.asListType().elementType(), (List<?>) value); break;
+      case STRUCT: writeStruct(out, type.asStructType(), (StructLike) value); break;
       default: throw new IllegalArgumentException("Cannot encode value of type " + type);
     }
   }
@@ -158,6 +162,7 @@ public final class RowCodec {
       case DECIMAL:
         return new BigDecimal(new BigInteger(readBytes(in)), ((Types.DecimalType) type).scale());
       case LIST: return readList(in, type.asListType().elementType());
+      case STRUCT: return readStruct(in, type.asStructType());
       default: throw new IllegalArgumentException("Cannot decode value of type " + type);
     }
   }
@@ -174,6 +179,35 @@ public final class RowCodec {
       }
     }
     out.writeSized(elements.toByteArray());
+  }
+
+  private static void writeStruct(RowBytes out, Types.StructType type, StructLike value) {
+    RowBytes fields = new RowBytes(64);
+    for (int i = 0; i < type.fields().size(); i++) {
+      Object field = value.get(i, Object.class);
+      if (field == null) {
+        fields.writeByte(0);
+      } else {
+        fields.writeByte(1);
+        writeValue(fields, type.fields().get(i).type(), field);
+      }
+    }
+    out.writeSized(fields.toByteArray());
+  }
+
+  private static GenericRecord readStruct(ByteBuffer in, Types.StructType type) {
+    int end = readLength(in) + in.position();
+    GenericRecord record = GenericRecord.create(type);
+    for (int i = 0; i < type.fields().size(); i++) {
+      if (in.get() != 0) {
+        record.set(i, readValue(in, type.fields().get(i).type()));
+      }
+    }
+    if (in.position() != end) {
+      throw new IllegalArgumentException("Cannot decode row: a struct ends at byte "
+          + in.position() + " but its length says " + end);
+    }
+    return record;
   }
 
   private static List<Object> readList(ByteBuffer in, Type elementType) {
@@ -211,7 +245,7 @@ public final class RowCodec {
       case INTEGER: case FLOAT: case DATE: return Integer.BYTES;
       case LONG: case DOUBLE: case TIME: case TIMESTAMP: return Long.BYTES;
       case UUID: return 2 * Long.BYTES;
-      case STRING: case FIXED: case BINARY: case DECIMAL: case LIST: return SIZED;
+      case STRING: case FIXED: case BINARY: case DECIMAL: case LIST: case STRUCT: return SIZED;
       default: return UNSUPPORTED;
     }
   }

@@ -6,6 +6,7 @@ import io.verglas.arrow.ColumnWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
@@ -49,8 +50,16 @@ public final class TestVectors implements AutoCloseable {
 
   /** A List vector of {@code element} values (a nullable element), one list (or null) a row. */
   public FieldVector lists(String name, ArrowType element, List<?>... cells) {
-    Field field = new Field(name, FieldType.nullable(ArrowType.List.INSTANCE),
-        List.of(Field.nullable("element", element)));
+    return written(new Field(name, FieldType.nullable(ArrowType.List.INSTANCE),
+        List.of(Field.nullable("element", element))), cells);
+  }
+
+  /** A Struct vector of {@code fields}, one map of field values (or null) a row. */
+  public FieldVector structs(String name, List<Field> fields, Map<?, ?>... cells) {
+    return written(new Field(name, FieldType.nullable(ArrowType.Struct.INSTANCE), fields), cells);
+  }
+
+  private FieldVector written(Field field, Object... cells) {
     FieldVector vector = field.createVector(allocator);
     open.add(vector);
     ColumnWriter writer = ColumnWriter.forField(field);

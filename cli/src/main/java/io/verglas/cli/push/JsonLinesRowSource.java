@@ -11,8 +11,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One JSON object per line; blank lines are skipped. Arrays are lists (for list columns);
- * objects as values (structs) are not supported yet.
+ * One JSON object per line; blank lines are skipped. Arrays are lists (for list columns),
+ * objects as values are maps of field name to value (for struct columns).
  */
 final class JsonLinesRowSource extends LookaheadRowSource {
   // exact decimals: 1.10 must reach a decimal(p,2) column as 1.10, not as the double 1.1
@@ -69,9 +69,12 @@ final class JsonLinesRowSource extends LookaheadRowSource {
       List<Object> list = new ArrayList<>(value.size());
       value.forEach(element -> list.add(value(element)));
       return list;
+    } else if (value.isObject()) {
+      Map<String, Object> fields = new LinkedHashMap<>();
+      value.fields().forEachRemaining(e -> fields.put(e.getKey(), value(e.getValue())));
+      return fields;
     }
-    throw new IllegalArgumentException("Invalid JSON on line " + line
-        + ": objects as values (struct columns) are not supported yet (" + value.getNodeType()
-        + ")");
+    throw new IllegalArgumentException("Invalid JSON on line " + line + ": unexpected "
+        + value.getNodeType() + " value");
   }
 }

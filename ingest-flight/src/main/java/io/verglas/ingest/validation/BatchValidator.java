@@ -31,6 +31,7 @@ import org.apache.arrow.vector.TimeSecVector;
 import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.VariableWidthFieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.StructVector;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -57,6 +58,8 @@ import org.apache.iceberg.types.Types;
  * millisecond timestamps within the microsecond range, millisecond dates in whole days, times
  * within a day. The elements of list cells meet the same value rules, and on upsert rows an
  * element that the column requires is not null (each reported at its row, naming the element).
+ * The fields of struct cells meet them too, and a required field of a non-null struct is not
+ * null on upsert rows (reported as column {@code struct.field}).
  *
  * <p>Design: a batch is checked column by column, each column in one pass over its buffers
  * (skipped entirely when it has nothing to check, e.g. no nulls), which keeps clean batches
@@ -118,12 +121,23 @@ public final class BatchValidator {
       NullRule nulls = table.isPrimaryKey(column) ? NullRule.ALWAYS
           : column.isRequired() ? NullRule.UPSERT : NullRule.NONE;
       if (column.type().isListType()) {
-        addChecks(checked, name, i, nulls, null, column.type(), false);
+        addChecks(checked, new CheckedColumn(name, i, nulls, null, 0, false, null), null,
+            column.type());
         Types.ListType list = column.type().asListType();
-        addChecks(checked, name, i, list.isElementRequired() ? NullRule.UPSERT : NullRule.NONE,
-            field.getChildren().get(0), list.elementType(), true);
+        addChecks(checked, new CheckedColumn(name, i, list.isElementRequired() ? NullRule.UPSERT
+            : NullRule.NONE, null, 0, true, null), field.getChildren().get(0), list.elementType());
+      } else if (column.type().isStructType()) {
+        addChecks(checked, new CheckedColumn(name, i, nulls, null, 0, false, null), null,
+            column.type());
+        for (Field child : field.getChildren()) {
+          Types.NestedField structField = column.type().asStructType().field(child.getName());
+          addChecks(checked, new CheckedColumn(name + "." + child.getName(), i,
+              structField.isRequired() ? NullRule.UPSERT : NullRule.NONE, null, 0, false,
+              child.getName()), child, structField.type());
+        }
       } else {
-        addChecks(checked, name, i, nulls, field, column.type(), false);
+        addChecks(checked, new CheckedColumn(name, i, nulls, null, 0, false, null), field,
+            column.type());
       }
     }
     List<String> missingRequired = new ArrayList<>();
@@ -141,18 +155,21 @@ public final class BatchValidator {
   }
 
   /**
-   * Adds the checks of one column, or of its list elements: the null rule, and the value rules
-   * of {@code field}'s Arrow type (none for a null field).
+   * Adds the checks of one column, list elements or struct field ({@code part}, its values rule
+   * and precision to be filled): its null rule, and the value rules of {@code field}'s Arrow type
+   * (none for a null field).
    */
-  private static void addChecks(List<CheckedColumn> checked, String name, int vectorIndex,
-      NullRule nulls, Field field, Type type, boolean elements) {
+  private static void addChecks(List<CheckedColumn> checked, CheckedColumn part, Field field,
+      Type type) {
     Set<ValueRule> values = field == null ? Set.of() : valueRules(field.getType());
+    NullRule nulls = part.nulls();
     if (nulls == NullRule.NONE && values.isEmpty()) {
       return;
     }
     int precision = type instanceof Types.DecimalType decimal ? decimal.precision() : 0;
     for (ValueRule rule : values.isEmpty() ? Set.of(ValueRule.NONE) : values) {
-      checked.add(new CheckedColumn(name, vectorIndex, nulls, rule, precision, elements));
+      checked.add(new CheckedColumn(part.name(), part.vectorIndex(), nulls, rule, precision,
+          part.elements(), part.structField()));
       nulls = NullRule.NONE; // one null check per column
     }
   }
@@ -171,8 +188,12 @@ public final class BatchValidator {
         FieldVector vector = batch.getVector(column.vectorIndex());
         if (column.elements()) {
           checkElements(vector, column, deletes, report);
+        } else if (column.structField() != null) {
+          FieldVector field = ((StructVector) vector).getChild(column.structField());
+          checkNulls(field, vector, column, deletes, report);
+          checkValues(field, column, report);
         } else {
-          checkNulls(vector, column, deletes, report);
+          checkNulls(vector, null, column, deletes, report);
           checkValues(vector, column, report);
         }
       }
@@ -194,6 +215,9 @@ public final class BatchValidator {
         && column.asListType().elementType().isPrimitiveType()) {
       return typeProblem(field.getChildren().get(0), column.asListType().elementType())
           .map(problem -> "list element: " + problem);
+    }
+    if (column.isStructType() && type instanceof ArrowType.Struct) {
+      return structProblem(field, column.asStructType());
     }
     if (type.isComplex() && column.isPrimitiveType()) {
       return Optional.of("nested Arrow type " + type + " is not supported: the column is "
@@ -218,6 +242,21 @@ public final class BatchValidator {
       } catch (DateTimeException e) {
         return Optional.of("invalid time zone '" + ts.getTimezone() + "' (use an IANA name "
             + "like 'UTC' or an offset like '+01:00')");
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The struct's shape (field names, required fields), then each field's type as a column's. */
+  private static Optional<String> structProblem(Field field, Types.StructType column) {
+    Optional<String> shape = ArrowSchemas.incompatibility(field, column);
+    if (shape.isPresent()) {
+      return shape;
+    }
+    for (Field child : field.getChildren()) {
+      Optional<String> problem = typeProblem(child, column.field(child.getName()).type());
+      if (problem.isPresent()) {
+        return Optional.of("struct field '" + child.getName() + "': " + problem.get());
       }
     }
     return Optional.empty();
@@ -312,8 +351,9 @@ public final class BatchValidator {
     return deletes;
   }
 
-  private static void checkNulls(FieldVector vector, CheckedColumn column, boolean[] deletes,
-      ValidationReport report) {
+  /** Nulls against the column's rule, except where the {@code parent} struct (if any) is null. */
+  private static void checkNulls(FieldVector vector, FieldVector parent, CheckedColumn column,
+      boolean[] deletes, ValidationReport report) {
     if (column.nulls() == NullRule.NONE || vector.getNullCount() == 0) {
       return;
     }
@@ -321,7 +361,8 @@ public final class BatchValidator {
     Listing listing = new Listing(report, column.vectorIndex());
     int rows = vector.getValueCount();
     for (int row = 0; row < rows; row++) {
-      if (vector.isNull(row) && (key || deletes == null || !deletes[row])) {
+      if (vector.isNull(row) && (parent == null || !parent.isNull(row))
+          && (key || deletes == null || !deletes[row])) {
         listing.add(Problem.atRow(row, column.name(), key ? "null in primary key column"
             : "null in required column", key ? RejectReason.NULL_KEY : RejectReason.NULL_REQUIRED));
       }

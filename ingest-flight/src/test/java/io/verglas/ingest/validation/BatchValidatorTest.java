@@ -39,6 +39,13 @@ class BatchValidatorTest {
               Types.StringType.get())),
           Types.NestedField.optional(6, "score", Types.LongType.get())), java.util.Set.of(1)),
       List.of("id"), true);
+  private static final IngestTable STRUCTS = new IngestTable(TableIdentifier.of("demo", "places"),
+      "uuid-4", "s3://w/demo/places", 3, new org.apache.iceberg.Schema(List.of(
+          Types.NestedField.required(1, "id", Types.LongType.get()),
+          Types.NestedField.optional(2, "point", Types.StructType.of(
+              Types.NestedField.required(3, "x", Types.DoubleType.get()),
+              Types.NestedField.optional(4, "label", Types.StringType.get())))),
+          java.util.Set.of(1)), List.of("id"), true);
   private static final ArrowType FLOAT32 = new ArrowType.FloatingPoint(
       org.apache.arrow.vector.types.FloatingPointPrecision.SINGLE);
 
@@ -229,6 +236,45 @@ class BatchValidatorTest {
     assertThatThrownBy(() -> small.validate(batch, small.plan(batch.getSchema(), LISTS), 0))
         .hasMessage("Cannot write batch 0 to demo.vectors: 1 problem: row 1, column 'tags': "
             + "element 1: value has 8 bytes but at most 4 are allowed per cell");
+  }
+
+  @Test
+  void acceptsStructsOfWideningFieldsWithoutOptionalFieldsAndNamesBadShapes() {
+    VectorSchemaRoot batch = root(longs("id", 1L, 2L), vectors.structs("point",
+        List.of(Field.nullable("x", FLOAT32)), java.util.Map.of("x", 1.5f), null));
+    ColumnPlan plan = validator.plan(batch.getSchema(), STRUCTS);
+    assertThat(plan.ok()).isTrue();
+    validator.validate(batch, plan, 0);
+
+    Schema missing = new Schema(List.of(Field.nullable("id", new ArrowType.Int(64, true)),
+        structField(utf8("label"))));
+    Schema mistyped = new Schema(List.of(Field.nullable("id", new ArrowType.Int(64, true)),
+        structField(utf8("x"), utf8("nope"))));
+    assertThat(validator.plan(missing, STRUCTS).problems().describe()).isEqualTo("1 problem: "
+        + "column 'point': struct field 'x': required field is missing");
+    assertThat(validator.plan(mistyped, STRUCTS).problems().describe()).isEqualTo("1 problem: "
+        + "column 'point': struct field 'x': expected double but got Arrow Utf8");
+  }
+
+  @Test
+  void namesNullRequiredFieldsOfStructsThatAreNotNullExceptOnDeletes() {
+    java.util.Map<String, Object> nullX = new java.util.HashMap<>();
+    nullX.put("x", null);
+    nullX.put("label", "a");
+    VectorSchemaRoot batch = root(longs("id", 1L, 2L, 3L, 4L), vectors.structs("point",
+            List.of(Field.nullable("x", FLOAT32), utf8("label")), java.util.Map.of("x", 1f),
+            nullX, null, nullX),
+        strings("_op", "U", "U", "U", "D"));
+    ColumnPlan plan = validator.plan(batch.getSchema(), STRUCTS);
+
+    assertThatThrownBy(() -> validator.validate(batch, plan, 0))
+        .hasMessage("Cannot write batch 0 to demo.places: 1 problem: row 1, column 'point.x': "
+            + "null in required column");
+  }
+
+  private static Field structField(Field... children) {
+    return new Field("point", org.apache.arrow.vector.types.pojo.FieldType.nullable(
+        ArrowType.Struct.INSTANCE), List.of(children));
   }
 
   private static Field list(String name, ArrowType element) {

@@ -78,23 +78,36 @@ class ArrowAnswerTest {
   }
 
   @Test
-  void listColumnsAnswerAsArrowListsWithNullsEmptyListsAndNullElements() throws Exception {
-    Schema lists = new Schema(Types.NestedField.optional(1, "id", Types.LongType.get()),
+  void listAndStructColumnsAnswerAsArrowListsAndStructs() throws Exception {
+    Types.StructType point = Types.StructType.of(
+        Types.NestedField.required(4, "x", Types.DoubleType.get()),
+        Types.NestedField.optional(5, "label", Types.StringType.get()));
+    Schema nested = new Schema(Types.NestedField.optional(1, "id", Types.LongType.get()),
         Types.NestedField.optional(2, "embedding",
-            Types.ListType.ofOptional(3, Types.FloatType.get())));
-    List<Object[]> rows = List.of(new Object[] {1L, List.of(1.5f, -2f)},
-        new Object[] {2L, null}, new Object[] {3L, List.of()},
-        new Object[] {4L, Arrays.asList(null, 7f)});
+            Types.ListType.ofOptional(3, Types.FloatType.get())),
+        Types.NestedField.optional(6, "point", point));
+    GenericRecord labelled = GenericRecord.create(point);
+    labelled.setField("x", 1.5);
+    labelled.setField("label", "a");
+    GenericRecord bare = GenericRecord.create(point);
+    bare.setField("x", -2.0);
+    List<Object[]> rows = List.of(new Object[] {1L, List.of(1.5f, -2f), labelled},
+        new Object[] {2L, null, null}, new Object[] {3L, List.of(), bare},
+        new Object[] {4L, Arrays.asList(null, 7f), null});
     QueryResult result = new QueryResult("scan", "shop.vectors", 7L, List.of(), false, null,
-        lists, rows);
+        nested, rows);
 
     try (ArrowStreamReader reader = new ArrowStreamReader(
         new ByteArrayInputStream(ArrowAnswer.encode(result, allocator)), allocator)) {
       VectorSchemaRoot root = reader.getVectorSchemaRoot();
       assertThat(reader.loadNextBatch()).isTrue();
-      IntFunction<Object> read = ArrowValues.reader(root.getVector(1), lists.columns().get(1).type());
-      assertThat(List.of(read.apply(0), String.valueOf(read.apply(1)), read.apply(2), read.apply(3)))
-          .isEqualTo(List.of(List.of(1.5f, -2f), "null", List.of(), Arrays.asList(null, 7f)));
+      for (int c = 1; c <= 2; c++) {
+        IntFunction<Object> read = ArrowValues.reader(root.getVector(c), nested.columns().get(c).type());
+        for (int r = 0; r < rows.size(); r++) {
+          assertThat(read.apply(r)).as(nested.columns().get(c).name() + " row " + r)
+              .isEqualTo(rows.get(r)[c]);
+        }
+      }
     }
   }
 

@@ -40,18 +40,24 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * A {@code list<float>} column end to end on the local stack: created over Flight, pushed as
- * Arrow List (the SDK's rows) and FixedSizeList (a client's own batch), materialized into
- * Iceberg Parquet that Iceberg's generic reader reads back exactly (nulls, empty lists, null
- * elements), updated and deleted by primary key, answered by scan and lookup as JSON and Arrow
- * and by the SDK's rows, and indexed by the vector index.
+ * A {@code list<float>} and a struct column end to end on the local stack: created over Flight,
+ * pushed as Arrow List and Struct (the SDK's rows) and FixedSizeList (a client's own batch,
+ * without the struct), materialized into Iceberg Parquet that Iceberg's generic reader reads
+ * back exactly (nulls, empty lists, null elements, null struct fields), updated and deleted by
+ * primary key, answered by scan and lookup as JSON and Arrow and by the SDK's rows, and indexed
+ * by the vector index.
  */
-class ListColumnsITCase {
+class NestedColumnsITCase {
   private static final TableIdentifier EMBEDDINGS = TableIdentifier.of("shop", "embeddings");
   private static final Schema SCHEMA = new Schema(
       Types.NestedField.optional(1, "id", Types.LongType.get()),
       Types.NestedField.optional(2, "embedding",
-          Types.ListType.ofOptional(3, Types.FloatType.get())));
+          Types.ListType.ofOptional(3, Types.FloatType.get())),
+      Types.NestedField.optional(4, "meta", Types.StructType.of(
+          Types.NestedField.required(5, "source", Types.StringType.get()),
+          Types.NestedField.optional(6, "score", Types.DoubleType.get()))));
+  private static final Map<String, Object> META_A = Map.of("source", "a", "score", 0.5);
+  private static final Map<String, Object> META_B = Map.of("source", "b");
 
   @RegisterExtension
   final LocalStackExtension local = LocalStackExtension.builder().build();
@@ -72,36 +78,38 @@ class ListColumnsITCase {
       pushFixedSizeLists(client);
     }
     QueryEndpointITCase.write(endpoints, EMBEDDINGS, List.of(
-        row(1L, List.of(1.5f, -2f, 3.25f)), row(2L, null), row(3L, List.of()),
-        row(4L, Arrays.asList(null, 7f))));
-    Map<Long, List<Float>> expected = new TreeMap<>();
-    expected.put(1L, List.of(1.5f, -2f, 3.25f));
-    expected.put(2L, null);
-    expected.put(3L, List.of());
-    expected.put(4L, Arrays.asList(null, 7f));
-    expected.put(5L, List.of(0.5f, 0.25f));
-    expected.put(6L, null);
+        row(1L, List.of(1.5f, -2f, 3.25f), META_A), row(2L, null, null),
+        row(3L, List.of(), META_B), row(4L, Arrays.asList(null, 7f), null)));
+    Map<Long, List<Object>> expected = new TreeMap<>();
+    expected.put(1L, Arrays.asList(List.of(1.5f, -2f, 3.25f), META_A));
+    expected.put(2L, Arrays.asList(null, null));
+    expected.put(3L, Arrays.asList(List.of(), withNullScore(META_B)));
+    expected.put(4L, Arrays.asList(Arrays.asList(null, 7f), null));
+    expected.put(5L, Arrays.asList(List.of(0.5f, 0.25f), null));
+    expected.put(6L, Arrays.asList(null, null));
     Catalog catalog = Catalogs.load(endpoints.catalogName(), endpoints.catalogProperties());
     assertThat(awaitRows(catalog, expected)).isEqualTo(expected);
 
     // an update of a list and a delete of a row with one: dedup by primary key
-    QueryEndpointITCase.write(endpoints, EMBEDDINGS, List.of(row(1L, List.of(9f)),
+    QueryEndpointITCase.write(endpoints, EMBEDDINGS, List.of(row(1L, List.of(9f), META_B),
         new LinkedHashMap<>(Map.of("id", 4L, "_op", "D"))));
-    expected.put(1L, List.of(9f));
+    expected.put(1L, Arrays.asList(List.of(9f), withNullScore(META_B)));
     expected.remove(4L);
     assertThat(awaitRows(catalog, expected)).isEqualTo(expected);
 
     JsonNode scan = QueryEndpointITCase.query(endpoints,
         "{\"kind\":\"scan\",\"table\":\"shop.embeddings\"}");
     Map<Long, String> scanned = new TreeMap<>();
-    scan.get("rows").forEach(r -> scanned.put(r.get("id").asLong(), r.get("embedding").toString()));
-    assertThat(scanned).isEqualTo(Map.of(1L, "[9.0]", 2L, "null", 3L, "[]",
-        5L, "[0.5,0.25]", 6L, "null"));
+    scan.get("rows").forEach(r -> scanned.put(r.get("id").asLong(), r.get("embedding") + " "
+        + r.get("meta")));
+    assertThat(scanned).isEqualTo(Map.of(1L, "[9.0] {\"source\":\"b\",\"score\":null}",
+        2L, "null null", 3L, "[] {\"source\":\"b\",\"score\":null}",
+        5L, "[0.5,0.25] null", 6L, "null null"));
     String lookup = "{\"kind\":\"lookup\",\"table\":\"shop.embeddings\",\"keys\":[1,3,5,6]}";
     JsonNode found = QueryEndpointITCase.query(endpoints, lookup);
     assertThat(found.get("rows")).hasSize(4);
-    assertThat(arrowRows(endpoints, lookup)).isEqualTo(Map.of(1L, "[9.0]", 3L, "[]",
-        5L, "[0.5,0.25]", 6L, "null"));
+    assertThat(arrowRows(endpoints, lookup)).isEqualTo(Map.of(1L, "[9.0] {\"source\":\"b\"}",
+        3L, "[] {\"source\":\"b\"}", 5L, "[0.5,0.25] null", 6L, "null null"));
 
     try (VerglasClient client = client(endpoints)) {
       QueryAnswer rows = client.table(EMBEDDINGS).rows(scan.get("snapshot").asLong(), null);
@@ -109,6 +117,9 @@ class ListColumnsITCase {
       rows.rows().forEach(r -> sdk.put(((Number) r.get("id")).longValue(), r.get("embedding")));
       assertThat(sdk).containsEntry(1L, List.of(9.0)).containsEntry(3L, List.of())
           .containsEntry(5L, List.of(0.5, 0.25)).containsEntry(6L, null).hasSize(5);
+      assertThat(rows.rows()).filteredOn(r -> ((Number) r.get("id")).longValue() == 3L)
+          .singleElement().satisfies(r -> assertThat(r.get("meta"))
+              .isEqualTo(withNullScore(META_B)));
     }
     assertAListColumnGetsItsVectorIndex(endpoints);
   }
@@ -149,7 +160,7 @@ class ListColumnsITCase {
     }
     List<Map<String, Object>> rows = new ArrayList<>();
     for (long id = 0; id < 40; id++) {
-      rows.add(row(id, List.of((float) id, id * 0.5f, 1f)));
+      rows.add(row(id, List.of((float) id, id * 0.5f, 1f), null));
     }
     QueryEndpointITCase.write(endpoints, docs, rows);
     JsonNode answer = QueryEndpointITCase.awaitIndexedAnswer(endpoints,
@@ -157,21 +168,24 @@ class ListColumnsITCase {
     assertThat(answer.at("/rows/0/id").asLong()).isEqualTo(7);
   }
 
-  /** The table's id → embedding once it equals {@code expected}, or as last read after 120 s. */
-  private static Map<Long, List<Float>> awaitRows(Catalog catalog,
-      Map<Long, List<Float>> expected) throws Exception {
+  /**
+   * The table's id → [embedding, meta as a map] once it equals {@code expected}, or as last read
+   * after 120 s.
+   */
+  private static Map<Long, List<Object>> awaitRows(Catalog catalog,
+      Map<Long, List<Object>> expected) throws Exception {
     long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-    Map<Long, List<Float>> rows = Map.of();
+    Map<Long, List<Object>> rows = Map.of();
     while (!rows.equals(expected) && System.nanoTime() < deadline) {
       Thread.sleep(300);
       Table table = catalog.loadTable(EMBEDDINGS);
-      Map<Long, List<Float>> read = new TreeMap<>();
+      Map<Long, List<Object>> read = new TreeMap<>();
       if (table.currentSnapshot() != null) {
         try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
           for (Record record : records) {
-            @SuppressWarnings("unchecked")
-            List<Float> embedding = (List<Float>) record.getField("embedding");
-            read.put((Long) record.getField("id"), embedding);
+            Record meta = (Record) record.getField("meta");
+            read.put((Long) record.getField("id"), Arrays.asList(record.getField("embedding"),
+                meta == null ? null : fields(meta)));
           }
         }
       }
@@ -180,7 +194,19 @@ class ListColumnsITCase {
     return rows;
   }
 
-  /** The Arrow answer's id → embedding (the List cell as text). */
+  private static Map<String, Object> fields(Record record) {
+    Map<String, Object> fields = new LinkedHashMap<>();
+    record.struct().fields().forEach(f -> fields.put(f.name(), record.getField(f.name())));
+    return fields;
+  }
+
+  private static Map<String, Object> withNullScore(Map<String, Object> meta) {
+    Map<String, Object> fields = new LinkedHashMap<>(meta);
+    fields.putIfAbsent("score", null);
+    return fields;
+  }
+
+  /** The Arrow answer's id → embedding and meta (the List and Struct cells as text). */
   private static Map<Long, String> arrowRows(EndpointsFile endpoints, String json)
       throws Exception {
     Map<Long, String> rows = new TreeMap<>();
@@ -193,18 +219,20 @@ class ListColumnsITCase {
           .isEqualTo(ArrowType.List.INSTANCE);
       while (reader.loadNextBatch()) {
         for (int r = 0; r < root.getRowCount(); r++) {
-          Object cell = root.getVector("embedding").getObject(r);
-          rows.put((Long) root.getVector("id").getObject(r), String.valueOf(cell));
+          rows.put((Long) root.getVector("id").getObject(r), root.getVector("embedding")
+              .getObject(r) + " " + root.getVector("meta").getObject(r));
         }
       }
     }
     return rows;
   }
 
-  private static Map<String, Object> row(long id, List<Float> embedding) {
+  private static Map<String, Object> row(long id, List<Float> embedding,
+      Map<String, Object> meta) {
     Map<String, Object> row = new LinkedHashMap<>();
     row.put("id", id);
     row.put("embedding", embedding);
+    row.put("meta", meta);
     return row;
   }
 
