@@ -7,7 +7,9 @@ import io.verglas.arrow.ArrowSchemas;
 import io.verglas.arrow.ColumnWriter;
 import io.verglas.arrow.UnsupportedTypeException;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -26,14 +28,23 @@ import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** List columns: their Arrow mapping, what they accept, and their way through rows. */
-class ListColumnsTest {
+/**
+ * List and struct columns: their Arrow mapping, what they accept, and their way through rows.
+ */
+class NestedColumnsTest {
   private static final Schema SCHEMA = new Schema(
       Types.NestedField.required(1, "id", Types.LongType.get()),
       Types.NestedField.optional(2, "embedding",
           Types.ListType.ofOptional(3, Types.DoubleType.get())),
       Types.NestedField.optional(4, "tags", Types.ListType.ofRequired(5, Types.StringType.get())),
       Types.NestedField.optional(6, "score", Types.IntegerType.get()));
+  private static final Types.StructType POINT = Types.StructType.of(
+      Types.NestedField.required(3, "x", Types.DoubleType.get()),
+      Types.NestedField.optional(4, "label", Types.StringType.get()));
+  private static final Schema STRUCT_SCHEMA = new Schema(
+      Types.NestedField.required(1, "id", Types.LongType.get()),
+      Types.NestedField.optional(2, "point", POINT),
+      Types.NestedField.optional(5, "score", Types.IntegerType.get()));
   private static final ArrowType FLOAT32 =
       new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
   private final BufferAllocator allocator = new RootAllocator();
@@ -237,5 +248,100 @@ class ListColumnsTest {
         data.setSafe(start + i, values.get(i));
       }
     }
+  }
+
+  @Test
+  void mapsAStructColumnToAnArrowStructWithItsFields() {
+    Field field = ArrowSchemas.toArrow(STRUCT_SCHEMA.findField("point"));
+
+    assertThat(field.getType()).isEqualTo(ArrowType.Struct.INSTANCE);
+    assertThat(field.getChildren()).extracting(Field::getName).containsExactly("x", "label");
+    assertThat(field.getChildren().get(0).isNullable()).isFalse();
+    assertThatThrownBy(() -> ArrowSchemas.toArrow(Types.StructType.of(Types.NestedField.optional(
+        1, "tags", Types.ListType.ofOptional(2, Types.StringType.get())))))
+        .isInstanceOf(UnsupportedTypeException.class).hasMessageContaining("not supported");
+  }
+
+  @Test
+  void acceptsWideningFieldsAndAbsentOptionalOnesAndNamesWhatDoesNotFit() {
+    assertThat(ArrowSchemas.incompatibility(struct(Field.nullable("x", FLOAT32)), POINT)).isEmpty();
+    assertThat(ArrowSchemas.incompatibility(struct(Field.nullable("label",
+        ArrowType.Utf8.INSTANCE)), POINT)).hasValue("struct field 'x': required field is missing");
+    assertThat(ArrowSchemas.incompatibility(struct(Field.nullable("x", FLOAT32),
+        Field.nullable("y", FLOAT32)), POINT))
+        .hasValue("struct field 'y': unknown field (the struct has [x, label])");
+    assertThat(ArrowSchemas.incompatibility(struct(Field.nullable("x",
+        ArrowType.Utf8.INSTANCE)), POINT))
+        .hasValue("struct field 'x': expected double but got Arrow Utf8");
+    assertThat(ArrowSchemas.incompatibility(Field.nullable("point", FLOAT32), POINT))
+        .hasValueSatisfying(problem -> assertThat(problem).contains("(an Arrow Struct)"));
+  }
+
+  @Test
+  void encodesStructCellsAsTheGenericPathDoesAndDecodesThemBack() {
+    org.apache.arrow.vector.types.pojo.Schema arrow = ArrowSchemas.toArrow(STRUCT_SCHEMA);
+    List<Object> points = Arrays.asList(Map.of("x", 1.5, "label", "a"), null, Map.of("x", -2));
+    try (VectorSchemaRoot root = VectorSchemaRoot.create(arrow, allocator)) {
+      root.allocateNew();
+      ColumnWriter ids = ColumnWriter.forField(arrow.findField("id"));
+      ColumnWriter point = ColumnWriter.forField(arrow.findField("point"));
+      for (int row = 0; row < points.size(); row++) {
+        ids.write(root.getVector("id"), row, ids.convert((long) row));
+        point.write(root.getVector("point"), row, point.convert(points.get(row)));
+      }
+      root.setRowCount(points.size());
+      List<FieldVector> vectors = Arrays.asList(root.getVector("id"), root.getVector("point"), null);
+      ArrowRowEncoder encoder = ArrowRowEncoder.bind(STRUCT_SCHEMA, List.of(1), vectors);
+
+      for (int row = 0; row < points.size(); row++) {
+        GenericRecord expected = GenericRecord.create(STRUCT_SCHEMA);
+        expected.setField("id", (long) row);
+        if (points.get(row) != null) {
+          GenericRecord value = GenericRecord.create(POINT);
+          value.setField("x", ((Number) ((Map<?, ?>) points.get(row)).get("x")).doubleValue());
+          value.setField("label", ((Map<?, ?>) points.get(row)).get("label"));
+          expected.setField("point", value);
+        }
+        assertThat(encoder.payload(row)).isEqualTo(RowCodec.encode(expected, STRUCT_SCHEMA));
+        assertThat(RowCodec.decode(encoder.payload(row), STRUCT_SCHEMA)).isEqualTo(expected);
+      }
+    }
+  }
+
+  @Test
+  void skipsStructValuesWhenLocatingColumns() {
+    GenericRecord point = GenericRecord.create(POINT);
+    point.setField("x", 3.0);
+    GenericRecord record = GenericRecord.create(STRUCT_SCHEMA);
+    record.setField("id", 7L);
+    record.setField("point", point);
+    record.setField("score", 42);
+    byte[] row = RowCodec.encode(record, STRUCT_SCHEMA);
+    int[] offsets = new int[3];
+
+    new RowFields(STRUCT_SCHEMA).locate(row, offsets);
+
+    assertThat(RowFields.intAt(row, offsets[2])).isEqualTo(42);
+    assertThat(new RowDecoder(STRUCT_SCHEMA).decode(row)).isEqualTo(record);
+  }
+
+  @Test
+  void refusesUnknownAndNullRequiredFieldsWhenWritingRows() {
+    ColumnWriter point =
+        ColumnWriter.forField(ArrowSchemas.toArrow(STRUCT_SCHEMA.findField("point")));
+    Map<String, Object> nullX = new HashMap<>();
+    nullX.put("x", null);
+
+    assertThatThrownBy(() -> point.convert(nullX)).hasMessage("field 'x' is required");
+    assertThatThrownBy(() -> point.convert(Map.of("x", 1.0, "y", 2.0)))
+        .hasMessageStartingWith("unknown fields in").hasMessageEndingWith("(the struct has [x, label])");
+    assertThatThrownBy(() -> point.convert(Map.of("x", "one")))
+        .hasMessageStartingWith("field 'x': expected a floating-point number");
+    assertThatThrownBy(() -> point.convert(List.of(1.0)))
+        .hasMessageStartingWith("expected a Map of field names to values or a Record");
+  }
+
+  private static Field struct(Field... children) {
+    return new Field("point", FieldType.nullable(ArrowType.Struct.INSTANCE), List.of(children));
   }
 }
