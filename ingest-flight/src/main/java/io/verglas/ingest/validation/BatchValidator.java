@@ -374,7 +374,7 @@ public final class BatchValidator {
     if (valuesFit(vector, column)) {
       return;
     }
-    CharsetDecoder strict = column.values() == ValueRule.UTF8 ? Utf8Cells.strictDecoder() : null;
+    CharsetDecoder strict = strictDecoder(column);
     Listing listing = new Listing(report, column.vectorIndex());
     int rows = vector.getValueCount();
     for (int row = 0; row < rows; row++) {
@@ -411,7 +411,7 @@ public final class BatchValidator {
     if (!nulls && !values) {
       return;
     }
-    CharsetDecoder strict = column.values() == ValueRule.UTF8 ? Utf8Cells.strictDecoder() : null;
+    CharsetDecoder strict = strictDecoder(column);
     Listing listing = new Listing(report, column.vectorIndex());
     int rows = vector.getValueCount();
     for (int row = 0; row < rows; row++) {
@@ -445,6 +445,11 @@ public final class BatchValidator {
       CharsetDecoder strict) {
     return strict != null ? Utf8Cells.problem(vector, row, strict)
         : valueProblem(vector, column, row);
+  }
+
+  /** The decoder {@link #cellProblem} checks UTF-8 with, for a column with that rule; else null. */
+  private static CharsetDecoder strictDecoder(CheckedColumn column) {
+    return column.values() == ValueRule.UTF8 ? Utf8Cells.strictDecoder() : null;
   }
 
   private static RejectReason valueReason(CheckedColumn column) {
