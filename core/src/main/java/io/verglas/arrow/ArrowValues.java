@@ -8,6 +8,8 @@ import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 import java.util.function.IntFunction;
 import java.util.function.LongUnaryOperator;
@@ -31,12 +33,15 @@ import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
 
 /**
  * Reads Arrow cells as the Java values of Iceberg's generic data model (Integer, Long, String,
  * LocalDate, LocalDateTime, OffsetDateTime, BigDecimal, UUID, ByteBuffer for binary, byte[] for
- * fixed), applying the widenings that {@link ArrowSchemas#incompatibility} allows. Callers check
+ * fixed, a {@code List} of such values for a list, a {@code GenericRecord} for a struct), applying the widenings that
+ * {@link ArrowSchemas#incompatibility} allows. Callers check
  * compatibility first; a reader for an incompatible pair throws.
  */
 public final class ArrowValues {
@@ -69,8 +74,43 @@ public final class ArrowValues {
       case BINARY: return row -> ByteBuffer.wrap(binary(vector, row));
       case DECIMAL: return row -> ((DecimalVector) vector).getObject(row)
           .setScale(((org.apache.iceberg.types.Types.DecimalType) type).scale());
+      case LIST: return listReader(vector, type.asListType().elementType());
+      case STRUCT: return structReader(vector, type.asStructType());
       default: throw new UnsupportedTypeException(type);
     }
+  }
+
+  /** A struct cell as a record of the struct type; a field the Arrow struct lacks reads null. */
+  private static IntFunction<Object> structReader(FieldVector vector, Types.StructType type) {
+    List<Types.NestedField> fields = type.fields();
+    List<IntFunction<Object>> readers = new ArrayList<>(fields.size());
+    for (Types.NestedField field : fields) {
+      FieldVector child = vector.getChildrenFromFields().stream()
+          .filter(candidate -> candidate.getName().equals(field.name())).findFirst().orElse(null);
+      readers.add(child == null ? row -> null : reader(child, field.type()));
+    }
+    GenericRecord template = GenericRecord.create(type);
+    return row -> {
+      GenericRecord record = template.copy();
+      for (int i = 0; i < readers.size(); i++) {
+        record.set(i, readers.get(i).apply(row));
+      }
+      return record;
+    };
+  }
+
+  /** A list cell (of a List, LargeList or FixedSizeList vector) as a list of its elements. */
+  private static IntFunction<Object> listReader(FieldVector vector, Type elementType) {
+    ListCells cells = ListCells.of(vector);
+    IntFunction<Object> element = reader(cells.elements(), elementType);
+    return row -> {
+      int end = cells.end(row);
+      List<Object> values = new ArrayList<>(end - cells.start(row));
+      for (int i = cells.start(row); i < end; i++) {
+        values.add(element.apply(i));
+      }
+      return values;
+    };
   }
 
   private static IntFunction<Object> dateReader(FieldVector vector) {

@@ -12,6 +12,11 @@ import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeParseException;
+import java.lang.reflect.Array;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.function.Function;
 import org.apache.arrow.vector.BaseFixedWidthVector;
@@ -29,11 +34,14 @@ import org.apache.arrow.vector.TimeMicroVector;
 import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.complex.StructVector;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.iceberg.data.Record;
 
 /**
  * Converts Java values into one Arrow column of the types Verglas tables use (the canonical
@@ -42,7 +50,11 @@ import org.apache.arrow.vector.types.pojo.Field;
  * <p>Conversion and writing are separate steps so that a row with one bad value is rejected
  * before any of its cells is written. Besides the natural Java type of each column, ISO-8601 /
  * decimal strings are accepted for numbers, booleans, dates, times, timestamps, decimals and
- * UUIDs, because rows parsed from CSV or JSON lines arrive as strings.
+ * UUIDs, because rows parsed from CSV or JSON lines arrive as strings. A list column (an Arrow
+ * List) takes a {@code List} or an array (e.g. a {@code float[]} embedding) of its element's
+ * values; a null element of a list whose elements are required is refused. A struct column (an
+ * Arrow Struct) takes a {@code Map} of field name to value or an Iceberg {@code Record}; an
+ * unknown field name, or a null or missing required field, is refused.
  */
 public final class ColumnWriter {
   private static final long MICROS_PER_SECOND = 1_000_000L;
@@ -122,14 +134,103 @@ public final class ColumnWriter {
     } else if (type instanceof ArrowType.Decimal d && d.getBitWidth() == 128) {
       return new ColumnWriter(field, value -> toDecimal(value, d.getPrecision(), d.getScale()),
           (v, row, value) -> ((DecimalVector) v).setSafe(row, (BigDecimal) value));
+    } else if (type instanceof ArrowType.List && field.getChildren().size() == 1) {
+      return listWriter(field, forField(field.getChildren().get(0)));
+    } else if (type instanceof ArrowType.Struct) {
+      return structWriter(field, field.getChildren().stream().map(ColumnWriter::forField)
+          .toList());
     }
     throw new IllegalArgumentException("Cannot build rows for column '" + field.getName()
         + "': Arrow type " + type + " is not supported");
   }
 
+  private static ColumnWriter listWriter(Field field, ColumnWriter element) {
+    boolean nullable = element.field.isNullable();
+    return new ColumnWriter(field, value -> toList(value, element, nullable),
+        (v, row, value) -> {
+          ListVector list = (ListVector) v;
+          List<?> values = (List<?>) value;
+          int start = list.startNewValue(row);
+          for (int i = 0; i < values.size(); i++) {
+            element.write(list.getDataVector(), start + i, values.get(i));
+          }
+          list.endValue(row, values.size());
+        });
+  }
+
+  private static ColumnWriter structWriter(Field field, List<ColumnWriter> fields) {
+    return new ColumnWriter(field, value -> toStruct(value, fields),
+        (v, row, value) -> {
+          StructVector struct = (StructVector) v;
+          Object[] values = (Object[]) value;
+          struct.setIndexDefined(row);
+          for (int i = 0; i < values.length; i++) {
+            fields.get(i).write((FieldVector) struct.getChildByOrdinal(i), row, values[i]);
+          }
+        });
+  }
+
+  private static Object toStruct(Object value, List<ColumnWriter> fields) {
+    Map<String, ?> named;
+    if (value instanceof Map<?, ?> map) {
+      named = map.entrySet().stream().collect(HashMap::new,
+          (m, e) -> m.put(String.valueOf(e.getKey()), e.getValue()), HashMap::putAll);
+    } else if (value instanceof Record record) {
+      named = record.struct().fields().stream().collect(HashMap::new,
+          (m, f) -> m.put(f.name(), record.getField(f.name())), HashMap::putAll);
+    } else {
+      throw mismatch("a Map of field names to values or a Record", value);
+    }
+    Object[] converted = new Object[fields.size()];
+    int known = 0;
+    for (int i = 0; i < converted.length; i++) {
+      ColumnWriter field = fields.get(i);
+      known += named.containsKey(field.name()) ? 1 : 0;
+      Object item = named.get(field.name());
+      if (item == null && !field.field.isNullable()) {
+        throw new IllegalArgumentException("field '" + field.name() + "' is required");
+      }
+      try {
+        converted[i] = field.convert(item);
+      } catch (IllegalArgumentException | ArithmeticException e) {
+        throw new IllegalArgumentException("field '" + field.name() + "': " + e.getMessage(), e);
+      }
+    }
+    if (known != named.size()) {
+      throw new IllegalArgumentException("unknown fields in " + named.keySet() + " (the struct has "
+          + fields.stream().map(ColumnWriter::name).toList() + ")");
+    }
+    return converted;
+  }
+
+  private static Object toList(Object value, ColumnWriter element, boolean nullable) {
+    if (!(value instanceof List<?>) && !value.getClass().isArray()) {
+      throw mismatch("a List or an array", value);
+    }
+    int size = value instanceof List<?> list ? list.size() : Array.getLength(value);
+    List<Object> converted = new ArrayList<>(size);
+    for (int i = 0; i < size; i++) {
+      Object item = value instanceof List<?> list ? list.get(i) : Array.get(value, i);
+      if (item == null && !nullable) {
+        throw new IllegalArgumentException("element " + i + " is null but the list's elements"
+            + " are required");
+      }
+      try {
+        converted.add(element.convert(item));
+      } catch (IllegalArgumentException | ArithmeticException e) {
+        throw new IllegalArgumentException("element " + i + ": " + e.getMessage(), e);
+      }
+    }
+    return converted;
+  }
+
   private static void setNull(FieldVector vector, int row) {
     if (vector instanceof BaseFixedWidthVector fixed) {
       fixed.setNull(row);
+    } else if (vector instanceof ListVector list) {
+      list.setNull(row);
+    } else if (vector instanceof StructVector struct) {
+      struct.setNull(row);
     } else if (vector instanceof BaseVariableWidthVector variable) {
       variable.setNull(row);
     } else {

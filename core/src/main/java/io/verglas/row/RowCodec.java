@@ -11,9 +11,11 @@ import java.time.LocalTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.StructLike;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.types.Type;
@@ -27,6 +29,13 @@ import org.apache.iceberg.types.Types;
  * {@code field id, value}; decoding against a later schema (a nullable column added) leaves the
  * new column null and skips ids the schema no longer has. Version 1 of the format; the first
  * byte is the version.
+ *
+ * <p>A list is a sized value (so readers that skip it need not know its type): its length, then
+ * the number of elements, then per element a byte, 0 for a null element or 1 followed by the
+ * element's value. A struct is a sized value too: per field of the struct type, in its order, a
+ * byte 0 for null or 1 followed by the field's value. Lists and structs came after version 1
+ * without changing it: no row of an older writer holds one, and primitive values keep their
+ * bytes.
  */
 public final class RowCodec {
   /** The {@link #width} of a sized value: a length ({@code int}), then that many bytes. */
@@ -127,6 +136,8 @@ public final class RowCodec {
       case FIXED: out.writeSized((byte[]) value); break;
       case BINARY: out.writeSized(bytes((ByteBuffer) value)); break;
       case DECIMAL: out.writeSized(((BigDecimal) value).unscaledValue().toByteArray()); break;
+      case LIST: writeList(out, type.asListType().elementType(), (List<?>) value); break;
+      case STRUCT: writeStruct(out, type.asStructType(), (StructLike) value); break;
       default: throw new IllegalArgumentException("Cannot encode value of type " + type);
     }
   }
@@ -150,8 +161,72 @@ public final class RowCodec {
       case BINARY: return ByteBuffer.wrap(readBytes(in));
       case DECIMAL:
         return new BigDecimal(new BigInteger(readBytes(in)), ((Types.DecimalType) type).scale());
+      case LIST: return readList(in, type.asListType().elementType());
+      case STRUCT: return readStruct(in, type.asStructType());
       default: throw new IllegalArgumentException("Cannot decode value of type " + type);
     }
+  }
+
+  private static void writeList(RowBytes out, Type elementType, List<?> values) {
+    RowBytes elements = new RowBytes(Integer.BYTES + values.size() * (1 + Long.BYTES));
+    elements.writeInt(values.size());
+    for (Object value : values) {
+      if (value == null) {
+        elements.writeByte(0);
+      } else {
+        elements.writeByte(1);
+        writeValue(elements, elementType, value);
+      }
+    }
+    out.writeSized(elements.toByteArray());
+  }
+
+  private static void writeStruct(RowBytes out, Types.StructType type, StructLike value) {
+    RowBytes fields = new RowBytes(64);
+    for (int i = 0; i < type.fields().size(); i++) {
+      Object field = value.get(i, Object.class);
+      if (field == null) {
+        fields.writeByte(0);
+      } else {
+        fields.writeByte(1);
+        writeValue(fields, type.fields().get(i).type(), field);
+      }
+    }
+    out.writeSized(fields.toByteArray());
+  }
+
+  private static GenericRecord readStruct(ByteBuffer in, Types.StructType type) {
+    int end = readLength(in) + in.position();
+    GenericRecord record = GenericRecord.create(type);
+    for (int i = 0; i < type.fields().size(); i++) {
+      if (in.get() != 0) {
+        record.set(i, readValue(in, type.fields().get(i).type()));
+      }
+    }
+    if (in.position() != end) {
+      throw new IllegalArgumentException("Cannot decode row: a struct ends at byte "
+          + in.position() + " but its length says " + end);
+    }
+    return record;
+  }
+
+  private static List<Object> readList(ByteBuffer in, Type elementType) {
+    int end = readLength(in) + in.position();
+    int count = in.getInt();
+    if (count < 0 || count > end - in.position()) {
+      throw new IllegalArgumentException("Cannot decode row: a list of " + count
+          + " elements at byte " + in.position() + " exceeds its " + (end - in.position())
+          + " bytes");
+    }
+    List<Object> values = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      values.add(in.get() == 0 ? null : readValue(in, elementType));
+    }
+    if (in.position() != end) {
+      throw new IllegalArgumentException("Cannot decode row: a list ends at byte "
+          + in.position() + " but its length says " + end);
+    }
+    return values;
   }
 
   /** Moves past one value of {@code type}: as far as {@link #readValue} would read. */
@@ -170,7 +245,7 @@ public final class RowCodec {
       case INTEGER: case FLOAT: case DATE: return Integer.BYTES;
       case LONG: case DOUBLE: case TIME: case TIMESTAMP: return Long.BYTES;
       case UUID: return 2 * Long.BYTES;
-      case STRING: case FIXED: case BINARY: case DECIMAL: return SIZED;
+      case STRING: case FIXED: case BINARY: case DECIMAL: case LIST: case STRUCT: return SIZED;
       default: return UNSUPPORTED;
     }
   }

@@ -1,8 +1,12 @@
 package io.verglas.ingest;
 
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import io.verglas.arrow.ColumnWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
@@ -42,6 +46,29 @@ public final class TestVectors implements AutoCloseable {
         vectors.length == 0 ? 0 : vectors[0].getValueCount());
     open.add(root);
     return root;
+  }
+
+  /** A List vector of {@code element} values (a nullable element), one list (or null) a row. */
+  public FieldVector lists(String name, ArrowType element, List<?>... cells) {
+    return written(new Field(name, FieldType.nullable(ArrowType.List.INSTANCE),
+        List.of(Field.nullable("element", element))), cells);
+  }
+
+  /** A Struct vector of {@code fields}, one map of field values (or null) a row. */
+  public FieldVector structs(String name, List<Field> fields, Map<?, ?>... cells) {
+    return written(new Field(name, FieldType.nullable(ArrowType.Struct.INSTANCE), fields), cells);
+  }
+
+  private FieldVector written(Field field, Object... cells) {
+    FieldVector vector = field.createVector(allocator);
+    open.add(vector);
+    ColumnWriter writer = ColumnWriter.forField(field);
+    vector.allocateNew();
+    for (int i = 0; i < cells.length; i++) {
+      writer.write(vector, i, writer.convert(cells[i]));
+    }
+    vector.setValueCount(cells.length);
+    return vector;
   }
 
   public BigIntVector longs(String name, Long... values) {

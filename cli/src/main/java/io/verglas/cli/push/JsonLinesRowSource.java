@@ -5,10 +5,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
-/** One JSON object per line; blank lines are skipped. */
+/**
+ * One JSON object per line; blank lines are skipped. Arrays are lists (for list columns),
+ * objects as values are maps of field name to value (for struct columns).
+ */
 final class JsonLinesRowSource extends LookaheadRowSource {
   // exact decimals: 1.10 must reach a decimal(p,2) column as 1.10, not as the double 1.1
   private static final ObjectMapper MAPPER = com.fasterxml.jackson.databind.json.JsonMapper.builder()
@@ -42,14 +47,14 @@ final class JsonLinesRowSource extends LookaheadRowSource {
         throw new IllegalArgumentException("Invalid JSON on line " + line + ": expected an object");
       }
       Map<String, Object> row = new LinkedHashMap<>();
-      node.fields().forEachRemaining(e -> row.put(e.getKey(), scalar(e.getValue())));
+      node.fields().forEachRemaining(e -> row.put(e.getKey(), value(e.getValue())));
       return row;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
 
-  private Object scalar(JsonNode value) {
+  private Object value(JsonNode value) {
     if (value.isNull()) {
       return null;
     } else if (value.isBoolean()) {
@@ -60,8 +65,16 @@ final class JsonLinesRowSource extends LookaheadRowSource {
       return value.decimalValue();
     } else if (value.isTextual()) {
       return value.textValue();
+    } else if (value.isArray()) {
+      List<Object> list = new ArrayList<>(value.size());
+      value.forEach(element -> list.add(value(element)));
+      return list;
+    } else if (value.isObject()) {
+      Map<String, Object> fields = new LinkedHashMap<>();
+      value.fields().forEachRemaining(e -> fields.put(e.getKey(), value(e.getValue())));
+      return fields;
     }
-    throw new IllegalArgumentException("Invalid JSON on line " + line
-        + ": nested values are not supported yet (" + value.getNodeType() + ")");
+    throw new IllegalArgumentException("Invalid JSON on line " + line + ": unexpected "
+        + value.getNodeType() + " value");
   }
 }

@@ -45,7 +45,8 @@ final class ParquetRowSource implements RowSource {
     for (Types.NestedField column : fileSchema.columns()) {
       if (!column.type().isPrimitiveType()) {
         throw new IllegalArgumentException("Cannot push " + file + ": column '" + column.name()
-            + "' is nested (" + column.type() + "); only primitive columns can be ingested yet");
+            + "' is nested (" + column.type() + "); Parquet files are pushed with primitive"
+            + " columns only yet (push lists as JSON lines or over Flight)");
       }
     }
     Parquet.ReadBuilder builder = Parquet.read(Files.localInput(file.toFile()))

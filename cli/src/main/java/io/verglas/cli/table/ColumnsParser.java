@@ -8,10 +8,13 @@ import org.apache.iceberg.types.Types;
 
 /**
  * Parses a compact column list: {@code "id long, name string, amount decimal(10,2), ts
- * timestamptz not null"}. Types are Iceberg's primitive type names; columns are nullable unless
- * followed by {@code not null}.
+ * timestamptz not null, embedding list<float>"}. Types are Iceberg's primitive type names and
+ * {@code list<T>} of one of them (optional elements); columns are nullable unless followed by
+ * {@code not null}. Field ids are given in order, a list's element right after its column.
  */
 public final class ColumnsParser {
+  private static final String LIST = "list<";
+
   private ColumnsParser() {}
 
   public static Schema parse(String columns) {
@@ -32,14 +35,22 @@ public final class ColumnsParser {
             + "' (expected NAME TYPE, e.g. 'id long')");
       }
       String name = text.substring(0, space).trim();
-      Type type = type(text.substring(space + 1).trim(), column);
-      fields.add(required ? Types.NestedField.required(id++, name, type)
-          : Types.NestedField.optional(id++, name, type));
+      int fieldId = id++;
+      String typeText = text.substring(space + 1).trim();
+      Type type = isList(typeText) ? Types.ListType.ofOptional(id++,
+          type(typeText.substring(LIST.length(), typeText.length() - 1).trim(), column))
+          : type(typeText, column);
+      fields.add(required ? Types.NestedField.required(fieldId, name, type)
+          : Types.NestedField.optional(fieldId, name, type));
     }
     if (fields.isEmpty()) {
       throw new IllegalArgumentException("Invalid columns: none given");
     }
     return new Schema(fields);
+  }
+
+  private static boolean isList(String type) {
+    return type.toLowerCase().startsWith(LIST) && type.endsWith(">");
   }
 
   private static Type type(String text, String column) {
@@ -48,7 +59,7 @@ public final class ColumnsParser {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("Invalid column: '" + column.trim() + "': unknown type '"
           + text + "' (boolean, int, long, float, double, decimal(P,S), date, time, timestamp, "
-          + "timestamptz, string, uuid, fixed[N], binary)");
+          + "timestamptz, string, uuid, fixed[N], binary, or list<T> of one of them)");
     }
   }
 

@@ -120,7 +120,13 @@ class QueryEndpointITCase {
       rows.add(new LinkedHashMap<>(Map.of("id", id, "v", vector(id, id * 0.5f, 1))));
     }
     write(endpoints, docs, rows);
-    String query = "{\"kind\":\"vector\",\"table\":\"shop.docs\",\"vector\":[7,3.5,1],\"k\":3}";
+    JsonNode answer = awaitIndexedAnswer(endpoints,
+        "{\"kind\":\"vector\",\"table\":\"shop.docs\",\"vector\":[7,3.5,1],\"k\":3}");
+    assertThat(answer.at("/rows/0/id").asLong()).isEqualTo(7);
+  }
+
+  /** The vector query's answer once it comes from the index (asserted within two minutes). */
+  static JsonNode awaitIndexedAnswer(EndpointsFile endpoints, String query) throws Exception {
     long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
     JsonNode answer = null;
     while (System.nanoTime() < deadline) {
@@ -135,7 +141,7 @@ class QueryEndpointITCase {
     }
     assertThat(answer).as("a vector answer").isNotNull();
     assertThat(answer.path("method").asText()).as("built from the commit's event: %s", answer).isEqualTo("index");
-    assertThat(answer.at("/rows/0/id").asLong()).isEqualTo(7);
+    return answer;
   }
 
   private static byte[] vector(float x, float y, float z) {
@@ -198,7 +204,7 @@ class QueryEndpointITCase {
     throw new AssertionError("The links were not committed within 120 s");
   }
 
-  private static void write(EndpointsFile endpoints, TableIdentifier table, List<Map<String, Object>> rows)
+  static void write(EndpointsFile endpoints, TableIdentifier table, List<Map<String, Object>> rows)
       throws Exception {
     try (VerglasClient client = VerglasClient.builder().uri(endpoints.flightUri()).token(endpoints.flightToken()).build();
         TableWriter writer = client.openWriter(table);
@@ -254,7 +260,7 @@ class QueryEndpointITCase {
         HttpResponse.BodyHandlers.ofString());
   }
 
-  private static JsonNode query(EndpointsFile endpoints, String json) throws Exception {
+  static JsonNode query(EndpointsFile endpoints, String json) throws Exception {
     HttpResponse<String> response = post(endpoints, json, endpoints.catalogToken());
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
     return JSON.readTree(response.body());
@@ -262,18 +268,10 @@ class QueryEndpointITCase {
 
   /** The lookup answered as an Arrow stream: its id → item rows, after checking the snapshot it names. */
   private static Map<Long, String> arrowLookup(EndpointsFile endpoints, String json, String snapshot) throws Exception {
-    HttpResponse<byte[]> response = HttpClient.newHttpClient().send(
-        HttpRequest.newBuilder(URI.create(endpoints.s3Endpoint() + "/v1/query"))
-            .POST(HttpRequest.BodyPublishers.ofString(json)).header("Content-Type", "application/json")
-            .header("Accept", "application/vnd.apache.arrow.stream")
-            .header("Authorization", "Bearer " + endpoints.catalogToken()).build(),
-        HttpResponse.BodyHandlers.ofByteArray());
-    assertThat(response.statusCode()).isEqualTo(200);
-    assertThat(response.headers().firstValue("Content-Type")).hasValue("application/vnd.apache.arrow.stream");
     Map<Long, String> rows = new TreeMap<>();
     try (org.apache.arrow.memory.BufferAllocator allocator = new org.apache.arrow.memory.RootAllocator();
         org.apache.arrow.vector.ipc.ArrowStreamReader reader = new org.apache.arrow.vector.ipc.ArrowStreamReader(
-            new java.io.ByteArrayInputStream(response.body()), allocator)) {
+            new java.io.ByteArrayInputStream(arrowAnswer(endpoints, json)), allocator)) {
       VectorSchemaRoot root = reader.getVectorSchemaRoot();
       assertThat(root.getSchema().getCustomMetadata()).containsEntry("verglas.snapshot", snapshot);
       while (reader.loadNextBatch()) {
@@ -285,13 +283,26 @@ class QueryEndpointITCase {
     return rows;
   }
 
+  /** The query's answer as an Arrow stream (after checking its status and media type). */
+  static byte[] arrowAnswer(EndpointsFile endpoints, String json) throws Exception {
+    HttpResponse<byte[]> response = HttpClient.newHttpClient().send(
+        HttpRequest.newBuilder(URI.create(endpoints.s3Endpoint() + "/v1/query"))
+            .POST(HttpRequest.BodyPublishers.ofString(json)).header("Content-Type", "application/json")
+            .header("Accept", "application/vnd.apache.arrow.stream")
+            .header("Authorization", "Bearer " + endpoints.catalogToken()).build(),
+        HttpResponse.BodyHandlers.ofByteArray());
+    assertThat(response.statusCode()).as(() -> new String(response.body())).isEqualTo(200);
+    assertThat(response.headers().firstValue("Content-Type")).hasValue("application/vnd.apache.arrow.stream");
+    return response.body();
+  }
+
   private static void assertError(EndpointsFile endpoints, String json, int status, String message) throws Exception {
     HttpResponse<String> response = post(endpoints, json, endpoints.catalogToken());
     assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
     assertThat(JSON.readTree(response.body()).at("/error/message").asText()).contains(message);
   }
 
-  private static HttpResponse<String> post(EndpointsFile endpoints, String json, String token) throws Exception {
+  static HttpResponse<String> post(EndpointsFile endpoints, String json, String token) throws Exception {
     HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(endpoints.s3Endpoint() + "/v1/query"))
         .POST(HttpRequest.BodyPublishers.ofString(json)).header("Content-Type", "application/json");
     if (token != null) {

@@ -21,6 +21,22 @@ class ColumnsParserTest {
   }
 
   @Test
+  void parsesListsOfPrimitivesWithTheElementIdAfterTheColumn() {
+    Schema schema = ColumnsParser.parse("id long, embedding list<float>, tags LIST<string> not null,"
+        + " score int");
+
+    assertThat(schema.findField("embedding").type())
+        .isEqualTo(Types.ListType.ofOptional(3, Types.FloatType.get()));
+    assertThat(schema.findField("tags").fieldId()).isEqualTo(4);
+    assertThat(schema.findField("tags").isRequired()).isTrue();
+    assertThat(schema.findField("tags").type())
+        .isEqualTo(Types.ListType.ofOptional(5, Types.StringType.get()));
+    assertThat(schema.findField("score").fieldId()).isEqualTo(6);
+    assertThatThrownBy(() -> ColumnsParser.parse("v list<lng>"))
+        .hasMessageContaining("unknown type 'lng'");
+  }
+
+  @Test
   void namesBadColumns() {
     assertThatThrownBy(() -> ColumnsParser.parse("id")).hasMessageContaining("expected NAME TYPE");
     assertThatThrownBy(() -> ColumnsParser.parse("id lng")).hasMessageContaining("unknown type 'lng'");

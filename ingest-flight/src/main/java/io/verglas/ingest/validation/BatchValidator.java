@@ -1,6 +1,7 @@
 package io.verglas.ingest.validation;
 
 import io.verglas.arrow.ArrowSchemas;
+import io.verglas.arrow.ListCells;
 import io.verglas.ingest.table.IngestTable;
 import io.verglas.ingest.validation.ColumnPlan.CheckedColumn;
 import io.verglas.ingest.validation.ColumnPlan.NullRule;
@@ -30,6 +31,7 @@ import org.apache.arrow.vector.TimeSecVector;
 import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.VariableWidthFieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.StructVector;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -54,7 +56,10 @@ import org.apache.iceberg.types.Types;
  * string and binary cells within the cell byte limit, strings valid UTF-8, decimals within the
  * column's precision, nanosecond times and timestamps in whole microseconds, second and
  * millisecond timestamps within the microsecond range, millisecond dates in whole days, times
- * within a day.
+ * within a day. The elements of list cells meet the same value rules, and on upsert rows an
+ * element that the column requires is not null (each reported at its row, naming the element).
+ * The fields of struct cells meet them too, and a required field of a non-null struct is not
+ * null on upsert rows (reported as column {@code struct.field}).
  *
  * <p>Design: a batch is checked column by column, each column in one pass over its buffers
  * (skipped entirely when it has nothing to check, e.g. no nulls), which keeps clean batches
@@ -115,14 +120,24 @@ public final class BatchValidator {
       }
       NullRule nulls = table.isPrimaryKey(column) ? NullRule.ALWAYS
           : column.isRequired() ? NullRule.UPSERT : NullRule.NONE;
-      Set<ValueRule> values = valueRules(field.getType());
-      if (nulls != NullRule.NONE || !values.isEmpty()) {
-        int precision = column.type() instanceof Types.DecimalType decimal
-            ? decimal.precision() : 0;
-        for (ValueRule rule : values.isEmpty() ? Set.of(ValueRule.NONE) : values) {
-          checked.add(new CheckedColumn(name, i, nulls, rule, precision));
-          nulls = NullRule.NONE; // one null check per column
+      if (column.type().isListType()) {
+        addChecks(checked, new CheckedColumn(name, i, nulls, null, 0, false, null), null,
+            column.type());
+        Types.ListType list = column.type().asListType();
+        addChecks(checked, new CheckedColumn(name, i, list.isElementRequired() ? NullRule.UPSERT
+            : NullRule.NONE, null, 0, true, null), field.getChildren().get(0), list.elementType());
+      } else if (column.type().isStructType()) {
+        addChecks(checked, new CheckedColumn(name, i, nulls, null, 0, false, null), null,
+            column.type());
+        for (Field child : field.getChildren()) {
+          Types.NestedField structField = column.type().asStructType().field(child.getName());
+          addChecks(checked, new CheckedColumn(name + "." + child.getName(), i,
+              structField.isRequired() ? NullRule.UPSERT : NullRule.NONE, null, 0, false,
+              child.getName()), child, structField.type());
         }
+      } else {
+        addChecks(checked, new CheckedColumn(name, i, nulls, null, 0, false, null), field,
+            column.type());
       }
     }
     List<String> missingRequired = new ArrayList<>();
@@ -140,6 +155,26 @@ public final class BatchValidator {
   }
 
   /**
+   * Adds the checks of one column, list elements or struct field ({@code part}, its values rule
+   * and precision to be filled): its null rule, and the value rules of {@code field}'s Arrow type
+   * (none for a null field).
+   */
+  private static void addChecks(List<CheckedColumn> checked, CheckedColumn part, Field field,
+      Type type) {
+    Set<ValueRule> values = field == null ? Set.of() : valueRules(field.getType());
+    NullRule nulls = part.nulls();
+    if (nulls == NullRule.NONE && values.isEmpty()) {
+      return;
+    }
+    int precision = type instanceof Types.DecimalType decimal ? decimal.precision() : 0;
+    for (ValueRule rule : values.isEmpty() ? Set.of(ValueRule.NONE) : values) {
+      checked.add(new CheckedColumn(part.name(), part.vectorIndex(), nulls, rule, precision,
+          part.elements(), part.structField()));
+      nulls = NullRule.NONE; // one null check per column
+    }
+  }
+
+  /**
    * Checks one batch of a stream whose plan is ok.
    *
    * @throws InvalidBatchException naming the first problems
@@ -151,8 +186,16 @@ public final class BatchValidator {
       boolean[] deletes = checkOps(batch, plan, report);
       for (CheckedColumn column : plan.checked()) {
         FieldVector vector = batch.getVector(column.vectorIndex());
-        checkNulls(vector, column, deletes, report);
-        checkValues(vector, column, report);
+        if (column.elements()) {
+          checkElements(vector, column, deletes, report);
+        } else if (column.structField() != null) {
+          FieldVector field = ((StructVector) vector).getChild(column.structField());
+          checkNulls(field, vector, column, deletes, report);
+          checkValues(field, column, report);
+        } else {
+          checkNulls(vector, null, column, deletes, report);
+          checkValues(vector, column, report);
+        }
       }
       checkMissing(batch.getRowCount(), plan, deletes, report);
     }
@@ -168,11 +211,19 @@ public final class BatchValidator {
       return Optional.of("dictionary-encoded columns are not supported; send plain " + column
           + " values");
     }
-    if (type.isComplex()) {
-      return Optional.of("nested Arrow type " + type + " is not supported: the column is "
-          + column + " and tables have primitive columns only");
+    if (column.isListType() && ArrowSchemas.isList(field)
+        && column.asListType().elementType().isPrimitiveType()) {
+      return typeProblem(field.getChildren().get(0), column.asListType().elementType())
+          .map(problem -> "list element: " + problem);
     }
-    Optional<String> incompatibility = ArrowSchemas.incompatibility(type, column);
+    if (column.isStructType() && type instanceof ArrowType.Struct) {
+      return structProblem(field, column.asStructType());
+    }
+    if (type.isComplex() && column.isPrimitiveType()) {
+      return Optional.of("nested Arrow type " + type + " is not supported: the column is "
+          + column);
+    }
+    Optional<String> incompatibility = ArrowSchemas.incompatibility(field, column);
     if (incompatibility.isPresent()) {
       if (type instanceof ArrowType.Int i && !i.getIsSigned()) {
         return Optional.of(incompatibility.get() + " (unsigned integers are not accepted; "
@@ -191,6 +242,21 @@ public final class BatchValidator {
       } catch (DateTimeException e) {
         return Optional.of("invalid time zone '" + ts.getTimezone() + "' (use an IANA name "
             + "like 'UTC' or an offset like '+01:00')");
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The struct's shape (field names, required fields), then each field's type as a column's. */
+  private static Optional<String> structProblem(Field field, Types.StructType column) {
+    Optional<String> shape = ArrowSchemas.incompatibility(field, column);
+    if (shape.isPresent()) {
+      return shape;
+    }
+    for (Field child : field.getChildren()) {
+      Optional<String> problem = typeProblem(child, column.field(child.getName()).type());
+      if (problem.isPresent()) {
+        return Optional.of("struct field '" + child.getName() + "': " + problem.get());
       }
     }
     return Optional.empty();
@@ -285,8 +351,9 @@ public final class BatchValidator {
     return deletes;
   }
 
-  private static void checkNulls(FieldVector vector, CheckedColumn column, boolean[] deletes,
-      ValidationReport report) {
+  /** Nulls against the column's rule, except where the {@code parent} struct (if any) is null. */
+  private static void checkNulls(FieldVector vector, FieldVector parent, CheckedColumn column,
+      boolean[] deletes, ValidationReport report) {
     if (column.nulls() == NullRule.NONE || vector.getNullCount() == 0) {
       return;
     }
@@ -294,7 +361,8 @@ public final class BatchValidator {
     Listing listing = new Listing(report, column.vectorIndex());
     int rows = vector.getValueCount();
     for (int row = 0; row < rows; row++) {
-      if (vector.isNull(row) && (key || deletes == null || !deletes[row])) {
+      if (vector.isNull(row) && (parent == null || !parent.isNull(row))
+          && (key || deletes == null || !deletes[row])) {
         listing.add(Problem.atRow(row, column.name(), key ? "null in primary key column"
             : "null in required column", key ? RejectReason.NULL_KEY : RejectReason.NULL_REQUIRED));
       }
@@ -303,32 +371,90 @@ public final class BatchValidator {
   }
 
   private void checkValues(FieldVector vector, CheckedColumn column, ValidationReport report) {
-    if (column.values() == ValueRule.NONE) {
+    if (valuesFit(vector, column)) {
       return;
     }
-    if (column.values() == ValueRule.CELL_BYTES
-        && CellData.of(vector).bytes() <= limits.maxCellBytes()) {
-      return; // no cell can be larger than all of them together
-    }
-    if (column.values() == ValueRule.UTF8 && Utf8Cells.allAscii(vector)) {
-      return;
-    }
-    CharsetDecoder strict = column.values() == ValueRule.UTF8 ? Utf8Cells.strictDecoder() : null;
+    CharsetDecoder strict = strictDecoder(column);
     Listing listing = new Listing(report, column.vectorIndex());
     int rows = vector.getValueCount();
     for (int row = 0; row < rows; row++) {
       if (vector.isNull(row)) {
         continue;
       }
-      String problem = strict != null ? Utf8Cells.problem(vector, row, strict)
-          : valueProblem(vector, column, row);
+      String problem = cellProblem(vector, column, row, strict);
       if (problem != null) {
-        listing.add(Problem.atRow(row, column.name(), problem,
-            column.values() == ValueRule.CELL_BYTES ? RejectReason.CELL_TOO_LARGE
-                : RejectReason.VALUE));
+        listing.add(Problem.atRow(row, column.name(), problem, valueReason(column)));
       }
     }
     listing.finish();
+  }
+
+  /** Whether the values of {@code vector} surely meet the column's value rule, without a look at each. */
+  private boolean valuesFit(FieldVector vector, CheckedColumn column) {
+    return column.values() == ValueRule.NONE
+        // no cell can be larger than all of them together
+        || column.values() == ValueRule.CELL_BYTES
+            && CellData.of(vector).bytes() <= limits.maxCellBytes()
+        || column.values() == ValueRule.UTF8 && Utf8Cells.allAscii(vector);
+  }
+
+  /**
+   * The element checks of a list column: per row (not null, and for nulls not a delete), the
+   * first element that is null though required or breaks the value rule.
+   */
+  private void checkElements(FieldVector vector, CheckedColumn column, boolean[] deletes,
+      ValidationReport report) {
+    ListCells cells = ListCells.of(vector);
+    FieldVector elements = cells.elements();
+    boolean nulls = column.nulls() != NullRule.NONE && elements.getNullCount() > 0;
+    boolean values = !valuesFit(elements, column);
+    if (!nulls && !values) {
+      return;
+    }
+    CharsetDecoder strict = strictDecoder(column);
+    Listing listing = new Listing(report, column.vectorIndex());
+    int rows = vector.getValueCount();
+    for (int row = 0; row < rows; row++) {
+      if (vector.isNull(row)) {
+        continue;
+      }
+      boolean upsert = deletes == null || !deletes[row];
+      int start = cells.start(row);
+      for (int i = start, end = cells.end(row); i < end; i++) {
+        if (elements.isNull(i)) {
+          if (nulls && upsert) {
+            listing.add(Problem.atRow(row, column.name(), "element " + (i - start) + " is null"
+                + " but the list's elements are required", RejectReason.NULL_REQUIRED));
+            break;
+          }
+          continue;
+        }
+        String problem = values ? cellProblem(elements, column, i, strict) : null;
+        if (problem != null) {
+          listing.add(Problem.atRow(row, column.name(), "element " + (i - start) + ": "
+              + problem, valueReason(column)));
+          break;
+        }
+      }
+    }
+    listing.finish();
+  }
+
+  /** The value rule's problem with a non-null cell, or null; {@code strict} decodes UTF-8 rules. */
+  private String cellProblem(FieldVector vector, CheckedColumn column, int row,
+      CharsetDecoder strict) {
+    return strict != null ? Utf8Cells.problem(vector, row, strict)
+        : valueProblem(vector, column, row);
+  }
+
+  /** The decoder {@link #cellProblem} checks UTF-8 with, for a column with that rule; else null. */
+  private static CharsetDecoder strictDecoder(CheckedColumn column) {
+    return column.values() == ValueRule.UTF8 ? Utf8Cells.strictDecoder() : null;
+  }
+
+  private static RejectReason valueReason(CheckedColumn column) {
+    return column.values() == ValueRule.CELL_BYTES ? RejectReason.CELL_TOO_LARGE
+        : RejectReason.VALUE;
   }
 
   private String valueProblem(FieldVector vector, CheckedColumn column, int row) {

@@ -39,9 +39,14 @@ public final class ColumnPlan {
     TIME_OF_DAY
   }
 
-  /** A present column with cell checks. */
+  /**
+   * A present column with cell checks; with {@code elements}, a list column whose checks apply
+   * to the elements of its cells ({@code nulls}: of elements that are required); with a
+   * {@code structField}, the checks of that field of a struct column (named
+   * {@code column.field}), in the rows where the struct is not null.
+   */
   record CheckedColumn(String name, int vectorIndex, NullRule nulls, ValueRule values,
-      int precision) {}
+      int precision, boolean elements, String structField) {}
 
   private final IngestTable table;
   private final int opIndex;

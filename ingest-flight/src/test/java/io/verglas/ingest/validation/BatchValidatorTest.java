@@ -30,6 +30,25 @@ class BatchValidatorTest {
   private static final IngestTable APPEND_ONLY = new IngestTable(TableIdentifier.of("demo", "log"),
       "uuid-2", "s3://w/demo/log", 3, new org.apache.iceberg.Schema(SCHEMA.columns()), List.of(), true);
 
+  private static final IngestTable LISTS = new IngestTable(TableIdentifier.of("demo", "vectors"),
+      "uuid-3", "s3://w/demo/vectors", 3, new org.apache.iceberg.Schema(List.of(
+          Types.NestedField.required(1, "id", Types.LongType.get()),
+          Types.NestedField.optional(2, "embedding",
+              Types.ListType.ofOptional(3, Types.DoubleType.get())),
+          Types.NestedField.optional(4, "tags", Types.ListType.ofRequired(5,
+              Types.StringType.get())),
+          Types.NestedField.optional(6, "score", Types.LongType.get())), java.util.Set.of(1)),
+      List.of("id"), true);
+  private static final IngestTable STRUCTS = new IngestTable(TableIdentifier.of("demo", "places"),
+      "uuid-4", "s3://w/demo/places", 3, new org.apache.iceberg.Schema(List.of(
+          Types.NestedField.required(1, "id", Types.LongType.get()),
+          Types.NestedField.optional(2, "point", Types.StructType.of(
+              Types.NestedField.required(3, "x", Types.DoubleType.get()),
+              Types.NestedField.optional(4, "label", Types.StringType.get())))),
+          java.util.Set.of(1)), List.of("id"), true);
+  private static final ArrowType FLOAT32 = new ArrowType.FloatingPoint(
+      org.apache.arrow.vector.types.FloatingPointPrecision.SINGLE);
+
   private final BufferAllocator allocator = new RootAllocator();
   private final TestVectors vectors = new TestVectors(allocator);
   private final BatchValidator validator = new BatchValidator(new BatchLimits(100, 1 << 20));
@@ -166,6 +185,101 @@ class BatchValidatorTest {
     VectorSchemaRoot valid = root(longs("id", 1L), strings("name", "naïve ✓ 日本"),
         strings("note", "ascii"));
     validator.validate(valid, validator.plan(valid.getSchema(), KEYED), 0);
+  }
+
+  @Test
+  void acceptsListsOfAWideningElementWithNullsEmptyListsAndNullElements() {
+    VectorSchemaRoot batch = root(longs("id", 1L, 2L, 3L),
+        vectors.lists("embedding", FLOAT32, List.of(1.5f, 2f), null,
+            java.util.Arrays.asList(null, 3f)),
+        vectors.lists("tags", ArrowType.Utf8.INSTANCE, List.of("a"), List.of(), null));
+    ColumnPlan plan = validator.plan(batch.getSchema(), LISTS);
+
+    assertThat(plan.ok()).isTrue();
+    validator.validate(batch, plan, 0);
+  }
+
+  @Test
+  void namesListsOfTheWrongElementAndListsSentForOtherColumns() {
+    Schema schema = new Schema(List.of(Field.nullable("id", new ArrowType.Int(64, true)),
+        list("embedding", ArrowType.Utf8.INSTANCE), Field.nullable("tags", FLOAT32),
+        list("score", new ArrowType.Int(64, true))));
+
+    assertThat(validator.plan(schema, LISTS).problems().describe()).isEqualTo("3 problems: "
+        + "column 'embedding': list element: expected double but got Arrow Utf8 (accepted: "
+        + "FloatingPoint(SINGLE|DOUBLE)); "
+        + "column 'tags': expected list<string> (an Arrow List, LargeList or FixedSizeList) "
+        + "but got Arrow FloatingPoint(SINGLE); "
+        + "column 'score': nested Arrow type List is not supported: the column is long");
+  }
+
+  @Test
+  void namesNullElementsOfRequiredElementsRowByRowExceptOnDeletes() {
+    VectorSchemaRoot batch = root(longs("id", 1L, 2L, 3L, 4L),
+        vectors.lists("tags", ArrowType.Utf8.INSTANCE, List.of("a"),
+            java.util.Arrays.asList("b", "c", null), null, java.util.Arrays.asList((Object) null)),
+        strings("_op", "U", "U", "U", "D"));
+    ColumnPlan plan = validator.plan(batch.getSchema(), LISTS);
+
+    assertThatThrownBy(() -> validator.validate(batch, plan, 2))
+        .isInstanceOf(InvalidBatchException.class)
+        .hasMessage("Cannot write batch 2 to demo.vectors: 1 problem: row 1, column 'tags': "
+            + "element 2 is null but the list's elements are required");
+  }
+
+  @Test
+  void checksTheValuesOfElementsAsOfColumns() {
+    BatchValidator small = new BatchValidator(new BatchLimits(100, 1 << 20, 4));
+    VectorSchemaRoot batch = root(longs("id", 1L, 2L),
+        vectors.lists("tags", ArrowType.Utf8.INSTANCE, List.of("ok"), List.of("abc", "too long")));
+
+    assertThatThrownBy(() -> small.validate(batch, small.plan(batch.getSchema(), LISTS), 0))
+        .hasMessage("Cannot write batch 0 to demo.vectors: 1 problem: row 1, column 'tags': "
+            + "element 1: value has 8 bytes but at most 4 are allowed per cell");
+  }
+
+  @Test
+  void acceptsStructsOfWideningFieldsWithoutOptionalFieldsAndNamesBadShapes() {
+    VectorSchemaRoot batch = root(longs("id", 1L, 2L), vectors.structs("point",
+        List.of(Field.nullable("x", FLOAT32)), java.util.Map.of("x", 1.5f), null));
+    ColumnPlan plan = validator.plan(batch.getSchema(), STRUCTS);
+    assertThat(plan.ok()).isTrue();
+    validator.validate(batch, plan, 0);
+
+    Schema missing = new Schema(List.of(Field.nullable("id", new ArrowType.Int(64, true)),
+        structField(utf8("label"))));
+    Schema mistyped = new Schema(List.of(Field.nullable("id", new ArrowType.Int(64, true)),
+        structField(utf8("x"), utf8("nope"))));
+    assertThat(validator.plan(missing, STRUCTS).problems().describe()).isEqualTo("1 problem: "
+        + "column 'point': struct field 'x': required field is missing");
+    assertThat(validator.plan(mistyped, STRUCTS).problems().describe()).isEqualTo("1 problem: "
+        + "column 'point': struct field 'x': expected double but got Arrow Utf8");
+  }
+
+  @Test
+  void namesNullRequiredFieldsOfStructsThatAreNotNullExceptOnDeletes() {
+    java.util.Map<String, Object> nullX = new java.util.HashMap<>();
+    nullX.put("x", null);
+    nullX.put("label", "a");
+    VectorSchemaRoot batch = root(longs("id", 1L, 2L, 3L, 4L), vectors.structs("point",
+            List.of(Field.nullable("x", FLOAT32), utf8("label")), java.util.Map.of("x", 1f),
+            nullX, null, nullX),
+        strings("_op", "U", "U", "U", "D"));
+    ColumnPlan plan = validator.plan(batch.getSchema(), STRUCTS);
+
+    assertThatThrownBy(() -> validator.validate(batch, plan, 0))
+        .hasMessage("Cannot write batch 0 to demo.places: 1 problem: row 1, column 'point.x': "
+            + "null in required column");
+  }
+
+  private static Field structField(Field... children) {
+    return new Field("point", org.apache.arrow.vector.types.pojo.FieldType.nullable(
+        ArrowType.Struct.INSTANCE), List.of(children));
+  }
+
+  private static Field list(String name, ArrowType element) {
+    return new Field(name, org.apache.arrow.vector.types.pojo.FieldType.nullable(
+        ArrowType.List.INSTANCE), List.of(Field.nullable("element", element)));
   }
 
   private VectorSchemaRoot root(FieldVector... vectors) {

@@ -38,8 +38,9 @@ import org.apache.parquet.schema.MessageType;
  * schema (Iceberg's, from the table schema), the same physical value per type (dates as days,
  * times and timestamps as microseconds, UUIDs as 16 big-endian bytes, decimals through Iceberg's
  * own decimal writers), nulls at the definition level below the column's, and the metrics of
- * float and double columns that Iceberg reads from the writer (NaN, value and null counts). Rows
- * hold top-level primitive columns only (what {@code RowCodec} encodes).
+ * float and double columns that Iceberg reads from the writer (NaN, value and null counts). It
+ * copies top-level primitive columns only; tables with list or struct columns go through
+ * records (see {@link #create}).
  */
 final class PayloadParquetWriter implements ParquetValueWriter<byte[]> {
   /** The column types whose values are copied from the payload. */
@@ -63,9 +64,8 @@ final class PayloadParquetWriter implements ParquetValueWriter<byte[]> {
 
   /**
    * The writer of {@code schema}'s payloads into files of {@code parquetSchema} (Iceberg's
-   * conversion of it): this one when every column is a primitive it copies, otherwise one that
-   * decodes each payload into a record for Iceberg's generic writer (such tables take no
-   * ingest, but their rows may still arrive).
+   * conversion of it): this one when every column is a primitive it copies, otherwise (a list or
+   * struct column) one that decodes each payload into a record for Iceberg's generic writer.
    */
   static ParquetValueWriter<byte[]> create(Schema schema, MessageType parquetSchema) {
     boolean direct = schema.columns().stream().allMatch(field -> COPIED.contains(

@@ -63,8 +63,9 @@ public final class RowIdParquetWriter implements ParquetValueWriter<byte[]> {
     }
     MessageType payloadType = new MessageType(fileType.getName(),
         fileType.getFields().subList(0, columns));
+    // by path: a list or struct column has more than one leaf column before it
     return new RowIdParquetWriter(PayloadParquetWriter.create(schema, payloadType),
-        fileType.getColumns().get(columns));
+        fileType.getColumnDescription(new String[] {fileType.getType(columns).getName()}));
   }
 
   /** The id of the next row written, or {@link #INHERITED}. */

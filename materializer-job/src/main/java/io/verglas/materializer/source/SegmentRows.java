@@ -169,7 +169,7 @@ final class SegmentRows {
         continue;
       }
       Optional<String> problem =
-          ArrowSchemas.incompatibility(vector.getField().getType(), column.type());
+          ArrowSchemas.incompatibility(vector.getField(), column.type());
       if (problem.isPresent()) {
         throw new IllegalStateException("Cannot read WAL segment " + segmentKey + ": column '"
             + column.name() + "' " + problem.get());

@@ -94,7 +94,7 @@ class PayloadParquetWriterTest {
     }
   }
 
-  /** A column the payload cannot hold (a struct) makes the writer decode rows into records. */
+  /** A struct column makes the writer decode rows into records (structs null, empty or set). */
   @Test
   void aSchemaWithANestedColumnIsWrittenThroughRecords() throws IOException {
     Schema nested = new Schema(
@@ -107,9 +107,81 @@ class PayloadParquetWriterTest {
       GenericRecord record = GenericRecord.create(nested);
       record.setField("id", (long) i);
       record.setField("name", i % 3 == 0 ? null : "n" + i);
+      if (i % 2 == 1) {
+        GenericRecord address = GenericRecord.create(nested.findType("address").asStructType());
+        address.setField("city", i % 5 == 0 ? null : "c" + i);
+        record.setField("address", address);
+      }
       records.add(record);
     }
     assertSameFiles(nested, records, "nested");
+  }
+
+  /** List columns: through records too, null lists, empty lists and null elements kept. */
+  @Test
+  void listColumnsAreWrittenAsTheGenericWriterWritesThem() throws IOException {
+    Schema lists = new Schema(
+        Types.NestedField.required(1, "id", Types.LongType.get()),
+        Types.NestedField.optional(2, "embedding",
+            Types.ListType.ofOptional(3, Types.FloatType.get())),
+        Types.NestedField.optional(4, "tags", Types.ListType.ofRequired(5,
+            Types.StringType.get())));
+    List<Record> records = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      GenericRecord record = GenericRecord.create(lists);
+      record.setField("id", (long) i);
+      record.setField("embedding", switch (i % 4) {
+        case 0 -> null;
+        case 1 -> List.of();
+        case 2 -> java.util.Arrays.asList(null, (float) i);
+        default -> List.of((float) i, -0.5f, Float.NaN);
+      });
+      record.setField("tags", i % 5 == 0 ? null : List.of("t" + i, "x"));
+      records.add(record);
+    }
+    assertSameFiles(lists, records, "lists");
+  }
+
+  /** The row id column comes after every leaf of list and struct columns, not after the first. */
+  @Test
+  void rowIdsFollowListAndStructColumns() throws IOException {
+    Types.StructType point = Types.StructType.of(
+        Types.NestedField.required(4, "x", Types.DoubleType.get()),
+        Types.NestedField.optional(5, "label", Types.StringType.get()));
+    Schema schema = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()),
+        Types.NestedField.optional(2, "embedding",
+            Types.ListType.ofOptional(3, Types.FloatType.get())),
+        Types.NestedField.optional(6, "point", point));
+    Schema fileSchema = RowIdParquetWriter.fileSchema(schema);
+    List<RowIdParquetWriter> created = new ArrayList<>();
+    DataFile file;
+    try (DataWriter<byte[]> writer = writer(fileSchema, "row-ids", (s, type) -> {
+      created.add(RowIdParquetWriter.create(schema, type));
+      return created.get(0);
+    })) {
+      for (long i = 0; i < 3; i++) {
+        GenericRecord record = GenericRecord.create(schema);
+        GenericRecord value = GenericRecord.create(point);
+        value.setField("x", (double) i);
+        record.setField("id", i);
+        record.setField("embedding", List.of(1f, 2f));
+        record.setField("point", value);
+        created.get(0).nextRowId(i == 1 ? RowIdParquetWriter.INHERITED : 100 + i);
+        writer.write(RowCodec.encode(record, schema));
+      }
+      writer.close();
+      file = writer.toDataFile();
+    }
+
+    List<Object> rowIds = new ArrayList<>();
+    try (CloseableIterable<Record> rows = Parquet.read(Files.localInput(file.location()))
+        .project(fileSchema)
+        .createReaderFunc(type -> GenericParquetReaders.buildReader(fileSchema, type,
+            java.util.Map.of(org.apache.iceberg.MetadataColumns.ROW_ID.fieldId(), 0L)))
+        .build()) {
+      rows.forEach(row -> rowIds.add(row.getField("_row_id")));
+    }
+    assertThat(rowIds).containsExactly(100L, 1L, 102L); // a null inherits first_row_id + position
   }
 
   private void assertSameFiles(Schema schema, List<Record> records, String name)

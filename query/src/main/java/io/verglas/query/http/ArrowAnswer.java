@@ -18,7 +18,6 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.iceberg.types.Types;
 
@@ -52,8 +51,7 @@ final class ArrowAnswer {
     List<Field> fields = new ArrayList<>();
     for (Types.NestedField column : result.rowSchema().columns()) {
       try {
-        fields.add(new Field(column.name(),
-            new FieldType(column.isOptional(), ArrowSchemas.toArrow(column.type()), null), null));
+        fields.add(ArrowSchemas.toArrow(column));
       } catch (UnsupportedTypeException e) {
         throw new QueryException(406, "Cannot answer as " + MEDIA_TYPE + ": column " + column.name()
             + " has type " + column.type() + ", which Arrow answers do not carry yet; select other"
