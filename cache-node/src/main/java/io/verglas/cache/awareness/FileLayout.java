@@ -128,11 +128,28 @@ final class FileLayout {
    * nothing for a read of the footer alone. A file without chunks counts as a whole.
    */
   void classify(long first, long last, Consumer<HeatCoordinates> sink) {
+    classify(first, last, false, sink);
+  }
+
+  /**
+   * Like {@link #classify}, for a read cut short after byte {@code last}: the chunk the read
+   * began in counts, a chunk after it only if it ends by {@code last} (one delivered in part is
+   * most likely what socket buffers held when the client stopped, not what it read).
+   */
+  void classifyCutShort(long first, long last, Consumer<HeatCoordinates> sink) {
+    classify(first, last, true, sink);
+  }
+
+  private void classify(long first, long last, boolean onlyWholeAfterFirst, Consumer<HeatCoordinates> sink) {
     if (starts.length == 0) {
       sink.accept(wholeFile);
       return;
     }
-    for (int i = firstEndingAfter(first); i < starts.length && starts[i] <= last; i++) {
+    int begin = firstEndingAfter(first);
+    for (int i = begin; i < starts.length && starts[i] <= last; i++) {
+      if (onlyWholeAfterFirst && i > begin && ends[i] > last + 1) {
+        return;
+      }
       sink.accept(columns[i]);
     }
   }

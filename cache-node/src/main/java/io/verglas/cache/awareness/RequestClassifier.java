@@ -29,13 +29,29 @@ final class RequestClassifier implements ReadObserver {
 
   @Override
   public void onRead(String bucket, String key, long first, long last) {
+    FileLayout layout = layout(bucket, key);
+    if (layout != null) {
+      layout.classify(first, last, offer);
+    }
+  }
+
+  @Override
+  public void onCutShortRead(String bucket, String key, long first, long last) {
+    FileLayout layout = layout(bucket, key);
+    if (layout != null) {
+      layout.classifyCutShort(first, last, offer);
+    }
+  }
+
+  /** The layout of a known object (counted as classified), else null (counted as unknown). */
+  private FileLayout layout(String bucket, String key) {
     FileLayout layout = index.lookup(bucket, key);
     if (layout == null) {
       unknown.increment();
-      return;
+    } else {
+      classified.increment();
     }
-    classified.increment();
-    layout.classify(first, last, offer);
+    return layout;
   }
 
   FileIndex index() {

@@ -35,6 +35,12 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Requests naming a versionId bypass the block and metadata caches and go to the origin.
  *
+ * <p>What clients read is told to the {@link ReadObserver} once per response: an in-memory
+ * body (metadata, a footer) when it is ready, a streamed body when the response ends, with the
+ * bytes actually handed to the socket rather than the range asked for (see
+ * {@link ObjectStreamer}): a reader that asks for {@code bytes=N-} and stops after one column
+ * chunk has read that chunk, not the rest of the file. Reads of a version are not told.
+ *
  * <p>Reads signed with a background access key (the operator's compaction and maintenance
  * jobs) are served from what is cached like any other, but are not told to the
  * {@link ReadObserver} (they are not the clients' heat) and their misses are not admitted to
@@ -106,11 +112,11 @@ final class ObjectReads {
     if (plan.range() == null) {
       return CompletableFuture.completedFuture(plan.response());
     }
-    if (attempt == 1 && !background) {
-      observe(r, plan.range());
-    }
     return body(r, meta, plan, background).handle((response, error) -> {
       if (error == null) {
+        if (!background && response.stream() == null) {
+          observe(r, plan.range().start(), plan.range().end(), true);
+        }
         return CompletableFuture.completedFuture(response);
       }
       if (changedUnderneath(error) && attempt < MAX_ATTEMPTS) {
@@ -194,9 +200,17 @@ final class ObjectReads {
         : CompletableFuture.completedFuture(slice(plan, footer, meta.size() - footer.length, true));
   }
 
-  private void observe(S3Request r, HttpRange range) {
+  /**
+   * Tells the observer of a client's read of {@code [first, last]}: an in-memory body (metadata,
+   * a footer) as soon as it is ready, a streamed one when it ends, with the bytes delivered.
+   */
+  private void observe(S3Request r, long first, long last, boolean whole) {
     try {
-      observer.onRead(r.bucket, r.key, range.start(), range.end());
+      if (whole) {
+        observer.onRead(r.bucket, r.key, first, last);
+      } else {
+        observer.onCutShortRead(r.bucket, r.key, first, last);
+      }
     } catch (RuntimeException e) {
       // an observer must not fail a read
     }
@@ -210,8 +224,10 @@ final class ObjectReads {
 
   private CompletableFuture<S3Response> streamBlocks(S3Request r, ObjectMeta meta, Plan plan,
       boolean background) {
+    ObjectStreamer.Delivery delivery = background ? ObjectStreamer.Delivery.NONE
+        : (first, last, whole) -> observe(r, first, last, whole);
     ObjectStreamer streamer = new ObjectStreamer(index -> cachedBlock(r, meta, index, background),
-        blockSize, plan.range().start(), plan.range().end(), bytesFromCache);
+        blockSize, plan.range().start(), plan.range().end(), bytesFromCache, delivery);
     return streamer.prefetch().handle((first, error) -> {
       if (error != null) {
         streamer.abort(); // release the blocks read ahead
@@ -268,7 +284,7 @@ final class ObjectReads {
         return data.thenApply(bytes -> new BlockRead(Unpooled.wrappedBuffer(checkLength(bytes, length, offset)), false));
       };
       ObjectStreamer streamer = new ObjectStreamer(source, blockSize, plan.range().start(),
-          plan.range().end(), bytesFromCache);
+          plan.range().end(), bytesFromCache, ObjectStreamer.Delivery.NONE);
       return streamer.prefetch().handle((first, error) -> {
         if (error != null) {
           streamer.abort();

@@ -1,11 +1,14 @@
 package io.verglas.cache.s3;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
+import io.netty.channel.socket.SocketChannelConfig;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.EmptyHttpHeaders;
+import io.netty.util.concurrent.Future;
 import io.verglas.cache.block.BlockRead;
 import java.nio.channels.ClosedChannelException;
 import java.util.ArrayDeque;
@@ -25,6 +28,18 @@ import java.util.concurrent.atomic.LongAdder;
  * is bound to it); if one fails after the head is sent, the promise fails and the handler closes
  * the connection, so the client sees a truncated body, never a mixed one. All state is touched
  * on the channel's event loop only.
+ *
+ * <p>Delivery: when the response ends the {@link Delivery} is told once what the client got:
+ * the whole range once the last write completed, else (the client went away, or a failure) the
+ * bytes up to where it was cut short. A write completes when Netty has handed all its bytes to
+ * the kernel, and writes complete in order, so one shared listener counting completed blocks is
+ * the whole cost (no allocation per block). A response cut short with a write still pending
+ * (the kernel had no room: the client had stopped reading) left this node's socket send buffer
+ * full of bytes the client never got, so it counts up to the last completed write less the send
+ * buffer's size (the largest the kernel reported: at the start, when writes stalled, at the
+ * cut), never less than its first byte; one cut short while waiting for a block counts up to
+ * the last completed write. What the client's own receive buffer held unread is not known here
+ * and still counts.
  */
 final class ObjectStreamer implements S3Response.BodyStream {
   private static final int READAHEAD = 2;
@@ -35,12 +50,23 @@ final class ObjectStreamer implements S3Response.BodyStream {
     CompletableFuture<BlockRead> block(long index);
   }
 
+  /** Told once, when the response ends, of the bytes {@code [first, last]} the client got. */
+  @FunctionalInterface
+  interface Delivery {
+    Delivery NONE = (first, last, whole) -> { };
+
+    /** {@code whole}: the response completed; else it was cut short about {@code last}. */
+    void delivered(long first, long last, boolean whole);
+  }
+
   private final BlockSource source;
   private final int blockSize;
   private final long start;
   private final long end;
   private final long lastBlock;
   private final LongAdder bytesFromCache;
+  private final Delivery delivery;
+  private final ChannelFutureListener countWritten = this::onWritten;
   private final ArrayDeque<CompletableFuture<BlockRead>> ahead = new ArrayDeque<>();
   private long nextToRequest;
   private long nextToWrite;
@@ -51,9 +77,16 @@ final class ObjectStreamer implements S3Response.BodyStream {
   private int inlineDepth;
   /** True while an {@link #onBlock} callback is registered on the head of {@code ahead}. */
   private boolean headClaimed;
+  /** Blocks whose write to the socket completed, in order from the first. */
+  private long blocksWritten;
+  private boolean reported;
+  /** The largest socket send buffer size seen (at the start, when writes stalled, at the cut). */
+  private long sendBuffer;
 
-  ObjectStreamer(BlockSource source, int blockSize, long start, long end, LongAdder bytesFromCache) {
+  ObjectStreamer(BlockSource source, int blockSize, long start, long end, LongAdder bytesFromCache,
+      Delivery delivery) {
     this.source = source;
+    this.delivery = delivery;
     this.blockSize = blockSize;
     this.start = start;
     this.end = end;
@@ -79,6 +112,7 @@ final class ObjectStreamer implements S3Response.BodyStream {
   public void start(ChannelHandlerContext context, ChannelPromise promise) {
     this.ctx = context;
     this.done = promise;
+    noteSendBuffer();
     writeNext();
   }
 
@@ -92,6 +126,7 @@ final class ObjectStreamer implements S3Response.BodyStream {
     }
     if (!ctx.channel().isWritable()) {
       waitingForWritability = true;
+      noteSendBuffer();
       return;
     }
     CompletableFuture<BlockRead> next = ahead.peek();
@@ -170,6 +205,8 @@ final class ObjectStreamer implements S3Response.BodyStream {
       finished = true;
       // The last piece ends the message itself: one encoder pass and one flush fewer per response.
       ctx.writeAndFlush(new DefaultLastHttpContent(slice, EmptyHttpHeaders.INSTANCE)).addListener(f -> {
+        onWritten(f);
+        report(f.isSuccess());
         if (f.isSuccess()) {
           done.trySuccess();
         } else {
@@ -177,7 +214,7 @@ final class ObjectStreamer implements S3Response.BodyStream {
         }
       });
     } else {
-      ctx.writeAndFlush(new DefaultHttpContent(slice));
+      ctx.writeAndFlush(new DefaultHttpContent(slice)).addListener(countWritten);
       writeNext();
     }
   }
@@ -195,13 +232,51 @@ final class ObjectStreamer implements S3Response.BodyStream {
   public void abort() {
     finished = true;
     releaseAhead();
+    report(false);
   }
 
   private void fail(Throwable error) {
     finished = true;
     releaseAhead();
+    report(false);
     if (done != null) {
       done.tryFailure(error);
+    }
+  }
+
+  private void onWritten(Future<?> write) {
+    if (write.isSuccess()) {
+      blocksWritten++;
+    }
+  }
+
+  /** Tells the delivery, once the head was sent, what the client got (see the class comment). */
+  private void report(boolean whole) {
+    if (reported || ctx == null) {
+      return;
+    }
+    reported = true;
+    if (whole) {
+      delivery.delivered(start, end, true);
+      return;
+    }
+    long firstBlock = start / blockSize;
+    long written = Math.min(end, (firstBlock + blocksWritten) * blockSize - 1);
+    boolean stalled = blocksWritten < nextToWrite - firstBlock; // a write the kernel had no room for
+    if (stalled) {
+      noteSendBuffer();
+    }
+    long unread = stalled ? sendBuffer : 0;
+    delivery.delivered(start, Math.max(start, written - unread), false);
+  }
+
+  private void noteSendBuffer() {
+    if (ctx.channel().isOpen() && ctx.channel().config() instanceof SocketChannelConfig socket) {
+      try {
+        sendBuffer = Math.max(sendBuffer, socket.getSendBufferSize());
+      } catch (RuntimeException e) {
+        // closed already: the size seen before stands
+      }
     }
   }
 

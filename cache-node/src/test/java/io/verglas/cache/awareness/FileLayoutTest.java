@@ -56,6 +56,19 @@ class FileLayoutTest {
   }
 
   @Test
+  void aReadCutShortCountsTheChunkItBeganInAndTheChunksDeliveredWhole() {
+    List<String> columns = new ArrayList<>();
+    layout.classifyCutShort(500, 1100, at -> columns.add(at.column()));
+    assertThat(columns).as("name delivered whole, point.x only in part").containsExactly("id", "name");
+    columns.clear();
+    layout.classifyCutShort(600, 600, at -> columns.add(at.column()));
+    assertThat(columns).as("the chunk it began in, however little arrived").containsExactly("name");
+    columns.clear();
+    layout.classifyCutShort(4, 1011, at -> columns.add(at.column()));
+    assertThat(columns).as("a chunk ending at the cut").containsExactly("id", "name");
+  }
+
+  @Test
   void aReadOfTheMagicOrFooterAloneIsNoColumn() {
     assertThat(classify(0, 3)).isEmpty();
     assertThat(classify(19_990, 19_999)).isEmpty();

@@ -42,6 +42,21 @@ class RequestClassifierTest {
   }
 
   @Test
+  void aReadCutShortCountsOnlyTheChunksItSurelyRead() {
+    HeatSamples samples = new HeatSamples(16);
+    RequestClassifier classifier = new RequestClassifier(samples);
+    classifier.publish(FileIndex.EMPTY.withTable("db.t", 1, List.of(layout("db.t", 4, 100, 200, 300)), 100).index());
+    classifier.onCutShortRead("b", "f.parquet", 4, 250);
+    classifier.onRead("b", "f.parquet", 150, 250);
+    List<HeatCoordinates> seen = new ArrayList<>();
+    samples.drain(seen::add);
+    assertThat(seen).as("c2 delivered only in part when cut; read whole by the second").containsExactly(
+        new HeatCoordinates("db.t", "", "c0"), new HeatCoordinates("db.t", "", "c1"),
+        new HeatCoordinates("db.t", "", "c1"), new HeatCoordinates("db.t", "", "c2"));
+    assertThat(classifier.classified()).isEqualTo(2);
+  }
+
+  @Test
   void classificationNeverWaitsForTheHeatSide() throws Exception {
     HeatSamples samples = new HeatSamples(4);
     HeatLedger ledger = new HeatLedger(1_000_000_000L, 10, System::nanoTime);
