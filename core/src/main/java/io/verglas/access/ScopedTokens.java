@@ -190,14 +190,8 @@ public final class ScopedTokens {
   }
 
   private static String accessKeyId(String token) {
-    try {
-      byte[] digest = MessageDigest.getInstance("SHA-256")
-          .digest(token.getBytes(StandardCharsets.UTF_8));
-      return SessionCredentials.ACCESS_KEY_PREFIX
-          + HexFormat.of().withUpperCase().formatHex(digest, 0, 10);
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("Cannot derive an access key id: SHA-256 is unavailable", e);
-    }
+    return SessionCredentials.ACCESS_KEY_PREFIX
+        + HexFormat.of().withUpperCase().formatHex(BearerTokens.digest(token), 0, 10);
   }
 
   private record Verified(TableScope scope, SecretKeySpec key) {}

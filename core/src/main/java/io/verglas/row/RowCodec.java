@@ -171,12 +171,7 @@ public final class RowCodec {
     RowBytes elements = new RowBytes(Integer.BYTES + values.size() * (1 + Long.BYTES));
     elements.writeInt(values.size());
     for (Object value : values) {
-      if (value == null) {
-        elements.writeByte(0);
-      } else {
-        elements.writeByte(1);
-        writeValue(elements, elementType, value);
-      }
+      writeNullable(elements, elementType, value);
     }
     out.writeSized(elements.toByteArray());
   }
@@ -184,29 +179,32 @@ public final class RowCodec {
   private static void writeStruct(RowBytes out, Types.StructType type, StructLike value) {
     RowBytes fields = new RowBytes(64);
     for (int i = 0; i < type.fields().size(); i++) {
-      Object field = value.get(i, Object.class);
-      if (field == null) {
-        fields.writeByte(0);
-      } else {
-        fields.writeByte(1);
-        writeValue(fields, type.fields().get(i).type(), field);
-      }
+      writeNullable(fields, type.fields().get(i).type(), value.get(i, Object.class));
     }
     out.writeSized(fields.toByteArray());
+  }
+
+  /** A byte 0 for null, or 1 followed by the value: an element of a list, a field of a struct. */
+  private static void writeNullable(RowBytes out, Type type, Object value) {
+    if (value == null) {
+      out.writeByte(0);
+    } else {
+      out.writeByte(1);
+      writeValue(out, type, value);
+    }
+  }
+
+  private static Object readNullable(ByteBuffer in, Type type) {
+    return in.get() == 0 ? null : readValue(in, type);
   }
 
   private static GenericRecord readStruct(ByteBuffer in, Types.StructType type) {
     int end = readLength(in) + in.position();
     GenericRecord record = GenericRecord.create(type);
     for (int i = 0; i < type.fields().size(); i++) {
-      if (in.get() != 0) {
-        record.set(i, readValue(in, type.fields().get(i).type()));
-      }
+      record.set(i, readNullable(in, type.fields().get(i).type()));
     }
-    if (in.position() != end) {
-      throw new IllegalArgumentException("Cannot decode row: a struct ends at byte "
-          + in.position() + " but its length says " + end);
-    }
+    checkEnd(in, end, "a struct");
     return record;
   }
 
@@ -220,13 +218,18 @@ public final class RowCodec {
     }
     List<Object> values = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
-      values.add(in.get() == 0 ? null : readValue(in, elementType));
+      values.add(readNullable(in, elementType));
     }
+    checkEnd(in, end, "a list");
+    return values;
+  }
+
+  /** Checks that a sized value ({@code what}) was read to exactly the {@code end} its length gives. */
+  private static void checkEnd(ByteBuffer in, int end, String what) {
     if (in.position() != end) {
-      throw new IllegalArgumentException("Cannot decode row: a list ends at byte "
+      throw new IllegalArgumentException("Cannot decode row: " + what + " ends at byte "
           + in.position() + " but its length says " + end);
     }
-    return values;
   }
 
   /** Moves past one value of {@code type}: as far as {@link #readValue} would read. */

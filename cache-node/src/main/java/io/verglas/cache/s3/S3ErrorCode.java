@@ -15,7 +15,7 @@ enum S3ErrorCode {
   CONDITIONAL_REQUEST_CONFLICT("ConditionalRequestConflict", 409),
   ENTITY_TOO_LARGE("EntityTooLarge", 400),
   ENTITY_TOO_SMALL("EntityTooSmall", 400),
-  /** S3 answers an expired session token with 400; refusing it as forbidden suits its clients. */
+  /** A session token past its expiry (S3 says 400). */
   EXPIRED_TOKEN("ExpiredToken", 400),
   INCOMPLETE_BODY("IncompleteBody", 400),
   INTERNAL_ERROR("InternalError", 500),

@@ -6,21 +6,18 @@ import com.github.benmanes.caffeine.cache.Expiry;
 import io.verglas.access.InvalidTokenException;
 import io.verglas.access.ScopedTokens;
 import io.verglas.access.SessionCredentials;
-import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Session tokens verified recently, so a worker's stream of requests costs one signature check and
  * one JSON parse per token rather than per request.
  *
- * <p>Design. Keyed by the SHA-256 of the token (a token is up to 6 KiB; its digest is 32 bytes),
- * a hit also compares the whole token, so only the token that was verified is served from the
- * cache. Only tokens that verified are stored: a forged one is checked (and refused) every time.
+ * <p>Design. Keyed by the token itself: the entry's credentials hold that same string as their
+ * session token, so the key costs no memory of its own, and a hit is an exact match of the whole
+ * token (its hash and equality), so only the token that was verified is served from the cache.
+ * Only tokens that verified are stored: a forged one is checked (and refused) every time.
  * A hit is still checked against the clock and the presented access key id
  * ({@link ScopedTokens#checkSession}), so an entry never outlives its token's validity: an expired
  * token is refused ({@code EXPIRED}) whether cached or not, and its entry dropped. Entries are
@@ -57,11 +54,10 @@ final class VerifiedSessions {
    * @throws InvalidTokenException as {@link ScopedTokens#verifySession}
    */
   SessionCredentials verify(String accessKeyId, String token) {
-    String digest = digest(token);
-    SessionCredentials cached = cache.getIfPresent(digest);
-    if (cached == null || !cached.sessionToken().equals(token)) {
+    SessionCredentials cached = cache.getIfPresent(token);
+    if (cached == null) {
       SessionCredentials verified = tokens.verifySession(accessKeyId, token);
-      cache.put(digest, verified);
+      cache.put(verified.sessionToken(), verified);
       return verified;
     }
     hits.increment();
@@ -69,7 +65,7 @@ final class VerifiedSessions {
       return tokens.checkSession(cached, accessKeyId);
     } catch (InvalidTokenException e) {
       if (e.reason() == InvalidTokenException.Reason.EXPIRED) {
-        cache.invalidate(digest);
+        cache.invalidate(token);
       }
       throw e;
     }
@@ -80,20 +76,11 @@ final class VerifiedSessions {
     return hits.sum();
   }
 
-  private Duration lifetime(String digest, SessionCredentials credentials) {
+  private Duration lifetime(String token, SessionCredentials credentials) {
     Duration left = Duration.between(clock.instant(), credentials.scope().expiresAt());
     if (left.isNegative()) {
       return Duration.ZERO;
     }
     return left.compareTo(MAX_AGE) < 0 ? left : MAX_AGE;
-  }
-
-  private static String digest(String token) {
-    try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-          .digest(token.getBytes(StandardCharsets.UTF_8)));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("Cannot digest a session token: SHA-256 is unavailable", e);
-    }
   }
 }

@@ -57,9 +57,9 @@ public record LocalCredentials(String accessKey, String secretKey, String flight
    * minted before. Takes effect when the stack starts next.
    */
   public static LocalCredentials rotateScopedTokenKey(Path file, boolean keepPrevious) {
-    LocalCredentials current = loadOrCreate(file);
     try {
-      ObjectNode stored = read(file);
+      ObjectNode stored = filled(file);
+      LocalCredentials current = of(stored);
       ArrayNode previous = stored.putArray(PREVIOUS);
       if (keepPrevious) {
         Stream.concat(Stream.of(current.scopedTokenKey), current.previousScopedTokenKeys.stream())
@@ -67,39 +67,48 @@ public record LocalCredentials(String accessKey, String secretKey, String flight
       }
       stored.put("scopedTokenKey", hex(new SecureRandom(), 32));
       write(file, stored);
+      return of(stored);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot rotate the scoped token key in " + file + ": "
           + e.getMessage(), e);
     }
-    return loadOrCreate(file);
   }
 
   public static LocalCredentials loadOrCreate(Path file) {
     try {
-      ObjectNode stored = Files.exists(file) ? read(file) : MAPPER.createObjectNode();
-      SecureRandom random = new SecureRandom();
-      boolean added = fill(stored, "accessKey", r -> "VG" + hex(r, 9).toUpperCase(), random)
-          | fill(stored, "secretKey", r -> hex(r, 20), random)
-          | fill(stored, "flightToken", r -> hex(r, 24), random)
-          | fill(stored, "adminToken", r -> hex(r, 24), random)
-          | fill(stored, "eventsToken", r -> hex(r, 24), random)
-          | fill(stored, "catalogToken", r -> hex(r, 24), random)
-          | fill(stored, "jobAccessKey", r -> "VGJOB" + hex(r, 8).toUpperCase(), random)
-          | fill(stored, "jobSecretKey", r -> hex(r, 20), random)
-          | fill(stored, "scopedTokenKey", r -> hex(r, 32), random);
-      if (added) {
-        write(file, stored);
-      }
-      return new LocalCredentials(stored.get("accessKey").asText(),
-          stored.get("secretKey").asText(), stored.get("flightToken").asText(),
-          stored.get("adminToken").asText(), stored.get("eventsToken").asText(),
-          stored.get("catalogToken").asText(), stored.get("jobAccessKey").asText(),
-          stored.get("jobSecretKey").asText(), stored.get("scopedTokenKey").asText(),
-          previousKeys(stored));
+      return of(filled(file));
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot load or create credentials in " + file + ": "
           + e.getMessage(), e);
     }
+  }
+
+  /** The stored secrets of {@code file}, those it lacks added (and the file rewritten if so). */
+  private static ObjectNode filled(Path file) throws IOException {
+    ObjectNode stored = Files.exists(file) ? read(file) : MAPPER.createObjectNode();
+    SecureRandom random = new SecureRandom();
+    boolean added = fill(stored, "accessKey", r -> "VG" + hex(r, 9).toUpperCase(), random)
+        | fill(stored, "secretKey", r -> hex(r, 20), random)
+        | fill(stored, "flightToken", r -> hex(r, 24), random)
+        | fill(stored, "adminToken", r -> hex(r, 24), random)
+        | fill(stored, "eventsToken", r -> hex(r, 24), random)
+        | fill(stored, "catalogToken", r -> hex(r, 24), random)
+        | fill(stored, "jobAccessKey", r -> "VGJOB" + hex(r, 8).toUpperCase(), random)
+        | fill(stored, "jobSecretKey", r -> hex(r, 20), random)
+        | fill(stored, "scopedTokenKey", r -> hex(r, 32), random);
+    if (added) {
+      write(file, stored);
+    }
+    return stored;
+  }
+
+  private static LocalCredentials of(ObjectNode stored) throws IOException {
+    return new LocalCredentials(stored.get("accessKey").asText(),
+        stored.get("secretKey").asText(), stored.get("flightToken").asText(),
+        stored.get("adminToken").asText(), stored.get("eventsToken").asText(),
+        stored.get("catalogToken").asText(), stored.get("jobAccessKey").asText(),
+        stored.get("jobSecretKey").asText(), stored.get("scopedTokenKey").asText(),
+        previousKeys(stored));
   }
 
   private static List<String> previousKeys(ObjectNode stored) throws IOException {
