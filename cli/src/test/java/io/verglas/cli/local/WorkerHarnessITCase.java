@@ -332,14 +332,21 @@ class WorkerHarnessITCase {
   }
 
   /** The deployment's log rows once they satisfy {@code until} (or after a minute). */
+  /**
+   * The deployment's log rows in the order the runs appended them (run, then seq): a table's
+   * rows come back in no particular order (one data file per commit, files in any order).
+   */
   private static List<Map<String, Object>> awaitLogRows(String deployment,
       java.util.function.Predicate<List<Map<String, Object>>> until) throws InterruptedException {
     TableClient logs = client.table(WorkerHarness.logsTable(deployment));
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    java.util.Comparator<Map<String, Object>> runOrder = java.util.Comparator
+        .comparing((Map<String, Object> r) -> (String) r.get("run"))
+        .thenComparingInt(r -> ((Number) r.get("seq")).intValue());
     while (true) {
       TableSnapshot snapshot = logs.snapshot();
       List<Map<String, Object>> rows = snapshot == null ? List.of()
-          : logs.rows(snapshot.snapshotId(), null).rows();
+          : logs.rows(snapshot.snapshotId(), null).rows().stream().sorted(runOrder).toList();
       if (until.test(rows) || System.nanoTime() > deadline) {
         return rows;
       }
